@@ -1,0 +1,734 @@
+//! A position: placement, side to move, castling rights, en passant, counters; legal move
+//! generation and making moves.
+
+use crate::attacks::{
+    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
+};
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::moves::{Move, MoveKind, MoveList};
+use crate::types::{CastlingSide, Color, File, Piece, Rank, Role, Square};
+use crate::zobrist;
+
+/// A legal chess position, Chess960 or classical (classical chess is the Chess960 start 518).
+///
+/// Positions are small (`Copy`) and moves are made by copying: an engine keeps the previous
+/// position to undo a move, which is faster than reversing one.
+///
+/// Castling rights are the set of squares of rooks that may still castle: at most one per
+/// colour and side, always on that colour's back rank, so a right names its rook's file exactly
+/// (inner-rook rights included).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Position {
+    pub(crate) board: Board,
+    pub(crate) turn: Color,
+    pub(crate) castling: Bitboard,
+    pub(crate) ep_square: Option<Square>,
+    pub(crate) halfmoves: u32,
+    pub(crate) fullmoves: u32,
+    pub(crate) hash: u64,
+    pub(crate) checkers: Bitboard,
+    pub(crate) pinned: Bitboard,
+}
+
+impl std::hash::Hash for Position {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
+impl Position {
+    /// The placement of the pieces.
+    #[inline]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// Squares of the rooks that still have a castling right (both colours).
+    #[inline]
+    pub fn castling_rights(&self) -> Bitboard {
+        self.castling
+    }
+
+    /// The square of the rook with which `color` may still castle on `side`, if any.
+    pub fn castling_rook(&self, color: Color, side: CastlingSide) -> Option<Square> {
+        let king = self.king_of(color);
+        let rights = self.castling & Bitboard::from_rank(color.back_rank());
+        match side {
+            CastlingSide::ASide => rights.filter_below(king).first(),
+            CastlingSide::HSide => rights.filter_above(king).first(),
+        }
+    }
+
+    /// The file of the rook with which `color` may still castle on `side`, if any.
+    pub fn castling_rook_file(&self, color: Color, side: CastlingSide) -> Option<File> {
+        self.castling_rook(color, side).map(Square::file)
+    }
+
+    /// The en-passant target square, present only when an en-passant capture is legal (so two
+    /// positions that differ only by an unusable en-passant square are equal).
+    #[inline]
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep_square
+    }
+
+    /// Half-moves since the last capture or pawn move (for the fifty- and 75-move rules).
+    #[inline]
+    pub fn halfmoves(&self) -> u32 {
+        self.halfmoves
+    }
+
+    /// The move number, starting at 1 and incremented after Black's move.
+    #[inline]
+    pub fn fullmoves(&self) -> u32 {
+        self.fullmoves
+    }
+
+    /// Zobrist hash of placement, side to move, castling rights and en-passant possibility:
+    /// equal for positions that are the same for the repetition rule.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Pieces giving check to the side to move.
+    #[inline]
+    pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+
+    /// True if the side to move is in check.
+    #[inline]
+    pub fn is_check(&self) -> bool {
+        self.checkers.any()
+    }
+
+    /// Pieces of the side to move pinned to their king.
+    #[inline]
+    pub fn pinned(&self) -> Bitboard {
+        self.pinned
+    }
+
+    /// The square of `color`'s king.
+    #[inline(always)]
+    pub fn king_of(&self, color: Color) -> Square {
+        // Every `Position` has exactly one king per side (checked when it is built).
+        (self.board.by_role(Role::King) & self.board.by_color(color))
+            .first()
+            .unwrap_or(Square::A1)
+    }
+
+    /// The piece on `sq`.
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board.piece_at(sq)
+    }
+
+    /// `by`'s pieces that attack `sq`, with the given occupancy.
+    #[inline(always)]
+    pub fn attackers(&self, sq: Square, by: Color, occupied: Bitboard) -> Bitboard {
+        let b = &self.board;
+        let theirs = b.by_color(by);
+        ((rook_attacks(sq, occupied) & b.rooks_and_queens())
+            | (bishop_attacks(sq, occupied) & b.bishops_and_queens())
+            | (knight_attacks(sq) & b.by_role(Role::Knight))
+            | (king_attacks(sq) & b.by_role(Role::King))
+            | (pawn_attacks(!by, sq) & b.by_role(Role::Pawn)))
+            & theirs
+    }
+
+    /// True if `by` attacks `sq` with the given occupancy.
+    #[inline(always)]
+    fn attacked(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
+        let b = &self.board;
+        let theirs = b.by_color(by);
+        ((knight_attacks(sq) & b.by_role(Role::Knight))
+            | (pawn_attacks(!by, sq) & b.by_role(Role::Pawn))
+            | (king_attacks(sq) & b.by_role(Role::King)))
+            & theirs
+            != Bitboard::EMPTY
+            || (rook_attacks(sq, occupied) & b.rooks_and_queens() & theirs).any()
+            || (bishop_attacks(sq, occupied) & b.bishops_and_queens() & theirs).any()
+    }
+
+    /// Recomputes checkers and pins for the side to move.
+    #[inline(always)]
+    pub(crate) fn update_check_info(&mut self) {
+        let us = self.turn;
+        let them = !us;
+        let king = self.king_of(us);
+        let b = &self.board;
+        let occ = b.occupied();
+        let theirs = b.by_color(them);
+        let snipers = ((rook_attacks(king, Bitboard::EMPTY) & b.rooks_and_queens())
+            | (bishop_attacks(king, Bitboard::EMPTY) & b.bishops_and_queens()))
+            & theirs;
+        let mut checkers = ((knight_attacks(king) & b.by_role(Role::Knight))
+            | (pawn_attacks(us, king) & b.by_role(Role::Pawn)))
+            & theirs;
+        let mut pinned = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = between(king, sniper) & occ;
+            if blockers.is_empty() {
+                checkers = checkers.with(sniper);
+            } else if !blockers.more_than_one() {
+                pinned |= blockers;
+            }
+        }
+        self.checkers = checkers;
+        self.pinned = pinned & b.by_color(us);
+    }
+
+    /// Computes the hash from scratch (used when a position is built, and in tests).
+    pub(crate) fn compute_hash(&self) -> u64 {
+        let mut h = 0;
+        for (sq, p) in self.board.pieces() {
+            h ^= zobrist::piece(p.color, p.role, sq);
+        }
+        for sq in self.castling {
+            h ^= zobrist::castling(sq);
+        }
+        if let Some(ep) = self.ep_square {
+            h ^= zobrist::en_passant(ep.file());
+        }
+        if self.turn == Color::Black {
+            h ^= zobrist::turn();
+        }
+        h
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Move generation
+    // ---------------------------------------------------------------------------------------
+
+    /// All legal moves.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(&mut list);
+        list
+    }
+
+    /// The number of legal moves, counted without listing them (perft's leaves).
+    #[inline]
+    pub fn count_legal_moves(&self) -> u64 {
+        let mut counter = Counter(0);
+        self.generate(&mut counter);
+        counter.0
+    }
+
+    /// True if `m` is legal here.
+    pub fn is_legal(&self, m: Move) -> bool {
+        // Generating from one square's piece would be faster; legality checks are not hot.
+        self.legal_moves().contains(&m)
+    }
+
+    /// Legal moves of the piece on `from` (for user interfaces: legal destinations).
+    pub fn legal_moves_from(&self, from: Square) -> MoveList {
+        let mut list = self.legal_moves();
+        list.retain(|m| m.from() == from);
+        list
+    }
+
+    /// True if the side to move has at least one legal move.
+    pub fn has_legal_moves(&self) -> bool {
+        // Cheap enough: bulk counting does no list building.
+        self.count_legal_moves() > 0
+    }
+
+    #[inline(always)]
+    fn generate<S: Sink>(&self, sink: &mut S) {
+        let us = self.turn;
+        let them = !us;
+        let b = &self.board;
+        let ours = b.by_color(us);
+        let theirs = b.by_color(them);
+        let occ = ours | theirs;
+        let king = self.king_of(us);
+        let king_bb = Bitboard::from_square(king);
+
+        // King steps: test each destination with the king lifted off the board, so that a
+        // slider checking along a line also covers the square behind the king.
+        let occ_no_king = occ ^ king_bb;
+        let mut king_targets = Bitboard::EMPTY;
+        for to in king_attacks(king) & !ours {
+            if !self.attacked(to, them, occ_no_king) {
+                king_targets = king_targets.with(to);
+            }
+        }
+        sink.piece(king, king_targets);
+
+        let checkers = self.checkers;
+        if checkers.more_than_one() {
+            return;
+        }
+        let (target, movable) = match checkers.single() {
+            // In check a pinned piece never has a legal move: it cannot leave its line, and
+            // a checker on that line would not be giving check.
+            Some(checker) => (between(king, checker).with(checker), ours & !self.pinned),
+            None => {
+                self.generate_castling(sink, king, occ);
+                (!ours, ours)
+            }
+        };
+        let pinned = self.pinned;
+
+        for from in b.by_role(Role::Knight) & movable & !pinned {
+            sink.piece(from, knight_attacks(from) & target);
+        }
+        for from in b.bishops_and_queens() & movable {
+            let mut to = bishop_attacks(from, occ) & target;
+            if pinned.contains(from) {
+                to &= line(king, from);
+            }
+            sink.piece(from, to);
+        }
+        for from in b.rooks_and_queens() & movable {
+            let mut to = rook_attacks(from, occ) & target;
+            if pinned.contains(from) {
+                to &= line(king, from);
+            }
+            sink.piece(from, to);
+        }
+
+        self.generate_pawns(sink, movable & b.by_role(Role::Pawn), target, occ, king);
+    }
+
+    #[inline(always)]
+    fn generate_pawns<S: Sink>(
+        &self,
+        sink: &mut S,
+        pawns: Bitboard,
+        target: Bitboard,
+        occ: Bitboard,
+        king: Square,
+    ) {
+        let us = self.turn;
+        let theirs = self.board.by_color(!us);
+        let (up, third, last) = match us {
+            Color::White => (
+                8,
+                Bitboard::from_rank(Rank::Third),
+                Bitboard::from_rank(Rank::Eighth),
+            ),
+            Color::Black => (
+                -8,
+                Bitboard::from_rank(Rank::Sixth),
+                Bitboard::from_rank(Rank::First),
+            ),
+        };
+        let not_a = !Bitboard::from_file(File::A);
+        let not_h = !Bitboard::from_file(File::H);
+
+        let free = pawns & !self.pinned;
+        let single = free.shift(up) & !occ;
+        let double = (single & third).shift(up) & !occ & target;
+        let single = single & target;
+        sink.pawns(single & !last, up);
+        sink.promotions(single & last, up);
+        sink.pawns(double, 2 * up);
+
+        let (west, east) = (up - 1, up + 1);
+        let cap_w = (free & not_a).shift(west) & theirs & target;
+        let cap_e = (free & not_h).shift(east) & theirs & target;
+        sink.pawns(cap_w & !last, west);
+        sink.promotions(cap_w & last, west);
+        sink.pawns(cap_e & !last, east);
+        sink.promotions(cap_e & last, east);
+
+        // Pinned pawns (never in check here: `pawns` excludes them then) move along the pin.
+        for from in pawns & self.pinned {
+            let pin = line(king, from);
+            let from_bb = Bitboard::from_square(from);
+            let push = from_bb.shift(up) & !occ;
+            let pushes = push | ((push & third).shift(up) & !occ);
+            let caps = pawn_attacks(us, from) & theirs;
+            for to in (pushes | caps) & pin & target {
+                sink.pawn_move(from, to, last.contains(to));
+            }
+        }
+
+        if let Some(ep) = self.ep_square {
+            self.generate_en_passant(sink, pawns, ep, king);
+        }
+    }
+
+    #[inline(never)]
+    fn generate_en_passant<S: Sink>(
+        &self,
+        sink: &mut S,
+        pawns: Bitboard,
+        ep: Square,
+        king: Square,
+    ) {
+        let us = self.turn;
+        let them = !us;
+        let captured = match us {
+            Color::White => ep.offset(-8),
+            Color::Black => ep.offset(8),
+        }
+        .expect("en-passant square is on rank 3 or 6");
+        let b = &self.board;
+        for from in pawn_attacks(them, ep) & pawns {
+            // Non-sliding checkers must be the captured pawn itself.
+            if (self.checkers
+                & !Bitboard::from_square(captured)
+                & (b.by_role(Role::Knight) | b.by_role(Role::Pawn)))
+            .any()
+            {
+                continue;
+            }
+            let occ =
+                (b.occupied() ^ Bitboard::from_square(from) ^ Bitboard::from_square(captured))
+                    .with(ep);
+            let theirs = b.by_color(them);
+            if (rook_attacks(king, occ) & b.rooks_and_queens() & theirs).any()
+                || (bishop_attacks(king, occ) & b.bishops_and_queens() & theirs).any()
+            {
+                continue;
+            }
+            sink.special(Move::en_passant(from, ep));
+        }
+    }
+
+    #[inline(always)]
+    fn generate_castling<S: Sink>(&self, sink: &mut S, king: Square, occ: Bitboard) {
+        let us = self.turn;
+        let rights = self.castling & Bitboard::from_rank(us.back_rank());
+        if rights.is_empty() {
+            return;
+        }
+        for rook in rights {
+            if let Some(m) = self.castle_if_legal(king, rook, occ) {
+                sink.special(m);
+            }
+        }
+    }
+
+    /// The castling move with `rook` if it is legal (the side to move is known not in check).
+    #[inline(never)]
+    fn castle_if_legal(&self, king: Square, rook: Square, occ: Bitboard) -> Option<Move> {
+        let us = self.turn;
+        let side = CastlingSide::from_king_rook(king, rook);
+        let king_to = side.king_to(us);
+        let rook_to = side.rook_to(us);
+        let king_bb = Bitboard::from_square(king);
+        let rook_bb = Bitboard::from_square(rook);
+        let king_path = between(king, king_to).with(king_to);
+        let rook_path = between(rook, rook_to).with(rook_to);
+        if ((king_path | rook_path) & occ & !king_bb & !rook_bb).any() {
+            return None;
+        }
+        // Squares the king passes are judged in the current position (king lifted); its final
+        // square in the final one: a rook that shielded the king along the back rank is gone.
+        for sq in between(king, king_to) {
+            if self.attacked(sq, !us, occ ^ king_bb) {
+                return None;
+            }
+        }
+        let occ_after = (occ ^ king_bb ^ rook_bb) | Bitboard::from_square(rook_to);
+        if self.attacked(king_to, !us, occ_after) {
+            return None;
+        }
+        Some(Move::castle(king, rook))
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Making moves
+    // ---------------------------------------------------------------------------------------
+
+    /// The position after the legal move `m`.
+    #[inline]
+    pub fn play(&self, m: Move) -> Position {
+        let mut p = *self;
+        p.play_mut(m);
+        p
+    }
+
+    /// Makes the legal move `m` in place. `m` must be legal (from [`Position::legal_moves`] or
+    /// checked with [`Position::is_legal`]); anything else leaves a nonsense position.
+    pub fn play_mut(&mut self, m: Move) {
+        let us = self.turn;
+        let them = !us;
+        let from = m.from();
+        let to = m.to();
+        let mut hash = self.hash ^ zobrist::turn();
+        if let Some(ep) = self.ep_square.take() {
+            hash ^= zobrist::en_passant(ep.file());
+        }
+        self.halfmoves += 1;
+        let mut double_push = None;
+        let old_castling = self.castling;
+
+        match m.kind() {
+            MoveKind::Castle => {
+                let side = CastlingSide::from_king_rook(from, to);
+                let king_to = side.king_to(us);
+                let rook_to = side.rook_to(us);
+                self.board.take(from, us, Role::King);
+                self.board.take(to, us, Role::Rook);
+                self.board.put(king_to, us, Role::King);
+                self.board.put(rook_to, us, Role::Rook);
+                hash ^= zobrist::piece(us, Role::King, from)
+                    ^ zobrist::piece(us, Role::King, king_to)
+                    ^ zobrist::piece(us, Role::Rook, to)
+                    ^ zobrist::piece(us, Role::Rook, rook_to);
+                self.castling &= !Bitboard::from_rank(us.back_rank());
+            }
+            kind => {
+                let role = self.board.role_at(from).unwrap_or(Role::Pawn);
+                if kind == MoveKind::EnPassant {
+                    let captured = if us == Color::White {
+                        to.offset(-8)
+                    } else {
+                        to.offset(8)
+                    };
+                    let captured = captured.expect("en-passant capture square on board");
+                    self.board.take(captured, them, Role::Pawn);
+                    hash ^= zobrist::piece(them, Role::Pawn, captured);
+                    self.halfmoves = 0;
+                } else if let Some(cap) = self.board.role_at(to) {
+                    self.board.take(to, them, cap);
+                    hash ^= zobrist::piece(them, cap, to);
+                    self.halfmoves = 0;
+                }
+                self.board.take(from, us, role);
+                hash ^= zobrist::piece(us, role, from);
+                let placed = match kind {
+                    MoveKind::Promotion(r) => r,
+                    _ => role,
+                };
+                self.board.put(to, us, placed);
+                hash ^= zobrist::piece(us, placed, to);
+                match role {
+                    Role::Pawn => {
+                        self.halfmoves = 0;
+                        if from.index() ^ to.index() == 16 {
+                            double_push = Some(Square::new_unchecked(
+                                (from.index() + to.index()) as u32 / 2,
+                            ));
+                        }
+                    }
+                    Role::King => self.castling &= !Bitboard::from_rank(us.back_rank()),
+                    _ => {}
+                }
+                self.castling &= !(Bitboard::from_square(from) | Bitboard::from_square(to));
+            }
+        }
+
+        for sq in old_castling ^ self.castling {
+            hash ^= zobrist::castling(sq);
+        }
+        if us == Color::Black {
+            self.fullmoves += 1;
+        }
+        self.turn = them;
+        self.update_check_info();
+        if let Some(ep) = double_push {
+            if self.ep_capture_exists(ep) {
+                self.ep_square = Some(ep);
+                hash ^= zobrist::en_passant(ep.file());
+            }
+        }
+        self.hash = hash;
+    }
+
+    /// True if the side to move has a legal en-passant capture onto `ep`.
+    pub(crate) fn ep_capture_exists(&self, ep: Square) -> bool {
+        let pawns = self.board.by_role(Role::Pawn) & self.board.by_color(self.turn);
+        if (pawn_attacks(!self.turn, ep) & pawns).is_empty() {
+            return false;
+        }
+        let mut probe = *self;
+        probe.ep_square = Some(ep);
+        let mut found = Found(false);
+        if probe.checkers.more_than_one() {
+            return false;
+        }
+        let movable = if probe.checkers.any() {
+            pawns & !probe.pinned
+        } else {
+            pawns
+        };
+        probe.generate_en_passant(&mut found, movable, ep, probe.king_of(probe.turn));
+        found.0
+    }
+
+    /// Passes the move (for null-move search): the other side moves, en passant is lost.
+    /// Illegal while in check; the caller ensures the side to move is not in check.
+    pub fn play_null(&self) -> Position {
+        let mut p = *self;
+        p.hash ^= zobrist::turn();
+        if let Some(ep) = p.ep_square.take() {
+            p.hash ^= zobrist::en_passant(ep.file());
+        }
+        p.turn = !p.turn;
+        p.halfmoves += 1;
+        if self.turn == Color::Black {
+            p.fullmoves += 1;
+        }
+        p.update_check_info();
+        p
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Game state
+    // ---------------------------------------------------------------------------------------
+
+    /// True if the side to move is checkmated.
+    pub fn is_checkmate(&self) -> bool {
+        self.is_check() && !self.has_legal_moves()
+    }
+
+    /// True if the side to move is stalemated.
+    pub fn is_stalemate(&self) -> bool {
+        !self.is_check() && !self.has_legal_moves()
+    }
+
+    /// True if neither side can possibly checkmate (FIDE's "dead position" for the cases that
+    /// are decided by material alone): K v K, K+minor v K, and K+bishops v K+bishops with all
+    /// bishops on squares of one colour.
+    pub fn is_insufficient_material(&self) -> bool {
+        let b = &self.board;
+        if (b.by_role(Role::Pawn) | b.rooks_and_queens()).any() {
+            return false;
+        }
+        let knights = b.by_role(Role::Knight);
+        let bishops = b.by_role(Role::Bishop);
+        let minors = knights | bishops;
+        if minors.count() <= 1 {
+            return true;
+        }
+        // Only bishops, all on one colour: no mate is possible whoever owns them.
+        knights.is_empty()
+            && ((bishops & Bitboard::DARK_SQUARES).is_empty()
+                || (bishops & Bitboard::LIGHT_SQUARES).is_empty())
+    }
+
+    /// True if `color` cannot possibly checkmate, whatever the opponent does (used to score
+    /// a loss on time as a draw). Same rule as python-chess and lichess.
+    pub fn has_insufficient_material(&self, color: Color) -> bool {
+        let b = &self.board;
+        let ours = b.by_color(color);
+        let theirs = b.by_color(!color);
+        if (ours & (b.by_role(Role::Pawn) | b.rooks_and_queens())).any() {
+            return false;
+        }
+        if (ours & b.by_role(Role::Knight)).any() {
+            // K+N mates only with help: an opponent piece other than a queen to block with.
+            return ours.count() <= 2
+                && (theirs & !b.by_role(Role::King) & !b.by_role(Role::Queen)).is_empty();
+        }
+        if (ours & b.by_role(Role::Bishop)).any() {
+            let bishops = b.by_role(Role::Bishop);
+            let one_colour = (bishops & Bitboard::DARK_SQUARES).is_empty()
+                || (bishops & Bitboard::LIGHT_SQUARES).is_empty();
+            return one_colour && (b.by_role(Role::Pawn) | b.by_role(Role::Knight)).is_empty();
+        }
+        true
+    }
+}
+
+/// Receives generated moves: sets of destinations per piece, and whole pawn sets shifted by a
+/// fixed offset, so that counting needs only popcounts.
+trait Sink {
+    fn piece(&mut self, from: Square, targets: Bitboard);
+    fn pawns(&mut self, targets: Bitboard, offset: i32);
+    fn promotions(&mut self, targets: Bitboard, offset: i32);
+    fn pawn_move(&mut self, from: Square, to: Square, promotion: bool);
+    fn special(&mut self, m: Move);
+}
+
+impl Sink for MoveList {
+    #[inline(always)]
+    fn piece(&mut self, from: Square, targets: Bitboard) {
+        for to in targets {
+            self.push(Move::normal(from, to));
+        }
+    }
+
+    #[inline(always)]
+    fn pawns(&mut self, targets: Bitboard, offset: i32) {
+        for to in targets {
+            self.push(Move::normal(
+                Square::new_unchecked((to.index() as i32 - offset) as u32),
+                to,
+            ));
+        }
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, targets: Bitboard, offset: i32) {
+        for to in targets {
+            let from = Square::new_unchecked((to.index() as i32 - offset) as u32);
+            self.pawn_move(from, to, true);
+        }
+    }
+
+    #[inline(always)]
+    fn pawn_move(&mut self, from: Square, to: Square, promotion: bool) {
+        if promotion {
+            for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+                self.push(Move::promotion(from, to, role));
+            }
+        } else {
+            self.push(Move::normal(from, to));
+        }
+    }
+
+    #[inline(always)]
+    fn special(&mut self, m: Move) {
+        self.push(m);
+    }
+}
+
+struct Counter(u64);
+
+impl Sink for Counter {
+    #[inline(always)]
+    fn piece(&mut self, _from: Square, targets: Bitboard) {
+        self.0 += u64::from(targets.count());
+    }
+    #[inline(always)]
+    fn pawns(&mut self, targets: Bitboard, _offset: i32) {
+        self.0 += u64::from(targets.count());
+    }
+    #[inline(always)]
+    fn promotions(&mut self, targets: Bitboard, _offset: i32) {
+        self.0 += 4 * u64::from(targets.count());
+    }
+    #[inline(always)]
+    fn pawn_move(&mut self, _from: Square, _to: Square, promotion: bool) {
+        self.0 += if promotion { 4 } else { 1 };
+    }
+    #[inline(always)]
+    fn special(&mut self, _m: Move) {
+        self.0 += 1;
+    }
+}
+
+/// Records only whether some move was found.
+struct Found(bool);
+
+impl Sink for Found {
+    fn piece(&mut self, _from: Square, targets: Bitboard) {
+        self.0 |= targets.any();
+    }
+    fn pawns(&mut self, targets: Bitboard, _offset: i32) {
+        self.0 |= targets.any();
+    }
+    fn promotions(&mut self, targets: Bitboard, _offset: i32) {
+        self.0 |= targets.any();
+    }
+    fn pawn_move(&mut self, _from: Square, _to: Square, _promotion: bool) {
+        self.0 = true;
+    }
+    fn special(&mut self, _m: Move) {
+        self.0 = true;
+    }
+}
