@@ -185,6 +185,12 @@ impl MoveList {
         self.len += 1;
     }
 
+    /// Empties the list.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
     /// Number of moves.
     #[inline]
     pub fn len(&self) -> usize {

@@ -1,6 +1,6 @@
 //! Perft: counting the leaves of the legal move tree, the standard test of a move generator.
 
-use crate::moves::Move;
+use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -12,7 +12,8 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
         0 => 1,
         1 => pos.count_legal_moves(),
         _ => {
-            let moves = pos.legal_moves();
+            let mut moves = MoveList::new();
+            pos.legal_moves_into(&mut moves);
             moves.iter().map(|&m| perft(&pos.play(m), depth - 1)).sum()
         }
     }

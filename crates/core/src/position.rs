@@ -214,6 +214,14 @@ impl Position {
         list
     }
 
+    /// Replaces the contents of `list` with the legal moves (no list is moved or copied: the
+    /// form for hot loops).
+    #[inline]
+    pub fn legal_moves_into(&self, list: &mut MoveList) {
+        list.clear();
+        self.generate(list);
+    }
+
     /// The number of legal moves, counted without listing them (perft's leaves).
     #[inline]
     pub fn count_legal_moves(&self) -> u64 {
@@ -400,38 +408,43 @@ impl Position {
     fn generate_castling<S: Sink>(&self, sink: &mut S, king: Square, occ: Bitboard) {
         let us = self.turn;
         let rights = self.castling & Bitboard::from_rank(us.back_rank());
-        if rights.is_empty() {
-            return;
-        }
         for rook in rights {
-            if let Some(m) = self.castle_if_legal(king, rook, occ) {
-                sink.special(m);
+            let paths =
+                &CASTLE_PATHS[us.index() * 64 + king.file().index() * 8 + rook.file().index()];
+            // Most of the time something stands in the way: test that before anything else.
+            if (occ & Bitboard(paths.must_be_empty)).is_empty() {
+                if let Some(m) = self.castle_if_legal(king, rook, occ, Bitboard(paths.king_passes))
+                {
+                    sink.special(m);
+                }
             }
         }
     }
 
-    /// The castling move with `rook` if it is legal (the side to move is known not in check).
+    /// The castling move with `rook` if no square the king passes or lands on is attacked
+    /// (the side to move is known not to be in check, and the paths to be empty).
     #[inline(never)]
-    fn castle_if_legal(&self, king: Square, rook: Square, occ: Bitboard) -> Option<Move> {
+    fn castle_if_legal(
+        &self,
+        king: Square,
+        rook: Square,
+        occ: Bitboard,
+        king_passes: Bitboard,
+    ) -> Option<Move> {
         let us = self.turn;
         let side = CastlingSide::from_king_rook(king, rook);
         let king_to = side.king_to(us);
         let rook_to = side.rook_to(us);
         let king_bb = Bitboard::from_square(king);
-        let rook_bb = Bitboard::from_square(rook);
-        let king_path = between(king, king_to).with(king_to);
-        let rook_path = between(rook, rook_to).with(rook_to);
-        if ((king_path | rook_path) & occ & !king_bb & !rook_bb).any() {
-            return None;
-        }
         // Squares the king passes are judged in the current position (king lifted); its final
         // square in the final one: a rook that shielded the king along the back rank is gone.
-        for sq in between(king, king_to) {
+        for sq in king_passes {
             if self.attacked(sq, !us, occ ^ king_bb) {
                 return None;
             }
         }
-        let occ_after = (occ ^ king_bb ^ rook_bb) | Bitboard::from_square(rook_to);
+        let occ_after =
+            (occ ^ king_bb ^ Bitboard::from_square(rook)) | Bitboard::from_square(rook_to);
         if self.attacked(king_to, !us, occ_after) {
             return None;
         }
@@ -633,6 +646,50 @@ impl Position {
         true
     }
 }
+
+/// Squares of castling paths for each colour, king file and rook file (§2).
+struct CastlePaths {
+    /// Squares from the king to its destination and from the rook to its destination,
+    /// both inclusive, less the king's and rook's own squares: all must be empty.
+    must_be_empty: u64,
+    /// Squares strictly between the king and its destination: none may be attacked.
+    king_passes: u64,
+}
+
+/// Squares from file `a` to file `b`, both inclusive, on `rank`.
+const fn span(rank: usize, a: usize, b: usize) -> u64 {
+    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+    let mut bits = 0u64;
+    let mut f = lo;
+    while f <= hi {
+        bits |= 1 << (rank * 8 + f);
+        f += 1;
+    }
+    bits
+}
+
+static CASTLE_PATHS: [CastlePaths; 128] = {
+    let mut table = [const {
+        CastlePaths {
+            must_be_empty: 0,
+            king_passes: 0,
+        }
+    }; 128];
+    let mut i = 0;
+    while i < 128 {
+        let (color, king, rook) = (i / 64, i / 8 % 8, i % 8);
+        let rank = if color == 0 { 0 } else { 7 };
+        let (king_to, rook_to) = if rook < king { (2, 3) } else { (6, 5) };
+        let own = 1u64 << (rank * 8 + king) | 1u64 << (rank * 8 + rook);
+        let king_span = span(rank, king, king_to);
+        table[i] = CastlePaths {
+            must_be_empty: (king_span | span(rank, rook, rook_to)) & !own,
+            king_passes: king_span & !(1u64 << (rank * 8 + king)) & !(1u64 << (rank * 8 + king_to)),
+        };
+        i += 1;
+    }
+    table
+};
 
 /// Receives generated moves: sets of destinations per piece, and whole pawn sets shifted by a
 /// fixed offset, so that counting needs only popcounts.

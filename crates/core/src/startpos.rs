@@ -431,7 +431,7 @@ mod tests {
             Err(BackRankError::BishopsSameColour { .. })
         ));
         assert_eq!(
-            BackRank::parse("KRNBQBNR"),
+            BackRank::parse("KRNBBQNR"),
             Err(BackRankError::KingNotBetweenRooks)
         );
         assert!(matches!(
