@@ -789,3 +789,85 @@ impl Sink for Found {
         self.0 = true;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::startpos::StartId;
+
+    /// The incrementally updated hash, checkers and pins must equal a recomputation after
+    /// every move of many random games from random start positions.
+    #[test]
+    fn incremental_state_matches_recomputation() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut rand = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut moves_played = 0;
+        for game in 0..300 {
+            let id = StartId::new((rand() % 960) as u32).unwrap();
+            let mut pos = id.position();
+            for _ in 0..(40 + game % 160) {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                // Prefer castling when available, so its hashing is exercised.
+                let castle = moves.iter().find(|m| m.is_castle()).copied();
+                let m = match castle {
+                    Some(c) if rand() % 2 == 0 => c,
+                    _ => moves[(rand() % moves.len() as u64) as usize],
+                };
+                pos = pos.play(m);
+                moves_played += 1;
+                assert_eq!(
+                    pos.hash(),
+                    pos.compute_hash(),
+                    "hash after {m:?}: {}",
+                    pos.fen()
+                );
+                let mut fresh = pos;
+                fresh.update_check_info();
+                assert_eq!(fresh.checkers(), pos.checkers());
+                assert_eq!(fresh.pinned(), pos.pinned());
+                let reread = Position::from_fen(&pos.fen()).unwrap();
+                assert_eq!(reread, pos, "FEN round trip");
+            }
+        }
+        assert!(moves_played > 10_000);
+    }
+
+    #[test]
+    fn hash_distinguishes_castling_rights_and_side_to_move() {
+        let a = Position::from_fen("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1").unwrap();
+        let b = Position::from_fen("4k3/8/8/8/8/8/8/R3K2R w K - 0 1").unwrap();
+        let c = Position::from_fen("4k3/8/8/8/8/8/8/R3K2R b KQ - 0 1").unwrap();
+        assert_ne!(a.hash(), b.hash());
+        assert_ne!(a.hash(), c.hash());
+    }
+
+    #[test]
+    fn en_passant_square_kept_only_when_capture_is_legal() {
+        // After e2e4 no black pawn can take: the square is dropped and the hash equals the
+        // same position reached without a double push.
+        let pos = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").unwrap();
+        let m = pos
+            .parse_uci("e2e4", crate::uci::CastlingMode::Chess960)
+            .unwrap();
+        let after = pos.play(m);
+        assert_eq!(after.ep_square(), None);
+        let same = Position::from_fen("4k3/8/8/8/4P3/8/8/4K3 b - - 0 1").unwrap();
+        assert_eq!(after.hash(), same.hash());
+        // With a black pawn beside it, the capture is legal and the square kept.
+        let pos = Position::from_fen("4k3/8/8/8/5p2/8/4P3/4K3 w - - 0 1").unwrap();
+        let after = pos.play(
+            pos.parse_uci("e2e4", crate::uci::CastlingMode::Chess960)
+                .unwrap(),
+        );
+        assert_eq!(after.ep_square(), Square::parse("e3"));
+        assert_eq!(after.fen(), "4k3/8/8/8/4Pp2/8/8/4K3 b - e3 0 1");
+    }
+}
