@@ -1,1 +1,79 @@
-fn main() {}
+//! `chess960`: the command-line face of `chess960-core`: Chess960 start positions by ID, IDs of
+//! back ranks, legal moves, FEN conversion and perft.
+//!
+//! Parses the command line with clap and dispatches to one module per subcommand in [`cmd`].
+//! Bad input anywhere ends the program with exit code 2 and a single line on standard error,
+//! `chess960: MESSAGE`.
+
+mod cmd;
+mod error;
+mod input;
+mod rng;
+
+use clap::{Parser, Subcommand};
+use std::io::Write;
+use std::process::ExitCode;
+
+/// The top-level command line.
+#[derive(Debug, Parser)]
+#[command(
+    name = "chess960",
+    version,
+    about = "Chess960 (Fischer Random Chess): start positions, legal moves, FEN conversion, perft",
+    long_about = None,
+    after_help = "Start positions are numbered 0..959 (Scharnagl's numbering; 518 is the classical \
+RNBQKBNR, 960 is accepted as 0). FENs may write castling in X-FEN (KQkq) or Shredder-FEN (HAha); \
+see 'chess960 fen --help'. Bad input exits with status 2 and one line on standard error.\n\n\
+Examples:\n  \
+chess960 position 518              # the classical start: board, ID, back rank, X-FEN\n  \
+chess960 position --random --json  # a random start position, as JSON\n  \
+chess960 id RKRNNQBB               # prints 959\n  \
+chess960 moves --id 0              # the legal moves of start position 0\n  \
+chess960 perft --id 518 5 --divide --threads 2",
+    arg_required_else_help = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+enum Command {
+    Position(cmd::position::PositionArgs),
+    Id(cmd::id::IdArgs),
+    Moves(cmd::moves::MovesArgs),
+    Perft(cmd::perft::PerftArgs),
+    Fen(cmd::fen::FenArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Position(args) => cmd::position::run(args),
+        Command::Id(args) => cmd::id::run(args),
+        Command::Moves(args) => cmd::moves::run(args),
+        Command::Perft(args) => cmd::perft::run(args),
+        Command::Fen(args) => cmd::fen::run(args),
+    };
+    match result {
+        Ok(text) => write_stdout(&text),
+        Err(e) => {
+            eprintln!("chess960: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Writes the output; a closed pipe (`chess960 ... | head`) is not an error.
+fn write_stdout(text: &str) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("chess960: cannot write the output: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

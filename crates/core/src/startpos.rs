@@ -11,20 +11,33 @@ use std::str::FromStr;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct StartId(u16);
 
-/// An ID outside 0..=960.
+/// A start position ID that is not a number in 0..=960.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StartIdError {
-    /// The number given, as text (it may not even fit an integer).
-    pub given: String,
+pub enum StartIdError {
+    /// A number outside 0..=960.
+    OutOfRange {
+        /// The number given, as text (it may not even fit an integer).
+        given: String,
+    },
+    /// Text that is not a whole number.
+    NotANumber {
+        /// The text given.
+        given: String,
+    },
 }
 
 impl fmt::Display for StartIdError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "start position ID '{}' is out of range: IDs are 0..959 (960 is accepted as a synonym of 0)",
-            self.given
-        )
+        match self {
+            StartIdError::OutOfRange { given } => write!(
+                f,
+                "start position ID '{given}' is out of range: IDs are 0..959 (960 is accepted as a synonym of 0)"
+            ),
+            StartIdError::NotANumber { given } => write!(
+                f,
+                "start position ID '{given}' is not a number: IDs are 0..959 (960 is accepted as a synonym of 0)"
+            ),
+        }
     }
 }
 
@@ -40,7 +53,7 @@ impl StartId {
         match n {
             0..=959 => Ok(StartId(n as u16)),
             960 => Ok(StartId(0)),
-            _ => Err(StartIdError {
+            _ => Err(StartIdError::OutOfRange {
                 given: n.to_string(),
             }),
         }
@@ -117,13 +130,17 @@ impl FromStr for StartId {
     type Err = StartIdError;
     fn from_str(s: &str) -> Result<StartId, StartIdError> {
         let t = s.trim();
-        let err = || StartIdError {
-            given: t.to_string(),
-        };
-        if t.is_empty() || t.len() > 9 || !t.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(err());
+        if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(StartIdError::NotANumber {
+                given: t.to_string(),
+            });
         }
-        StartId::new(t.parse().map_err(|_| err())?)
+        match t.parse::<u32>() {
+            Ok(n) => StartId::new(n),
+            Err(_) => Err(StartIdError::OutOfRange {
+                given: t.to_string(),
+            }),
+        }
     }
 }
 
@@ -155,6 +172,11 @@ pub enum BackRankError {
         /// 1-based position in the text.
         position: usize,
     },
+    /// A back-rank square with no piece, or with a pawn or a black piece (reading a board).
+    NotAPiece {
+        /// The file.
+        file: File,
+    },
     /// Not one king, one queen, two rooks, two bishops and two knights.
     WrongPieces {
         /// The letters, as given.
@@ -179,6 +201,10 @@ impl fmt::Display for BackRankError {
             BackRankError::BadLetter { letter, position } => write!(
                 f,
                 "'{letter}' at position {position} is not a piece letter (K, Q, R, B, N)"
+            ),
+            BackRankError::NotAPiece { file } => write!(
+                f,
+                "{file}1 does not hold a white piece, as every square of a start back rank does"
             ),
             BackRankError::WrongPieces { found } => write!(
                 f,
@@ -258,12 +284,7 @@ impl BackRank {
                     roles[i] = p.role;
                     text.push(p.role.upper_char());
                 }
-                _ => {
-                    return Err(BackRankError::BadLetter {
-                        letter: board.piece_at(sq).map_or('-', |p| p.fen_char()),
-                        position: i + 1,
-                    })
-                }
+                _ => return Err(BackRankError::NotAPiece { file }),
             }
         }
         BackRank::from_roles(roles, &text)
@@ -408,9 +429,19 @@ mod tests {
         assert_eq!(StartId::new(960).unwrap().get(), 0);
         let e = StartId::new(961).unwrap_err().to_string();
         assert!(e.contains("0..959"), "{e}");
-        assert!("-1".parse::<StartId>().is_err());
-        assert!("abc".parse::<StartId>().is_err());
-        assert!("99999999999999".parse::<StartId>().is_err());
+        assert!(matches!(
+            "-1".parse::<StartId>(),
+            Err(StartIdError::NotANumber { .. })
+        ));
+        assert!(matches!(
+            "abc".parse::<StartId>(),
+            Err(StartIdError::NotANumber { .. })
+        ));
+        assert!(matches!(
+            "99999999999999".parse::<StartId>(),
+            Err(StartIdError::OutOfRange { .. })
+        ));
+        assert_eq!(" 960 ".parse::<StartId>().unwrap().get(), 0);
     }
 
     #[test]
