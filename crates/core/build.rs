@@ -141,6 +141,21 @@ fn find_magics(dirs: &[(i32, i32)], rng: &mut Rng, table: &mut Vec<u64>) -> Vec<
     out
 }
 
+/// Parallel bit extract, the portable way (what the PEXT instruction computes).
+fn soft_pext(value: u64, mut mask: u64) -> u64 {
+    let mut out = 0;
+    let mut bit = 0;
+    while mask != 0 {
+        let low = mask & mask.wrapping_neg();
+        if value & low != 0 {
+            out |= 1 << bit;
+        }
+        bit += 1;
+        mask ^= low;
+    }
+    out
+}
+
 fn write_array(out: &mut String, decl: &str, values: impl Iterator<Item = u64>) {
     write!(out, "{decl} = [").unwrap();
     for (i, v) in values.enumerate() {
@@ -232,6 +247,30 @@ fn main() {
     let mut table = Vec::new();
     let rook = find_magics(&ROOK_DIRS, &mut rng, &mut table);
     let bishop = find_magics(&BISHOP_DIRS, &mut rng, &mut table);
+
+    // On targets with BMI2 (e.g. `-C target-cpu=native` on a recent x86-64), index the same
+    // blocks with PEXT instead of a multiplication: same size, one instruction fewer. The
+    // `no-pext` feature opts out (PEXT is microcoded and slow on AMD before Zen 3).
+    println!("cargo::rustc-check-cfg=cfg(chess960_pext)");
+    let features = std::env::var("CARGO_CFG_TARGET_FEATURE").unwrap_or_default();
+    let pext = std::env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("x86_64")
+        && features.split(',').any(|f| f == "bmi2")
+        && std::env::var_os("CARGO_FEATURE_NO_PEXT").is_none();
+    if pext {
+        println!("cargo::rustc-cfg=chess960_pext");
+        for (found, dirs) in [(&rook, &ROOK_DIRS), (&bishop, &BISHOP_DIRS)] {
+            for (sq, f) in found.iter().enumerate() {
+                let mut sub = 0u64;
+                loop {
+                    table[f.offset + soft_pext(sub, f.mask) as usize] = slide(sq, sub, dirs);
+                    sub = sub.wrapping_sub(f.mask) & f.mask;
+                    if sub == 0 {
+                        break;
+                    }
+                }
+            }
+        }
+    }
     for (name, found) in [("ROOK_MAGICS", &rook), ("BISHOP_MAGICS", &bishop)] {
         writeln!(out, "pub(crate) static {name}: [Magic; 64] = [").unwrap();
         for f in found {

@@ -16,9 +16,28 @@ pub(crate) struct Magic {
 
 include!(concat!(env!("OUT_DIR"), "/tables.rs"));
 
+#[cfg(not(chess960_pext))]
 #[inline(always)]
 fn magic_index(m: &Magic, occupied: Bitboard) -> usize {
     m.offset as usize + ((occupied.0 & m.mask).wrapping_mul(m.magic) >> m.shift) as usize
+}
+
+#[cfg(chess960_pext)]
+#[inline(always)]
+#[allow(unused_unsafe)]
+fn magic_index(m: &Magic, occupied: Bitboard) -> usize {
+    let _ = (m.magic, m.shift);
+    // SAFETY: this cfg is only set by build.rs when the target has BMI2.
+    m.offset as usize + unsafe { std::arch::x86_64::_pext_u64(occupied.0, m.mask) } as usize
+}
+
+/// The attack set at a table index.
+#[inline(always)]
+fn sliding(index: usize) -> Bitboard {
+    debug_assert!(index < SLIDING.len());
+    // SAFETY: an index is a square's offset plus a value below 2^(bits in its mask), and
+    // build.rs gave every square a block of exactly that size inside SLIDING.
+    Bitboard(unsafe { *SLIDING.get_unchecked(index) })
 }
 
 /// Squares a knight on `sq` attacks.
@@ -42,14 +61,13 @@ pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
 /// Squares a rook on `sq` attacks, given the occupied squares.
 #[inline(always)]
 pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
-    // SAFETY-free: the build script guarantees every index is inside SLIDING.
-    Bitboard(SLIDING[magic_index(&ROOK_MAGICS[sq.index()], occupied)])
+    sliding(magic_index(&ROOK_MAGICS[sq.index()], occupied))
 }
 
 /// Squares a bishop on `sq` attacks, given the occupied squares.
 #[inline(always)]
 pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
-    Bitboard(SLIDING[magic_index(&BISHOP_MAGICS[sq.index()], occupied)])
+    sliding(magic_index(&BISHOP_MAGICS[sq.index()], occupied))
 }
 
 /// Squares a queen on `sq` attacks, given the occupied squares.
