@@ -123,7 +123,7 @@ impl fmt::Display for FenError {
                 write!(f, "en-passant field '{field}': {reason}")
             }
             FenError::Counter { which, found } => {
-                write!(f, "{which}: expected a non-negative number, found '{found}'")
+                write!(f, "{which}: expected a number from 0 to 4294967295, found '{found}'")
             }
             FenError::MissingKing(c) => write!(f, "{c} has no king"),
             FenError::TooManyKings(c) => write!(f, "{c} has more than one king"),
@@ -423,7 +423,9 @@ fn check_material(board: &Board, validation: Validation) -> Result<(), FenError>
 }
 
 fn parse_counter(which: &'static str, s: &str) -> Result<u32, FenError> {
-    if s.is_empty() || s.len() > 6 || !s.bytes().all(|b| b.is_ascii_digit()) {
+    // Any u32 is accepted: `Position::play` saturates at u32::MAX, so everything this library
+    // writes reads back.
+    if !s.bytes().all(|b| b.is_ascii_digit()) {
         return Err(FenError::Counter {
             which,
             found: s.to_string(),

@@ -474,7 +474,7 @@ impl Position {
         if let Some(ep) = self.ep_square.take() {
             hash ^= zobrist::en_passant(ep.file());
         }
-        self.halfmoves += 1;
+        self.halfmoves = self.halfmoves.saturating_add(1);
         let mut double_push = None;
         let old_castling = self.castling;
 
@@ -538,7 +538,7 @@ impl Position {
             hash ^= zobrist::castling(sq);
         }
         if us == Color::Black {
-            self.fullmoves += 1;
+            self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = them;
         self.update_check_info();
@@ -581,9 +581,9 @@ impl Position {
             p.hash ^= zobrist::en_passant(ep.file());
         }
         p.turn = !p.turn;
-        p.halfmoves += 1;
+        p.halfmoves = p.halfmoves.saturating_add(1);
         if self.turn == Color::Black {
-            p.fullmoves += 1;
+            p.fullmoves = p.fullmoves.saturating_add(1);
         }
         p.update_check_info();
         p
