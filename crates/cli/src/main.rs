@@ -8,7 +8,6 @@
 mod cmd;
 mod error;
 mod input;
-mod rng;
 
 use clap::{Parser, Subcommand};
 use std::io::Write;
@@ -45,6 +44,10 @@ enum Command {
     Moves(cmd::moves::MovesArgs),
     Perft(cmd::perft::PerftArgs),
     Fen(cmd::fen::FenArgs),
+    Draw(cmd::draw::DrawArgs),
+    Tables(cmd::tables::TablesArgs),
+    List(cmd::list::ListArgs),
+    Fairness(cmd::fairness::FairnessArgs),
 }
 
 fn main() -> ExitCode {
@@ -55,6 +58,10 @@ fn main() -> ExitCode {
         Command::Moves(args) => cmd::moves::run(args),
         Command::Perft(args) => cmd::perft::run(args),
         Command::Fen(args) => cmd::fen::run(args),
+        Command::Draw(args) => cmd::draw::run(args),
+        Command::Tables(args) => cmd::tables::run(args),
+        Command::List(args) => cmd::list::run(args),
+        Command::Fairness(args) => cmd::fairness::run(args),
     };
     match result {
         Ok(text) => write_stdout(&text),

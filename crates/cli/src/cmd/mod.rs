@@ -1,11 +1,15 @@
 //! The subcommands, one module each. Every `run` function returns the text to print on
 //! standard output, or the error to report.
 
+pub mod draw;
+pub mod fairness;
 pub mod fen;
 pub mod id;
+pub mod list;
 pub mod moves;
 pub mod perft;
 pub mod position;
+pub mod tables;
 
 use clap::Args;
 

@@ -3,8 +3,8 @@
 use crate::cmd::json_line;
 use crate::error::CliResult;
 use crate::input::{parse_count, parse_id, ID_HELP};
-use crate::rng::SplitMix64;
 use chess960_core::StartId;
+use chess960_draw::rng::SplitMix64;
 use clap::Args;
 use serde::Serialize;
 
