@@ -1,0 +1,13 @@
+//! # chess960-engine
+//!
+//! A UCI chess engine for Chess960 and classical chess, built on `chess960-core`.
+//! See `docs/engine.md` for its design and `docs/strength.md` for measurements.
+#![warn(missing_docs)]
+
+pub mod bench;
+pub mod eval;
+pub mod search;
+pub mod see;
+pub mod time;
+pub mod tt;
+pub mod uci;

@@ -1,0 +1,839 @@
+//! Search: iterative deepening, principal-variation search with aspiration windows, a shared
+//! transposition table, quiescence search with SEE pruning, null-move pruning, late-move
+//! reductions, reverse futility and futility pruning, check extensions, killer / history /
+//! counter-move ordering, mate-distance pruning, and Lazy SMP across threads.
+
+use crate::eval::{evaluate, SEE_VALUE};
+use crate::see::see_ge;
+use crate::time::Deadlines;
+use crate::tt::{Bound, Entry, Table};
+use chess960_core::{Move, MoveList, Position, Role};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+/// Larger than any score.
+pub const INF: i32 = 32000;
+/// Mate in 0 plies; mate in n plies scores `MATE - n`.
+pub const MATE: i32 = 31000;
+/// Scores beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - 1000;
+/// Deepest ply searched.
+pub const MAX_PLY: usize = 128;
+/// Moves considered per node. No position of a real game has more than 218 legal moves; a
+/// contrived FEN with more has the rest ignored rather than every node paying for a larger
+/// buffer.
+const MAX_NODE_MOVES: usize = 256;
+
+/// State shared by all search threads.
+pub struct Shared {
+    /// The transposition table.
+    pub tt: Table,
+    /// Set to stop every thread.
+    pub stop: AtomicBool,
+    /// Nodes searched by all threads.
+    pub nodes: AtomicU64,
+}
+
+/// What to search for how long.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Stop after this depth.
+    pub depth: Option<i32>,
+    /// Stop after about this many nodes.
+    pub nodes: Option<u64>,
+    /// Stop once a mate in this many moves is found.
+    pub mate: Option<i32>,
+    /// Only these root moves.
+    pub searchmoves: Vec<Move>,
+    /// Lines to report (MultiPV).
+    pub multipv: usize,
+}
+
+/// One line of the search's result.
+#[derive(Clone, Debug)]
+pub struct Line {
+    /// Score from the side to move's point of view.
+    pub score: i32,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+    /// Bound of the score when the search of this line was cut short by its window.
+    pub bound: Option<Bound>,
+}
+
+/// A report after each completed iteration (or aspiration fail).
+pub struct Report<'a> {
+    /// Depth.
+    pub depth: i32,
+    /// Selective depth.
+    pub seldepth: i32,
+    /// Lines, best first.
+    pub lines: &'a [Line],
+    /// Nodes of all threads.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: std::time::Duration,
+    /// Transposition table use, permille.
+    pub hashfull: u32,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The move to play, if the position has any legal move.
+    pub best: Option<Move>,
+    /// The move the engine expects in reply (for pondering).
+    pub ponder: Option<Move>,
+    /// The score of the best line.
+    pub score: i32,
+    /// Depth completed.
+    pub depth: i32,
+}
+
+struct RootMove {
+    mv: Move,
+    score: i32,
+    prev_score: i32,
+    pv: Vec<Move>,
+    bound: Option<Bound>,
+}
+
+/// One search thread's state.
+pub struct Searcher<'a> {
+    shared: &'a Shared,
+    thread: usize,
+    /// Hashes of the game so far and the current search path, for repetitions.
+    history_hashes: Vec<u64>,
+    killers: [[Option<Move>; 2]; MAX_PLY + 2],
+    history: Box<[[[i32; 64]; 64]; 2]>,
+    counter: Box<[[Option<Move>; 64]; 64]>,
+    pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    eval_stack: [i32; MAX_PLY + 2],
+    nodes: u64,
+    seldepth: i32,
+    deadlines: Deadlines,
+    node_limit: Option<u64>,
+    start: Instant,
+}
+
+fn lmr_table() -> &'static [[i32; 64]; 64] {
+    static TABLE: std::sync::OnceLock<[[i32; 64]; 64]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [[0; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32;
+            }
+        }
+        t
+    })
+}
+
+impl<'a> Searcher<'a> {
+    /// A searcher for thread `thread` (0 is the main thread) with the game's position hashes.
+    pub fn new(
+        shared: &'a Shared,
+        thread: usize,
+        history_hashes: Vec<u64>,
+        deadlines: Deadlines,
+    ) -> Self {
+        Searcher {
+            shared,
+            thread,
+            history_hashes,
+            killers: [[None; 2]; MAX_PLY + 2],
+            history: Box::new([[[0; 64]; 64]; 2]),
+            counter: Box::new([[None; 64]; 64]),
+            pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            eval_stack: [0; MAX_PLY + 2],
+            nodes: 0,
+            seldepth: 0,
+            deadlines,
+            node_limit: None,
+            start: Instant::now(),
+        }
+    }
+
+    fn stopped(&self) -> bool {
+        self.shared.stop.load(Ordering::Relaxed)
+    }
+
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.shared.nodes.fetch_add(1024, Ordering::Relaxed);
+            if self.thread == 0 {
+                let hard = self.deadlines.hard.is_some_and(|d| Instant::now() >= d);
+                let nodes = self
+                    .node_limit
+                    .is_some_and(|n| self.shared.nodes.load(Ordering::Relaxed) >= n);
+                if hard || nodes {
+                    self.shared.stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+    }
+
+    /// Iterative deepening from `pos`; `report` is called by the main thread after each
+    /// iteration. Returns the best move found.
+    pub fn run(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        mut report: impl FnMut(&Report),
+    ) -> Outcome {
+        self.start = Instant::now();
+        self.node_limit = limits.nodes;
+        let legal = pos.legal_moves();
+        let mut root: Vec<RootMove> = legal
+            .iter()
+            .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
+            .map(|&mv| RootMove {
+                mv,
+                score: -INF,
+                prev_score: -INF,
+                pv: vec![mv],
+                bound: None,
+            })
+            .collect();
+        if root.is_empty() {
+            return Outcome {
+                best: None,
+                ponder: None,
+                score: if pos.is_check() { -MATE } else { 0 },
+                depth: 0,
+            };
+        }
+        let multipv = limits.multipv.clamp(1, root.len());
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as i32 - 4)
+            .clamp(1, MAX_PLY as i32 - 4);
+        let mut completed = 0;
+        let mut best_line = root[0].pv.clone();
+        let mut best_score = 0;
+        let mut stable = 0;
+        // Helper threads start at staggered depths so they explore different trees.
+        let first_depth = 1 + (self.thread % 2) as i32;
+        for depth in first_depth..=max_depth {
+            for rm in root.iter_mut() {
+                rm.prev_score = rm.score;
+            }
+            for pv_idx in 0..multipv {
+                let prev = root[pv_idx].prev_score;
+                let mut delta = 20;
+                let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < MATE_BOUND {
+                    ((prev - delta).max(-INF), (prev + delta).min(INF))
+                } else {
+                    (-INF, INF)
+                };
+                loop {
+                    let score = self.search_root(pos, &mut root, pv_idx, depth, alpha, beta);
+                    root[pv_idx..].sort_by_key(|r| std::cmp::Reverse(r.score));
+                    if self.stopped() {
+                        break;
+                    }
+                    if score <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (score - delta).max(-INF);
+                    } else if score >= beta {
+                        beta = (score + delta).min(INF);
+                    } else {
+                        break;
+                    }
+                    delta += delta / 2;
+                }
+                root[..=pv_idx].sort_by_key(|r| std::cmp::Reverse(r.score));
+            }
+            if self.stopped() && completed > 0 {
+                break;
+            }
+            completed = depth;
+            if best_line.first() == root[0].pv.first() {
+                stable += 1;
+            } else {
+                stable = 0;
+            }
+            best_line = root[0].pv.clone();
+            best_score = root[0].score;
+            if self.thread == 0 {
+                let lines: Vec<Line> = root[..multipv]
+                    .iter()
+                    .map(|r| Line {
+                        score: r.score,
+                        pv: r.pv.clone(),
+                        bound: r.bound,
+                    })
+                    .collect();
+                report(&Report {
+                    depth,
+                    seldepth: self.seldepth,
+                    lines: &lines,
+                    nodes: self.shared.nodes.load(Ordering::Relaxed) + self.nodes % 1024,
+                    elapsed: self.start.elapsed(),
+                    hashfull: self.shared.tt.hashfull(),
+                });
+                if let Some(m) = limits.mate {
+                    if best_score >= MATE - 2 * m {
+                        break;
+                    }
+                }
+                if let Some(soft) = self.deadlines.soft {
+                    // A stable best move needs less time; a changing one more.
+                    let scale = match stable {
+                        0 => 1.6,
+                        1 => 1.1,
+                        2 => 0.9,
+                        _ => 0.7,
+                    };
+                    let budget = soft.saturating_duration_since(self.start).mul_f64(scale);
+                    if self.start.elapsed() >= budget {
+                        break;
+                    }
+                }
+            }
+            if self.stopped() {
+                break;
+            }
+        }
+        if self.thread == 0 {
+            self.shared.stop.store(true, Ordering::Relaxed);
+        }
+        Outcome {
+            best: best_line.first().copied(),
+            ponder: best_line.get(1).copied(),
+            score: best_score,
+            depth: completed,
+        }
+    }
+
+    #[allow(clippy::needless_range_loop)] // the index is also the MultiPV rank
+    fn search_root(
+        &mut self,
+        pos: &Position,
+        root: &mut [RootMove],
+        pv_idx: usize,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let mut best = -INF;
+        let alpha0 = alpha;
+        self.seldepth = 0;
+        self.history_hashes.push(pos.hash());
+        for i in pv_idx..root.len() {
+            let m = root[i].mv;
+            let child = pos.play(m);
+            self.count_node();
+            let mut score;
+            if i == pv_idx {
+                score = -self.search(&child, -beta, -alpha, depth - 1, 1, true, Some(m));
+            } else {
+                let r = if depth >= 3 && i > pv_idx + 3 && !is_tactical(pos, m) && !child.is_check()
+                {
+                    1
+                } else {
+                    0
+                };
+                score = -self.search(&child, -alpha - 1, -alpha, depth - 1 - r, 1, false, Some(m));
+                if score > alpha && !self.stopped() {
+                    score = -self.search(&child, -beta, -alpha, depth - 1, 1, true, Some(m));
+                }
+            }
+            if self.stopped() {
+                break;
+            }
+            let rm = &mut root[i];
+            if score > alpha || i == pv_idx {
+                rm.score = score;
+                rm.bound = if score <= alpha0 {
+                    Some(Bound::Upper)
+                } else if score >= beta {
+                    Some(Bound::Lower)
+                } else {
+                    None
+                };
+                rm.pv.clear();
+                rm.pv.push(m);
+                rm.pv
+                    .extend(self.pv[1][..self.pv_len[1]].iter().map_while(|m| *m));
+            } else {
+                rm.score = -INF;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        self.history_hashes.pop();
+        best
+    }
+
+    fn is_repetition(&self, pos: &Position, ply: usize) -> bool {
+        let n = self.history_hashes.len();
+        let reach = (pos.halfmoves() as usize).min(n);
+        let hash = pos.hash();
+        let mut count = 0;
+        // Same side to move: every second entry back.
+        let mut i = 2;
+        while i <= reach {
+            if self.history_hashes[n - i] == hash {
+                // A repetition inside the search counts at once; one with the game history
+                // needs a second (threefold).
+                if i <= ply {
+                    return true;
+                }
+                count += 1;
+                if count >= 2 {
+                    return true;
+                }
+            }
+            i += 2;
+        }
+        false
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        pv_node: bool,
+        prev: Option<Move>,
+    ) -> i32 {
+        self.pv_len[ply] = 0;
+        if self.stopped() {
+            return 0;
+        }
+        if ply as i32 > self.seldepth {
+            self.seldepth = ply as i32;
+        }
+        // Draws.
+        if pos.halfmoves() >= 100 && !pos.is_check() {
+            return 0;
+        }
+        if self.is_repetition(pos, ply) || pos.is_insufficient_material() {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate(pos);
+        }
+        // Mate-distance pruning.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let in_check = pos.is_check();
+        if in_check {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply);
+        }
+
+        let hash = pos.hash();
+        let tt = self.shared.tt.probe(hash);
+        if let Some(e) = tt {
+            if !pv_node && e.depth >= depth {
+                let s = score_from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        let static_eval = if in_check {
+            -INF
+        } else {
+            tt.map_or_else(|| evaluate(pos), |e| e.eval)
+        };
+        self.eval_stack[ply] = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.eval_stack[ply - 2];
+
+        if !pv_node && !in_check {
+            // Reverse futility: far above beta at low depth.
+            if depth <= 7
+                && static_eval - (80 * depth - if improving { 40 } else { 0 }) >= beta
+                && static_eval.abs() < MATE_BOUND
+            {
+                return static_eval;
+            }
+            // Null move: if passing still beats beta, a real move will too (not in
+            // pawn-only endings, where zugzwang is common).
+            if depth >= 3
+                && static_eval >= beta
+                && prev.is_some()
+                && has_pieces(pos)
+                && beta.abs() < MATE_BOUND
+            {
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                let child = pos.play_null();
+                self.history_hashes.push(hash);
+                let score = -self.search(
+                    &child,
+                    -beta,
+                    -beta + 1,
+                    depth - 1 - r,
+                    ply + 1,
+                    false,
+                    None,
+                );
+                self.history_hashes.pop();
+                if self.stopped() {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+
+        let tt_move = tt.and_then(|e| e.mv);
+        let mut moves = MoveList::new();
+        pos.legal_moves_into(&mut moves);
+        if moves.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        let mut scores = [0i32; MAX_NODE_MOVES];
+        let n_moves = moves.len().min(MAX_NODE_MOVES);
+        self.score_moves(
+            pos,
+            &moves.as_slice()[..n_moves],
+            &mut scores,
+            tt_move,
+            ply,
+            prev,
+        );
+
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        let mut searched = 0;
+        let mut quiets_tried: [Option<Move>; 64] = [None; 64];
+        let mut n_quiets: usize = 0;
+        self.history_hashes.push(hash);
+        for i in 0..n_moves {
+            let m = pick(&mut moves.as_mut_slice()[..n_moves], &mut scores, i);
+            let tactical = is_tactical(pos, m);
+            // Pruning of late, hopeless moves (never the first, never in check).
+            if !pv_node && !in_check && searched > 0 && best > -MATE_BOUND {
+                if !tactical {
+                    if depth <= 4 && n_quiets as i32 >= 3 + depth * depth * 2 {
+                        continue;
+                    }
+                    if depth <= 6 && static_eval + 100 + 90 * depth <= alpha {
+                        continue;
+                    }
+                    if depth <= 6 && !see_ge(pos, m, -60 * depth) {
+                        continue;
+                    }
+                } else if depth <= 5 && !see_ge(pos, m, -100 * depth) {
+                    continue;
+                }
+            }
+            let child = pos.play(m);
+            self.count_node();
+            let gives_check = child.is_check();
+            let mut score;
+            if searched == 0 {
+                score = -self.search(&child, -beta, -alpha, depth - 1, ply + 1, pv_node, Some(m));
+            } else {
+                let mut r = 0;
+                if depth >= 3 && searched >= 2 + usize::from(pv_node) && !tactical && !gives_check {
+                    r = lmr_table()[depth.min(63) as usize][searched.min(63)];
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if !improving {
+                        r += 1;
+                    }
+                    if Some(m) == self.killers[ply][0] || Some(m) == self.killers[ply][1] {
+                        r -= 1;
+                    }
+                    let h = self.history[pos.turn().index()][m.from().index()][m.to().index()];
+                    r -= h / 6000;
+                    r = r.clamp(0, depth - 2);
+                }
+                score = -self.search(
+                    &child,
+                    -alpha - 1,
+                    -alpha,
+                    depth - 1 - r,
+                    ply + 1,
+                    false,
+                    Some(m),
+                );
+                if score > alpha && r > 0 {
+                    score = -self.search(
+                        &child,
+                        -alpha - 1,
+                        -alpha,
+                        depth - 1,
+                        ply + 1,
+                        false,
+                        Some(m),
+                    );
+                }
+                if score > alpha && score < beta && pv_node {
+                    score = -self.search(&child, -beta, -alpha, depth - 1, ply + 1, true, Some(m));
+                }
+            }
+            searched += 1;
+            if !tactical && n_quiets < 64 {
+                quiets_tried[n_quiets] = Some(m);
+                n_quiets += 1;
+            }
+            if self.stopped() {
+                self.history_hashes.pop();
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    alpha = score;
+                    if pv_node {
+                        self.pv[ply][0] = Some(m);
+                        let n = self.pv_len[ply + 1];
+                        for j in 0..n {
+                            self.pv[ply][j + 1] = self.pv[ply + 1][j];
+                        }
+                        self.pv_len[ply] = n + 1;
+                    }
+                    if alpha >= beta {
+                        if !tactical {
+                            self.reward_quiet(pos, m, ply, depth, prev, &quiets_tried[..n_quiets]);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.history_hashes.pop();
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            hash,
+            Entry {
+                mv: best_move.or(tt_move),
+                score: score_to_tt(best, ply),
+                eval: if in_check { 0 } else { static_eval },
+                depth,
+                bound,
+            },
+        );
+        best
+    }
+
+    fn reward_quiet(
+        &mut self,
+        pos: &Position,
+        m: Move,
+        ply: usize,
+        depth: i32,
+        prev: Option<Move>,
+        tried: &[Option<Move>],
+    ) {
+        if self.killers[ply][0] != Some(m) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(m);
+        }
+        if let Some(p) = prev {
+            self.counter[p.from().index()][p.to().index()] = Some(m);
+        }
+        let bonus = (depth * depth).min(400);
+        let side = pos.turn().index();
+        for q in tried.iter().flatten() {
+            let entry = &mut self.history[side][q.from().index()][q.to().index()];
+            let delta = if *q == m { bonus * 32 } else { -bonus * 32 };
+            // Gravity keeps entries bounded: big values move less.
+            *entry += delta - *entry * delta.abs() / 16384;
+        }
+    }
+
+    fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = 0;
+        if ply as i32 > self.seldepth {
+            self.seldepth = ply as i32;
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate(pos);
+        }
+        let in_check = pos.is_check();
+        let mut best = -INF;
+        if !in_check {
+            let stand = evaluate(pos);
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+        }
+        let mut moves = MoveList::new();
+        pos.legal_moves_into(&mut moves);
+        if moves.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        if !in_check {
+            moves.retain(|m| is_tactical(pos, *m));
+        }
+        let mut scores = [0i32; MAX_NODE_MOVES];
+        let n_moves = moves.len().min(MAX_NODE_MOVES);
+        for (i, m) in moves.iter().take(n_moves).enumerate() {
+            scores[i] = mvv_lva(pos, *m);
+        }
+        for i in 0..n_moves {
+            let m = pick(&mut moves.as_mut_slice()[..n_moves], &mut scores, i);
+            if !in_check {
+                // Captures that lose material, or cannot lift the score near alpha, are skipped.
+                if !see_ge(pos, m, 0) {
+                    continue;
+                }
+                let gain = captured_value(pos, m);
+                if best + gain + 200 <= alpha && !m.is_promotion() {
+                    continue;
+                }
+            }
+            let child = pos.play(m);
+            self.count_node();
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
+            if self.stopped() {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn score_moves(
+        &self,
+        pos: &Position,
+        moves: &[Move],
+        scores: &mut [i32],
+        tt_move: Option<Move>,
+        ply: usize,
+        prev: Option<Move>,
+    ) {
+        let counter = prev.and_then(|p| self.counter[p.from().index()][p.to().index()]);
+        let side = pos.turn().index();
+        for (i, &m) in moves.iter().enumerate() {
+            scores[i] = if Some(m) == tt_move {
+                2_000_000
+            } else if is_tactical(pos, m) {
+                let base = mvv_lva(pos, m);
+                if see_ge(pos, m, 0) {
+                    1_000_000 + base
+                } else {
+                    -1_000_000 + base
+                }
+            } else if Some(m) == self.killers[ply][0] {
+                900_000
+            } else if Some(m) == self.killers[ply][1] {
+                899_000
+            } else if Some(m) == counter {
+                898_000
+            } else {
+                self.history[side][m.from().index()][m.to().index()]
+            };
+        }
+    }
+
+    /// Nodes searched by this thread.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+}
+
+/// Selection sort step: brings the best remaining move to index `i` and returns it.
+fn pick(moves: &mut [Move], scores: &mut [i32], i: usize) -> Move {
+    let mut best = i;
+    for j in i + 1..moves.len() {
+        if scores[j] > scores[best] {
+            best = j;
+        }
+    }
+    scores.swap(i, best);
+    moves.swap(i, best);
+    moves[i]
+}
+
+fn is_tactical(pos: &Position, m: Move) -> bool {
+    m.is_promotion()
+        || m.is_en_passant()
+        || (!m.is_castle() && pos.board().occupied().contains(m.to()))
+}
+
+fn captured_value(pos: &Position, m: Move) -> i32 {
+    if m.is_en_passant() {
+        return SEE_VALUE[0];
+    }
+    let promo = m
+        .promotion_role()
+        .map_or(0, |r| SEE_VALUE[r.index()] - SEE_VALUE[0]);
+    pos.board()
+        .role_at(m.to())
+        .map_or(0, |r| SEE_VALUE[r.index()])
+        + promo
+}
+
+fn mvv_lva(pos: &Position, m: Move) -> i32 {
+    let victim = captured_value(pos, m);
+    let attacker = pos
+        .board()
+        .role_at(m.from())
+        .map_or(0, |r| r.index() as i32);
+    victim * 10 - attacker
+}
+
+fn has_pieces(pos: &Position) -> bool {
+    let b = pos.board();
+    let ours = b.by_color(pos.turn());
+    (ours & !b.by_role(Role::Pawn) & !b.by_role(Role::King)).any()
+}
+
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
