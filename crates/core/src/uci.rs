@@ -12,8 +12,10 @@ pub enum CastlingMode {
     /// `UCI_Chess960` true.
     #[default]
     Chess960,
-    /// The king's destination (`e1g1`, `e1c1`), as classical UCI writes it. When reading, the
-    /// king-onto-rook form is accepted too, and a one-square king move is always a king move.
+    /// The king's destination (`e1g1`, `e1c1`), as classical UCI writes it, whenever the king
+    /// moves two or more files; other Chess960 castles are written king onto rook, as they
+    /// have no classical form. When reading, the king-onto-rook form is accepted too, and a
+    /// one-square king move is always a king move.
     Standard,
 }
 
@@ -49,19 +51,34 @@ impl fmt::Display for UciError {
 impl std::error::Error for UciError {}
 
 impl Move {
-    /// The move in UCI notation, castling written as `mode` says.
+    /// The king's destination square of a castling move.
+    fn standard_castle_to(self) -> Square {
+        let side = CastlingSide::from_king_rook(self.from(), self.to());
+        let color = if self.from().rank() == crate::types::Rank::First {
+            crate::types::Color::White
+        } else {
+            crate::types::Color::Black
+        };
+        side.king_to(color)
+    }
+
+    /// The move in UCI notation, castling written as `mode` says. In `Standard` mode a castle
+    /// in which the king moves fewer than two files (Chess960 only) is written king onto rook,
+    /// as in `Chess960` mode: its king-destination form would read as a king step, or as no
+    /// move at all.
     pub fn to_uci(self, mode: CastlingMode) -> String {
         let mut s = String::with_capacity(5);
         match (self.kind(), mode) {
-            (MoveKind::Castle, CastlingMode::Standard) => {
-                let side = CastlingSide::from_king_rook(self.from(), self.to());
-                let color = if self.from().rank() == crate::types::Rank::First {
-                    crate::types::Color::White
-                } else {
-                    crate::types::Color::Black
-                };
+            (MoveKind::Castle, CastlingMode::Standard)
+                if self
+                    .from()
+                    .file()
+                    .index()
+                    .abs_diff(self.standard_castle_to().file().index())
+                    >= 2 =>
+            {
                 s.push_str(&self.from().to_string());
-                s.push_str(&side.king_to(color).to_string());
+                s.push_str(&self.standard_castle_to().to_string());
             }
             _ => {
                 s.push_str(&self.from().to_string());

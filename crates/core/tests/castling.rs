@@ -41,7 +41,8 @@ struct Castle {
     fen: &'static str,
     /// Chess960 UCI: king onto its rook.
     uci: &'static str,
-    /// Standard UCI: king onto its destination square.
+    /// Standard UCI: king onto its destination square when it moves two or more files,
+    /// else king onto rook (no classical form exists).
     uci_std: &'static str,
     /// SAN with suffix.
     san: &'static str,
@@ -90,29 +91,34 @@ fn check_castle(c: &Castle) {
     let king_to = side.king_to(us);
     let distance = king.file().index().abs_diff(king_to.file().index());
     match distance {
-        0 => {
-            // Only the rook moves: the Standard string is "g1g1"-like, not a move.
-            assert!(
-                p.parse_uci(c.uci_std, CastlingMode::Standard).is_err(),
-                "{ctx}"
-            );
-        }
-        1 if king_to != rook => {
-            // A one-square king move is a king move, never a castle (§4).
-            let step = Move::normal(king, king_to);
-            assert!(p.is_legal(step), "{ctx}: the king step should be legal");
-            assert_ne!(step, m);
+        0 | 1 => {
+            // No classical two-square form exists: Standard notation writes king onto rook
+            // too, which it also reads.
+            assert_eq!(c.uci_std, c.uci, "{ctx}");
             assert_eq!(
                 p.parse_uci(c.uci_std, CastlingMode::Standard),
-                Ok(step),
+                Ok(m),
                 "{ctx}"
             );
-            assert_eq!(
-                p.parse_uci(c.uci_std, CastlingMode::Chess960),
-                Ok(step),
-                "{ctx}"
-            );
-            assert_eq!(p.san(step), format!("K{king_to}"), "{ctx}");
+            if distance == 1 && king_to != rook {
+                // The king's destination as text is the one-square king move, never a
+                // castle (§4), in both modes.
+                let step = Move::normal(king, king_to);
+                let step_uci = format!("{king}{king_to}");
+                assert!(p.is_legal(step), "{ctx}: the king step should be legal");
+                assert_ne!(step, m);
+                assert_eq!(
+                    p.parse_uci(&step_uci, CastlingMode::Standard),
+                    Ok(step),
+                    "{ctx}"
+                );
+                assert_eq!(
+                    p.parse_uci(&step_uci, CastlingMode::Chess960),
+                    Ok(step),
+                    "{ctx}"
+                );
+                assert_eq!(p.san(step), format!("K{king_to}"), "{ctx}");
+            }
         }
         _ => {
             assert_eq!(
@@ -172,12 +178,12 @@ fn only_the_king_moves() {
 fn only_the_rook_moves() {
     // O-O with K g1, R h1; O-O-O with K c1 and R a1 or b1.
     for c in [
-        Castle { fen: "3r2kr/pppppppp/8/8/8/8/PPPPPPPP/3R2KR w KQkq - 0 1", uci: "g1h1", uci_std: "g1g1", san: "O-O", after: "3r2kr/pppppppp/8/8/8/8/PPPPPPPP/3R1RK1 b kq - 1 1" },
-        Castle { fen: "3r2kr/pppppppp/8/8/8/8/PPPPPPPP/3R2KR b KQkq - 0 1", uci: "g8h8", uci_std: "g8g8", san: "O-O", after: "3r1rk1/pppppppp/8/8/8/8/PPPPPPPP/3R2KR w KQ - 1 2" },
-        Castle { fen: "r1k4r/pppppppp/8/8/8/8/PPPPPPPP/R1K4R w KQkq - 0 1", uci: "c1a1", uci_std: "c1c1", san: "O-O-O", after: "r1k4r/pppppppp/8/8/8/8/PPPPPPPP/2KR3R b kq - 1 1" },
-        Castle { fen: "r1k4r/pppppppp/8/8/8/8/PPPPPPPP/R1K4R b KQkq - 0 1", uci: "c8a8", uci_std: "c8c8", san: "O-O-O", after: "2kr3r/pppppppp/8/8/8/8/PPPPPPPP/R1K4R w KQ - 1 2" },
-        Castle { fen: "1rk1r3/pppppppp/8/8/8/8/PPPPPPPP/1RK1R3 w KQkq - 0 1", uci: "c1b1", uci_std: "c1c1", san: "O-O-O", after: "1rk1r3/pppppppp/8/8/8/8/PPPPPPPP/2KRR3 b kq - 1 1" },
-        Castle { fen: "1rk1r3/pppppppp/8/8/8/8/PPPPPPPP/1RK1R3 b KQkq - 0 1", uci: "c8b8", uci_std: "c8c8", san: "O-O-O", after: "2krr3/pppppppp/8/8/8/8/PPPPPPPP/1RK1R3 w KQ - 1 2" },
+        Castle { fen: "3r2kr/pppppppp/8/8/8/8/PPPPPPPP/3R2KR w KQkq - 0 1", uci: "g1h1", uci_std: "g1h1", san: "O-O", after: "3r2kr/pppppppp/8/8/8/8/PPPPPPPP/3R1RK1 b kq - 1 1" },
+        Castle { fen: "3r2kr/pppppppp/8/8/8/8/PPPPPPPP/3R2KR b KQkq - 0 1", uci: "g8h8", uci_std: "g8h8", san: "O-O", after: "3r1rk1/pppppppp/8/8/8/8/PPPPPPPP/3R2KR w KQ - 1 2" },
+        Castle { fen: "r1k4r/pppppppp/8/8/8/8/PPPPPPPP/R1K4R w KQkq - 0 1", uci: "c1a1", uci_std: "c1a1", san: "O-O-O", after: "r1k4r/pppppppp/8/8/8/8/PPPPPPPP/2KR3R b kq - 1 1" },
+        Castle { fen: "r1k4r/pppppppp/8/8/8/8/PPPPPPPP/R1K4R b KQkq - 0 1", uci: "c8a8", uci_std: "c8a8", san: "O-O-O", after: "2kr3r/pppppppp/8/8/8/8/PPPPPPPP/R1K4R w KQ - 1 2" },
+        Castle { fen: "1rk1r3/pppppppp/8/8/8/8/PPPPPPPP/1RK1R3 w KQkq - 0 1", uci: "c1b1", uci_std: "c1b1", san: "O-O-O", after: "1rk1r3/pppppppp/8/8/8/8/PPPPPPPP/2KRR3 b kq - 1 1" },
+        Castle { fen: "1rk1r3/pppppppp/8/8/8/8/PPPPPPPP/1RK1R3 b KQkq - 0 1", uci: "c8b8", uci_std: "c8b8", san: "O-O-O", after: "2krr3/pppppppp/8/8/8/8/PPPPPPPP/1RK1R3 w KQ - 1 2" },
     ] {
         check_castle(&c);
     }
@@ -203,8 +209,8 @@ fn king_and_rook_move_the_same_way() {
     // O-O-O with K b1 R a1, K f1 R e1, K g1 R e1, K g1 R f1; and O-O with K c1 R e1 (both
     // move toward the h-file).
     for c in [
-        Castle { fen: "rk3r2/pppppppp/8/8/8/8/PPPPPPPP/RK3R2 w KQkq - 0 1", uci: "b1a1", uci_std: "b1c1", san: "O-O-O", after: "rk3r2/pppppppp/8/8/8/8/PPPPPPPP/2KR1R2 b kq - 1 1" },
-        Castle { fen: "rk3r2/pppppppp/8/8/8/8/PPPPPPPP/RK3R2 b KQkq - 0 1", uci: "b8a8", uci_std: "b8c8", san: "O-O-O", after: "2kr1r2/pppppppp/8/8/8/8/PPPPPPPP/RK3R2 w KQ - 1 2" },
+        Castle { fen: "rk3r2/pppppppp/8/8/8/8/PPPPPPPP/RK3R2 w KQkq - 0 1", uci: "b1a1", uci_std: "b1a1", san: "O-O-O", after: "rk3r2/pppppppp/8/8/8/8/PPPPPPPP/2KR1R2 b kq - 1 1" },
+        Castle { fen: "rk3r2/pppppppp/8/8/8/8/PPPPPPPP/RK3R2 b KQkq - 0 1", uci: "b8a8", uci_std: "b8a8", san: "O-O-O", after: "2kr1r2/pppppppp/8/8/8/8/PPPPPPPP/RK3R2 w KQ - 1 2" },
         Castle { fen: "4rkr1/pppppppp/8/8/8/8/PPPPPPPP/4RKR1 w KQkq - 0 1", uci: "f1e1", uci_std: "f1c1", san: "O-O-O", after: "4rkr1/pppppppp/8/8/8/8/PPPPPPPP/2KR2R1 b kq - 1 1" },
         Castle { fen: "4rkr1/pppppppp/8/8/8/8/PPPPPPPP/4RKR1 b KQkq - 0 1", uci: "f8e8", uci_std: "f8c8", san: "O-O-O", after: "2kr2r1/pppppppp/8/8/8/8/PPPPPPPP/4RKR1 w KQ - 1 2" },
         Castle { fen: "4r1kr/pppppppp/8/8/8/8/PPPPPPPP/4R1KR w KQkq - 0 1", uci: "g1e1", uci_std: "g1c1", san: "O-O-O", after: "4r1kr/pppppppp/8/8/8/8/PPPPPPPP/2KR3R b kq - 1 1" },
@@ -227,16 +233,16 @@ fn king_and_rook_move_the_same_way() {
 fn king_moves_a_single_square() {
     // K f1 → g1 (rook h1 or g1), K b1 → c1 (rook a1), K d1 → c1 (rook a1, b1 or c1).
     for c in [
-        Castle { fen: "r4k1r/pppppppp/8/8/8/8/PPPPPPPP/R4K1R w KQkq - 0 1", uci: "f1h1", uci_std: "f1g1", san: "O-O", after: "r4k1r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b kq - 1 1" },
-        Castle { fen: "r4k1r/pppppppp/8/8/8/8/PPPPPPPP/R4K1R b KQkq - 0 1", uci: "f8h8", uci_std: "f8g8", san: "O-O", after: "r4rk1/pppppppp/8/8/8/8/PPPPPPPP/R4K1R w KQ - 1 2" },
+        Castle { fen: "r4k1r/pppppppp/8/8/8/8/PPPPPPPP/R4K1R w KQkq - 0 1", uci: "f1h1", uci_std: "f1h1", san: "O-O", after: "r4k1r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b kq - 1 1" },
+        Castle { fen: "r4k1r/pppppppp/8/8/8/8/PPPPPPPP/R4K1R b KQkq - 0 1", uci: "f8h8", uci_std: "f8h8", san: "O-O", after: "r4rk1/pppppppp/8/8/8/8/PPPPPPPP/R4K1R w KQ - 1 2" },
         Castle { fen: "4rkr1/pppppppp/8/8/8/8/PPPPPPPP/4RKR1 w KQkq - 0 1", uci: "f1g1", uci_std: "f1g1", san: "O-O", after: "4rkr1/pppppppp/8/8/8/8/PPPPPPPP/4RRK1 b kq - 1 1" },
         Castle { fen: "4rkr1/pppppppp/8/8/8/8/PPPPPPPP/4RKR1 b KQkq - 0 1", uci: "f8g8", uci_std: "f8g8", san: "O-O", after: "4rrk1/pppppppp/8/8/8/8/PPPPPPPP/4RKR1 w KQ - 1 2" },
-        Castle { fen: "rk3r2/pppppppp/8/8/8/8/PPPPPPPP/RK3R2 w KQkq - 0 1", uci: "b1a1", uci_std: "b1c1", san: "O-O-O", after: "rk3r2/pppppppp/8/8/8/8/PPPPPPPP/2KR1R2 b kq - 1 1" },
-        Castle { fen: "rk3r2/pppppppp/8/8/8/8/PPPPPPPP/RK3R2 b KQkq - 0 1", uci: "b8a8", uci_std: "b8c8", san: "O-O-O", after: "2kr1r2/pppppppp/8/8/8/8/PPPPPPPP/RK3R2 w KQ - 1 2" },
-        Castle { fen: "r2k3r/pppppppp/8/8/8/8/PPPPPPPP/R2K3R w KQkq - 0 1", uci: "d1a1", uci_std: "d1c1", san: "O-O-O", after: "r2k3r/pppppppp/8/8/8/8/PPPPPPPP/2KR3R b kq - 1 1" },
-        Castle { fen: "r2k3r/pppppppp/8/8/8/8/PPPPPPPP/R2K3R b KQkq - 0 1", uci: "d8a8", uci_std: "d8c8", san: "O-O-O", after: "2kr3r/pppppppp/8/8/8/8/PPPPPPPP/R2K3R w KQ - 1 2" },
-        Castle { fen: "1r1k3r/pppppppp/8/8/8/8/PPPPPPPP/1R1K3R w KQkq - 0 1", uci: "d1b1", uci_std: "d1c1", san: "O-O-O", after: "1r1k3r/pppppppp/8/8/8/8/PPPPPPPP/2KR3R b kq - 1 1" },
-        Castle { fen: "1r1k3r/pppppppp/8/8/8/8/PPPPPPPP/1R1K3R b KQkq - 0 1", uci: "d8b8", uci_std: "d8c8", san: "O-O-O", after: "2kr3r/pppppppp/8/8/8/8/PPPPPPPP/1R1K3R w KQ - 1 2" },
+        Castle { fen: "rk3r2/pppppppp/8/8/8/8/PPPPPPPP/RK3R2 w KQkq - 0 1", uci: "b1a1", uci_std: "b1a1", san: "O-O-O", after: "rk3r2/pppppppp/8/8/8/8/PPPPPPPP/2KR1R2 b kq - 1 1" },
+        Castle { fen: "rk3r2/pppppppp/8/8/8/8/PPPPPPPP/RK3R2 b KQkq - 0 1", uci: "b8a8", uci_std: "b8a8", san: "O-O-O", after: "2kr1r2/pppppppp/8/8/8/8/PPPPPPPP/RK3R2 w KQ - 1 2" },
+        Castle { fen: "r2k3r/pppppppp/8/8/8/8/PPPPPPPP/R2K3R w KQkq - 0 1", uci: "d1a1", uci_std: "d1a1", san: "O-O-O", after: "r2k3r/pppppppp/8/8/8/8/PPPPPPPP/2KR3R b kq - 1 1" },
+        Castle { fen: "r2k3r/pppppppp/8/8/8/8/PPPPPPPP/R2K3R b KQkq - 0 1", uci: "d8a8", uci_std: "d8a8", san: "O-O-O", after: "2kr3r/pppppppp/8/8/8/8/PPPPPPPP/R2K3R w KQ - 1 2" },
+        Castle { fen: "1r1k3r/pppppppp/8/8/8/8/PPPPPPPP/1R1K3R w KQkq - 0 1", uci: "d1b1", uci_std: "d1b1", san: "O-O-O", after: "1r1k3r/pppppppp/8/8/8/8/PPPPPPPP/2KR3R b kq - 1 1" },
+        Castle { fen: "1r1k3r/pppppppp/8/8/8/8/PPPPPPPP/1R1K3R b KQkq - 0 1", uci: "d8b8", uci_std: "d8b8", san: "O-O-O", after: "2kr3r/pppppppp/8/8/8/8/PPPPPPPP/1R1K3R w KQ - 1 2" },
         Castle { fen: "2rk3r/pppppppp/8/8/8/8/PPPPPPPP/2RK3R w KQkq - 0 1", uci: "d1c1", uci_std: "d1c1", san: "O-O-O", after: "2rk3r/pppppppp/8/8/8/8/PPPPPPPP/2KR3R b kq - 1 1" },
         Castle { fen: "2rk3r/pppppppp/8/8/8/8/PPPPPPPP/2RK3R b KQkq - 0 1", uci: "d8c8", uci_std: "d8c8", san: "O-O-O", after: "2kr3r/pppppppp/8/8/8/8/PPPPPPPP/2RK3R w KQ - 1 2" },
     ] {
@@ -268,7 +274,7 @@ fn castling_with_check_suffix() {
     check_castle(&Castle {
         fen: "5k2/8/8/8/8/8/8/6KR w K - 0 1",
         uci: "g1h1",
-        uci_std: "g1g1",
+        uci_std: "g1h1",
         san: "O-O+",
         after: "5k2/8/8/8/8/8/8/5RK1 b - - 1 1",
     });

@@ -246,7 +246,9 @@ impl<'a> Searcher<'a> {
                 }
                 root[..=pv_idx].sort_by_key(|r| std::cmp::Reverse(r.score));
             }
-            if self.stopped() && completed > 0 {
+            // An iteration cut short says nothing reliable; the first one may not even have
+            // a score yet, and then the first legal move stands (scored 0).
+            if self.stopped() && (completed > 0 || root[0].score == -INF) {
                 break;
             }
             completed = depth;

@@ -346,7 +346,8 @@ impl<W: Write + Send + 'static> Uci<W> {
             Ok(())
         })();
         if let Err(e) = result {
-            complain(&format!("go: {e}; searching with what was understood"));
+            complain(&format!("go ignored: {e}"));
+            return;
         }
         if self.options.limit_strength {
             let cap = nodes_for_elo(self.options.elo);
