@@ -276,6 +276,10 @@ impl<'a> Searcher<'a> {
                     elapsed: self.start.elapsed(),
                     hashfull: self.shared.tt.hashfull(),
                 });
+                // A proven mate does not get better by searching deeper.
+                if best_score.abs() >= MATE_BOUND && depth >= 2 * (MATE - best_score.abs()) + 6 {
+                    break;
+                }
                 if let Some(m) = limits.mate {
                     if best_score >= MATE - 2 * m {
                         break;
