@@ -1,6 +1,6 @@
 //! Standard Algebraic Notation: strict writing, tolerant reading (§3).
 
-use crate::moves::{Move, MoveKind};
+use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 use crate::types::{CastlingSide, File, Rank, Role, Square};
 use std::fmt;
@@ -137,7 +137,8 @@ impl Position {
         let token = parse_token(san).ok_or_else(|| SanError::Syntax {
             san: san.to_string(),
         })?;
-        let moves = self.legal_moves();
+        let mut moves = MoveList::new();
+        self.legal_moves_into(&mut moves);
         let illegal = |reason: String| SanError::Illegal {
             san: san.to_string(),
             reason,
@@ -155,35 +156,42 @@ impl Position {
                 to,
                 promotion,
             } => {
-                let fits: Vec<Move> = moves
-                    .iter()
-                    .copied()
-                    .filter(|m| {
-                        !m.is_castle()
-                            && m.to() == to
-                            && self.board().role_at(m.from()) == Some(role)
-                            && file.is_none_or(|f| m.from().file() == f)
-                            && rank.is_none_or(|r| m.from().rank() == r)
-                    })
-                    .collect();
-                let with_promo: Vec<Move> = fits
-                    .iter()
-                    .copied()
-                    .filter(|m| m.promotion_role() == promotion)
-                    .collect();
-                match with_promo.as_slice() {
-                    [m] => Ok(*m),
-                    [] if promotion.is_none() && fits.iter().any(|m| m.is_promotion()) => Err(
-                        illegal("a promotion needs a piece: =Q, =R, =B or =N".to_string()),
-                    ),
-                    [] => Err(illegal(format!(
+                // No allocation on the way to an answer: PGN readers call this for every move.
+                let fits = |m: &Move| {
+                    m.to() == to
+                        && !m.is_castle()
+                        && self.board().role_at(m.from()) == Some(role)
+                        && file.is_none_or(|f| m.from().file() == f)
+                        && rank.is_none_or(|r| m.from().rank() == r)
+                };
+                let mut found = None;
+                let mut count = 0;
+                let mut promotion_needed = false;
+                for m in moves.iter().filter(|m| fits(m)) {
+                    if m.promotion_role() == promotion {
+                        found = Some(*m);
+                        count += 1;
+                    } else if promotion.is_none() {
+                        promotion_needed = true;
+                    }
+                }
+                match (found, count) {
+                    (Some(m), 1) => Ok(m),
+                    (None, _) if promotion_needed => {
+                        Err(illegal("a promotion needs a piece: =Q, =R, =B or =N".to_string()))
+                    }
+                    (None, _) => Err(illegal(format!(
                         "no {} of {} can move to {to}",
                         role_name(role),
                         self.turn()
                     ))),
-                    many => Err(SanError::Ambiguous {
+                    _ => Err(SanError::Ambiguous {
                         san: san.to_string(),
-                        candidates: many.iter().map(|m| self.san(*m)).collect(),
+                        candidates: moves
+                            .iter()
+                            .filter(|m| fits(m) && m.promotion_role() == promotion)
+                            .map(|m| self.san(*m))
+                            .collect(),
                     }),
                 }
             }
