@@ -25,6 +25,7 @@ pub mod moves;
 pub mod perft;
 pub mod position;
 pub mod san;
+mod san_fast;
 pub mod startpos;
 pub mod types;
 pub mod uci;

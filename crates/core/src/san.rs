@@ -134,6 +134,15 @@ impl Position {
     /// Reads a SAN move, tolerant of what real PGN files contain: `0-0`, `e8Q`, missing or
     /// superfluous `x`, `+` and `#`. A king move such as `Kg1` is never read as castling.
     pub fn parse_san(&self, san: &str) -> Result<Move, SanError> {
+        match crate::san_fast::find(self, san.as_bytes()) {
+            Some(m) => Ok(m),
+            None => self.parse_san_full(san),
+        }
+    }
+
+    /// The complete reader, with every tolerance and the error messages; `parse_san` asks it
+    /// whenever its fast path does not answer.
+    pub(crate) fn parse_san_full(&self, san: &str) -> Result<Move, SanError> {
         let token = parse_token(san).ok_or_else(|| SanError::Syntax {
             san: san.to_string(),
         })?;
@@ -177,9 +186,9 @@ impl Position {
                 }
                 match (found, count) {
                     (Some(m), 1) => Ok(m),
-                    (None, _) if promotion_needed => {
-                        Err(illegal("a promotion needs a piece: =Q, =R, =B or =N".to_string()))
-                    }
+                    (None, _) if promotion_needed => Err(illegal(
+                        "a promotion needs a piece: =Q, =R, =B or =N".to_string(),
+                    )),
                     (None, _) => Err(illegal(format!(
                         "no {} of {} can move to {to}",
                         role_name(role),
