@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, lints, and every test (perft suites optimised).
 # Installs what it needs when missing: rustfmt/clippy components, python-chess (the
-# independent referee of the differential tests).
+# independent referee of the differential tests), the Debian chess engines the match runner
+# is tested against.
 #
 #   bash scripts/test.sh          # as CI runs it
 #   CHESS960_PERFT_DEPTH=6 bash scripts/test.sh   # opt-in: perft suites to depth 6
@@ -22,6 +23,27 @@ if ! python3 -c 'import chess, sys; sys.exit(chess.__version__ != "1.11.2")' 2>/
   python3 -m pip install --quiet --disable-pip-version-check -r tests/oracle/requirements.txt
 fi
 python3 -c 'import chess; print("python-chess", chess.__version__)'
+
+step "pgn-extract (reads back the PGN that crates/pgn writes)"
+if ! command -v pgn-extract >/dev/null && [ ! -x /usr/games/pgn-extract ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq pgn-extract
+fi
+
+step "chess engines (real-engine tests of the match runner)"
+# Debian puts engines in /usr/games, which root's PATH often lacks; the tests look there too.
+missing=()
+for bin in stockfish glaurung ethereal-chess fairy-stockfish polyglot; do
+  command -v "$bin" >/dev/null || [ -x "/usr/games/$bin" ] || missing+=("$bin")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+fi
 
 if [ ! -d ../shared/data ] && [ -z "${CHESS960_SHARED_DATA:-}" ]; then
   echo "test data not found: expected ../shared/data beside the repository (or set CHESS960_SHARED_DATA)" >&2

@@ -48,6 +48,9 @@ enum Command {
     Tables(cmd::tables::TablesArgs),
     List(cmd::list::ListArgs),
     Fairness(cmd::fairness::FairnessArgs),
+    Pgn(cmd::pgn::PgnArgs),
+    Uci(cmd::uci::UciArgs),
+    Match(cmd::matchcmd::MatchArgs),
 }
 
 fn main() -> ExitCode {
@@ -62,6 +65,11 @@ fn main() -> ExitCode {
         Command::Tables(args) => cmd::tables::run(args),
         Command::List(args) => cmd::list::run(args),
         Command::Fairness(args) => cmd::fairness::run(args),
+        Command::Match(args) => cmd::matchcmd::run(args),
+        // `pgn` has a third outcome (exit 1: games with errors), so it prints for itself.
+        Command::Pgn(args) => return cmd::pgn::main(args),
+        // The engine talks on standard input/output until `quit`.
+        Command::Uci(args) => return cmd::uci::main(args),
     };
     match result {
         Ok(text) => write_stdout(&text),

@@ -6,10 +6,13 @@ pub mod fairness;
 pub mod fen;
 pub mod id;
 pub mod list;
+pub mod matchcmd;
 pub mod moves;
 pub mod perft;
+pub mod pgn;
 pub mod position;
 pub mod tables;
+pub mod uci;
 
 use clap::Args;
 
