@@ -50,7 +50,7 @@ impl std::error::Error for SanError {}
 
 /// A parsed SAN token, before it is matched against the legal moves.
 #[derive(Debug, PartialEq, Eq)]
-enum SanToken {
+pub(crate) enum SanToken {
     Castle(CastlingSide),
     Normal {
         role: Role,
@@ -61,7 +61,7 @@ enum SanToken {
     },
 }
 
-fn parse_token(san: &str) -> Option<SanToken> {
+pub(crate) fn parse_token(san: &str) -> Option<SanToken> {
     let mut s = san.trim();
     // Suffixes real files carry in any combination: check, mate, annotation glyphs.
     s = s.trim_end_matches(['+', '#', '!', '?']);

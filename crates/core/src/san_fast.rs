@@ -1,4 +1,4 @@
-//! The fast path of the SAN reader: the usual forms (`e4`, `Nbd7`, `exd5`, `e8=Q+`, `O-O`)
+//! The fast path of the SAN reader: moves (read with the same tokenizer, `san::parse_token`)
 //! found directly from the attack tables or one pass over the legal moves, without building
 //! strings or lists on the heap. PGN files hold millions of moves, and this makes reading
 //! them several times faster. The full reader in `san.rs` stays the authority: this path only
@@ -11,104 +11,8 @@ use crate::attacks::{
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
-use crate::types::{CastlingSide, Color, File, Piece, Rank, Role, Square};
-
-enum Fast {
-    Castle(CastlingSide),
-    Normal {
-        role: Role,
-        file: Option<File>,
-        rank: Option<Rank>,
-        to: Square,
-        promotion: Option<Role>,
-    },
-}
-
-fn role_of(b: u8) -> Option<Role> {
-    Some(match b {
-        b'N' => Role::Knight,
-        b'B' => Role::Bishop,
-        b'R' => Role::Rook,
-        b'Q' => Role::Queen,
-        b'K' => Role::King,
-        _ => return None,
-    })
-}
-
-fn file_of(b: u8) -> Option<File> {
-    if (b'a'..=b'h').contains(&b) {
-        File::new(u32::from(b - b'a'))
-    } else {
-        None
-    }
-}
-
-fn rank_of(b: u8) -> Option<Rank> {
-    if (b'1'..=b'8').contains(&b) {
-        Rank::new(u32::from(b - b'1'))
-    } else {
-        None
-    }
-}
-
-/// The usual SAN forms; `None` means "ask the core reader".
-fn parse_fast(san: &[u8]) -> Option<Fast> {
-    let mut s = san;
-    while let [rest @ .., b'+' | b'#'] = s {
-        s = rest;
-    }
-    match s {
-        b"O-O" | b"0-0" => return Some(Fast::Castle(CastlingSide::HSide)),
-        b"O-O-O" | b"0-0-0" => return Some(Fast::Castle(CastlingSide::ASide)),
-        _ => {}
-    }
-    let (role, mut body) = match s.first()? {
-        b'P' => (Role::Pawn, &s[1..]),
-        &b => match role_of(b) {
-            Some(r) => (r, &s[1..]),
-            None => (Role::Pawn, s),
-        },
-    };
-    let mut promotion = None;
-    if role == Role::Pawn && body.len() >= 3 {
-        if let Some(p) = body.last().copied().and_then(role_of) {
-            if p == Role::King {
-                return None;
-            }
-            promotion = Some(p);
-            body = &body[..body.len() - 1];
-            if let [rest @ .., b'='] = body {
-                body = rest;
-            }
-        }
-    }
-    let n = body.len();
-    if n < 2 {
-        return None;
-    }
-    let to = Square::from_coords(file_of(body[n - 2])?, rank_of(body[n - 1])?);
-    let mut rest = &body[..n - 2];
-    if let [r @ .., b'x'] = rest {
-        rest = r;
-    }
-    let (file, rank) = match *rest {
-        [] => (None, None),
-        [c] => match (file_of(c), rank_of(c)) {
-            (Some(f), _) => (Some(f), None),
-            (_, Some(r)) => (None, Some(r)),
-            _ => return None,
-        },
-        [f, r] => (Some(file_of(f)?), Some(rank_of(r)?)),
-        _ => return None,
-    };
-    Some(Fast::Normal {
-        role,
-        file,
-        rank,
-        to,
-        promotion,
-    })
-}
+use crate::san::{parse_token, SanToken};
+use crate::types::{Color, Piece, Rank, Role};
 
 /// The move of a usual SAN form found without generating all legal moves, when the answer
 /// is simple: the side to move is not in check, exactly one piece of the role (after the
@@ -118,8 +22,8 @@ fn parse_fast(san: &[u8]) -> Option<Fast> {
 /// matches against the full list of legal moves, so every answer given here is one the full
 /// match would give too (the tests `agrees_with_core` and `special_positions` check this
 /// square by square against the core reader).
-fn direct(pos: &Position, fast: &Fast) -> Option<Move> {
-    let Fast::Normal {
+fn direct(pos: &Position, fast: &SanToken) -> Option<Move> {
+    let SanToken::Normal {
         role,
         file,
         rank,
@@ -211,7 +115,7 @@ fn direct(pos: &Position, fast: &Fast) -> Option<Move> {
 /// explanation of any error) to the full reader in `san.rs`.
 pub(crate) fn find(pos: &Position, san: &[u8]) -> Option<Move> {
     let mut list = MoveList::new();
-    if let Some(fast) = parse_fast(san) {
+    if let Some(fast) = std::str::from_utf8(san).ok().and_then(parse_token) {
         if let Some(m) = direct(pos, &fast) {
             return Some(m);
         }
@@ -219,7 +123,7 @@ pub(crate) fn find(pos: &Position, san: &[u8]) -> Option<Move> {
         let mut found = None;
         let mut count = 0;
         match fast {
-            Fast::Castle(side) => {
+            SanToken::Castle(side) => {
                 for &m in list.iter() {
                     if m.castling_side() == Some(side) {
                         found = Some(m);
@@ -227,7 +131,7 @@ pub(crate) fn find(pos: &Position, san: &[u8]) -> Option<Move> {
                     }
                 }
             }
-            Fast::Normal {
+            SanToken::Normal {
                 role,
                 file,
                 rank,
@@ -261,6 +165,7 @@ pub(crate) fn find(pos: &Position, san: &[u8]) -> Option<Move> {
 mod tests {
     use super::*;
     use crate::san::SanError;
+    use crate::types::Square;
 
     /// What `parse_san` answers: the fast path if it answers, else the full reader.
     fn fast_or_full(pos: &Position, san: &str) -> Result<Move, SanError> {
