@@ -50,6 +50,11 @@ if [ ! -d ../shared/data ] && [ -z "${CHESS960_SHARED_DATA:-}" ]; then
   exit 1
 fi
 
+step "chessops (lichess's PGN library, reads our PGN output back)"
+if [ ! -d tests/oracle/js/node_modules/chessops ]; then
+  (cd tests/oracle/js && npm ci --silent --no-audit --no-fund)
+fi
+
 step "cargo fmt --check"
 cargo fmt --all -- --check
 
