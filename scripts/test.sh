@@ -24,19 +24,13 @@ if ! python3 -c 'import chess, sys; sys.exit(chess.__version__ != "1.11.2")' 2>/
 fi
 python3 -c 'import chess; print("python-chess", chess.__version__)'
 
-step "pgn-extract (reads back the PGN that crates/pgn writes)"
-if ! command -v pgn-extract >/dev/null && [ ! -x /usr/games/pgn-extract ]; then
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq pgn-extract
-fi
-
-step "chess engines (real-engine tests of the match runner)"
-# Debian puts engines in /usr/games, which root's PATH often lacks; the tests look there too.
+step "Debian packages: pgn-extract and Scid (read back our PGN), engines (match runner tests)"
+# Debian puts these in /usr/games, which root's PATH often lacks; the tests look there too.
 missing=()
-for bin in stockfish glaurung ethereal-chess fairy-stockfish polyglot; do
-  command -v "$bin" >/dev/null || [ -x "/usr/games/$bin" ] || missing+=("$bin")
+for pair in pgn-extract:pgn-extract tkscid:scid stockfish:stockfish glaurung:glaurung \
+            ethereal-chess:ethereal-chess fairy-stockfish:fairy-stockfish polyglot:polyglot; do
+  bin=${pair%%:*} pkg=${pair#*:}
+  command -v "$bin" >/dev/null || [ -x "/usr/games/$bin" ] || missing+=("$pkg")
 done
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""
