@@ -8,6 +8,7 @@
 mod cmd;
 mod error;
 mod input;
+mod progress;
 
 use clap::{Parser, Subcommand};
 use std::io::Write;

@@ -5,18 +5,15 @@
 use crate::cmd::json_line;
 use crate::error::{CliError, CliResult};
 use crate::input::parse_count;
+use crate::progress::with_progress;
 use chess960_draw::describe::properties;
 use chess960_draw::fairness::{analyse, sample, Analysis, Class};
 use chess960_draw::rng::SplitMix64;
 use chess960_draw::stats::ChiSquare;
 use chess960_draw::{Method, Ratio};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 use std::fmt::Write as _;
-use std::io::IsTerminal;
-use std::sync::mpsc;
-use std::time::Duration;
 
 /// The largest `--sample`.
 const MAX_SAMPLE: u64 = 1_000_000_000;
@@ -109,44 +106,48 @@ pub fn run(args: &FairnessArgs) -> CliResult<String> {
         None => SplitMix64::from_entropy().next_u64(),
     };
     let props = properties();
-    let reports = with_progress(|bar| -> CliResult<Vec<Report>> {
-        bar.set_length(Method::ALL.len() as u64);
-        bar.set_message("enumerating the outcome sequences");
-        let mut reports = Vec::new();
-        for method in Method::ALL {
-            let analysis = analyse(method)
-                .map_err(|e| CliError::new(format!("enumerating the {method} method: {e}")))?;
-            // The spec's fixes always succeed, so the 960 probabilities alone sum to 1.
-            assert_eq!(analysis.total(), Ratio::ONE);
-            let classes = analysis.classes_with(&props);
-            reports.push(Report {
-                analysis,
-                classes,
-                test: None,
-            });
-            bar.inc(1);
-        }
-        if let Some(n) = n {
-            let per = n;
-            bar.set_length(per * Method::ALL.len() as u64);
-            bar.set_position(0);
-            bar.set_message("sampling");
-            for (i, report) in reports.iter_mut().enumerate() {
-                let base = per * i as u64;
-                let counts = sample(report.analysis.method, per, seed, &mut |done| {
-                    bar.set_position(base + done)
-                })
-                .map_err(|e| {
-                    CliError::new(format!(
-                        "sampling the {} method: {e}",
-                        report.analysis.method
-                    ))
-                })?;
-                report.test = Some(report.analysis.test_sample(&counts));
+    let reports = with_progress(
+        1,
+        "{spinner} {msg} [{elapsed_precise}] {wide_bar} {pos}/{len}",
+        |bar| -> CliResult<Vec<Report>> {
+            bar.set_length(Method::ALL.len() as u64);
+            bar.set_message("enumerating the outcome sequences");
+            let mut reports = Vec::new();
+            for method in Method::ALL {
+                let analysis = analyse(method)
+                    .map_err(|e| CliError::new(format!("enumerating the {method} method: {e}")))?;
+                // The spec's fixes always succeed, so the 960 probabilities alone sum to 1.
+                assert_eq!(analysis.total(), Ratio::ONE);
+                let classes = analysis.classes_with(&props);
+                reports.push(Report {
+                    analysis,
+                    classes,
+                    test: None,
+                });
+                bar.inc(1);
             }
-        }
-        Ok(reports)
-    })?;
+            if let Some(n) = n {
+                let per = n;
+                bar.set_length(per * Method::ALL.len() as u64);
+                bar.set_position(0);
+                bar.set_message("sampling");
+                for (i, report) in reports.iter_mut().enumerate() {
+                    let base = per * i as u64;
+                    let counts = sample(report.analysis.method, per, seed, &mut |done| {
+                        bar.set_position(base + done)
+                    })
+                    .map_err(|e| {
+                        CliError::new(format!(
+                            "sampling the {} method: {e}",
+                            report.analysis.method
+                        ))
+                    })?;
+                    report.test = Some(report.analysis.test_sample(&counts));
+                }
+            }
+            Ok(reports)
+        },
+    )?;
 
     if args.json {
         return json_line(&FairnessJson {
@@ -256,35 +257,4 @@ fn acts_word(method: Method) -> &'static str {
         Method::Cards => "cards drawn",
         Method::Platonic => "dice",
     }
-}
-
-/// Runs `work` with a progress bar on standard error that appears only if standard error is
-/// a terminal and the work is still going after one second.
-fn with_progress<T>(work: impl FnOnce(&ProgressBar) -> T) -> T {
-    let bar = ProgressBar::with_draw_target(Some(1), ProgressDrawTarget::hidden());
-    if let Ok(style) =
-        ProgressStyle::with_template("{spinner} {msg} [{elapsed_precise}] {wide_bar} {pos}/{len}")
-    {
-        bar.set_style(style);
-    }
-    let show = std::io::stderr().is_terminal();
-    let (done_tx, done_rx) = mpsc::channel::<()>();
-    let result = std::thread::scope(|scope| {
-        let watcher = {
-            let bar = bar.clone();
-            scope.spawn(move || {
-                if show && done_rx.recv_timeout(Duration::from_secs(1)).is_err() {
-                    bar.set_draw_target(ProgressDrawTarget::stderr());
-                    bar.enable_steady_tick(Duration::from_millis(200));
-                }
-            })
-        };
-        let result = work(&bar);
-        // The watcher may already have finished; then nobody listens, which is fine.
-        let _ = done_tx.send(());
-        let _ = watcher.join();
-        result
-    });
-    bar.finish_and_clear();
-    result
 }

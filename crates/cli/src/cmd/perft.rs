@@ -3,15 +3,13 @@
 use crate::cmd::{json_line, Source};
 use crate::error::CliResult;
 use crate::input::{parse_count, LENIENT_HELP};
+use crate::progress::with_progress;
 use chess960_core::perft::divide_parallel;
 use chess960_core::{CastlingMode, Position};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::ser::{Serialize, Serializer};
 use std::fmt::Write as _;
-use std::io::IsTerminal;
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The most threads `--threads` accepts (more than there are root moves are never started).
 const MAX_THREADS: usize = 1024;
@@ -118,36 +116,13 @@ pub fn run(args: &PerftArgs) -> CliResult<String> {
 /// on standard error if it is a terminal and the run takes longer than a second.
 fn divide_with_progress(pos: &Position, depth: u32, threads: usize) -> Vec<(String, u64)> {
     let total = pos.legal_moves().len() as u64;
-    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
-    if let Ok(style) = ProgressStyle::with_template(
-        "{spinner} perft depth {msg} [{elapsed_precise}] {wide_bar} {pos}/{len} root moves",
-    ) {
-        bar.set_style(style);
-    }
-    bar.set_message(depth.to_string());
-    let show = std::io::stderr().is_terminal();
-    let (done_tx, done_rx) = mpsc::channel::<()>();
-
-    let result = std::thread::scope(|scope| {
-        let watcher = {
-            let bar = bar.clone();
-            scope.spawn(move || {
-                // Reveal the bar only if the run is still going after one second.
-                if show && done_rx.recv_timeout(Duration::from_secs(1)).is_err() {
-                    bar.set_draw_target(ProgressDrawTarget::stderr());
-                    bar.enable_steady_tick(Duration::from_millis(200));
-                }
-            })
-        };
+    let template =
+        "{spinner} perft depth {msg} [{elapsed_precise}] {wide_bar} {pos}/{len} root moves";
+    let result = with_progress(total, template, |bar| {
+        bar.set_message(depth.to_string());
         let progress = |done: usize, _total: usize| bar.set_position(done as u64);
-        let result = divide_parallel(pos, depth, threads, &progress);
-        // The watcher may already have finished; then nobody listens, which is fine.
-        let _ = done_tx.send(());
-        let _ = watcher.join();
-        result
+        divide_parallel(pos, depth, threads, &progress)
     });
-    bar.finish_and_clear();
-
     result
         .into_iter()
         .map(|(m, n)| (m.to_uci(CastlingMode::Chess960), n))
