@@ -83,12 +83,5 @@ pub fn draw(src: &mut dyn Outcomes, steps: &mut Steps) -> Result<BackRank, DrawE
         });
     }
 
-    let [r1, k, r2] = row.rook_king_rook();
-    steps.say(|| {
-        format!(
-            "rook, king, rook on the last three free squares: rook {}, king {}, rook {}",
-            SQUARES[r1], SQUARES[k], SQUARES[r2]
-        )
-    });
-    row.finish()
+    row.finish_with_rook_king_rook(steps)
 }

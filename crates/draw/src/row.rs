@@ -1,7 +1,7 @@
 //! A back rank being filled in, square by square, and the words the procedures use for
 //! squares, pieces and counting.
 
-use crate::source::DrawError;
+use crate::source::{DrawError, Steps};
 use chess960_core::{BackRank, Role};
 
 /// The names of White's back-rank squares, a1 first.
@@ -161,6 +161,19 @@ impl Row {
         self.put(free[1], Role::King);
         self.put(free[2], Role::Rook);
         [free[0], free[1], free[2]]
+    }
+
+    /// The last step of the methods that place the other pieces first: rook, king, rook on the
+    /// three free squares (recorded in words), then the finished back rank.
+    pub fn finish_with_rook_king_rook(&mut self, steps: &mut Steps) -> Result<BackRank, DrawError> {
+        let [r1, k, r2] = self.rook_king_rook();
+        steps.say(|| {
+            format!(
+                "rook, king, rook on the last three free squares: rook {}, king {}, rook {}",
+                SQUARES[r1], SQUARES[k], SQUARES[r2]
+            )
+        });
+        self.finish()
     }
 }
 
