@@ -369,9 +369,8 @@ impl<W: Write + Send + 'static> Uci<W> {
         let shared = Arc::clone(&self.shared);
         let out = Arc::clone(&self.out);
         let hold = Arc::clone(&self.hold);
-        let mut hashes = self.history.clone();
-        hashes.push(pos.hash());
-        hashes.pop();
+        // The search adds the root's hash itself; these are the positions before it.
+        let hashes = self.history.clone();
         let threads = self.options.threads;
         let mode = self.mode();
         self.search = Some(std::thread::spawn(move || {
