@@ -27,6 +27,7 @@ pub mod position;
 pub mod san;
 mod san_fast;
 pub mod startpos;
+pub mod typed;
 pub mod types;
 pub mod uci;
 mod zobrist;
@@ -39,6 +40,7 @@ pub use moves::{Move, MoveKind, MoveList};
 pub use position::Position;
 pub use san::SanError;
 pub use startpos::{BackRank, BackRankError, StartId, StartIdError};
+pub use typed::TypedMoveError;
 pub use types::{CastlingSide, Color, File, Piece, Rank, Role, Square};
 pub use uci::{CastlingMode, UciError};
 
