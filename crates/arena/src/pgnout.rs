@@ -8,7 +8,7 @@
 
 use crate::referee::{GameRecord, GameResult};
 use chess960_pgn::{game_to_string, Game, GameResult as PgnResult, Node, Variant, WriteOptions};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 /// What goes into every game's tags besides the game itself.
 #[derive(Debug, Clone, Default)]
@@ -73,30 +73,12 @@ pub fn pgn_text(record: &GameRecord, ctx: &PgnContext) -> String {
 
 /// `YYYY.MM.DD` (UTC) of a time.
 pub fn pgn_date(t: SystemTime) -> String {
-    let days = t
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() / 86_400) as i64;
-    let (y, m, d) = civil_from_days(days);
-    format!("{y:04}.{m:02}.{d:02}")
+    chess960_pgn::date::of(t)
 }
 
 /// `HH:MM:SS`.
 pub fn hms(secs: u64) -> String {
     format!("{:02}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
-}
-
-/// The proleptic Gregorian date of a day count since 1970-01-01 (H. Hinnant's algorithm).
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (if m <= 2 { y + 1 } else { y }, m, d)
 }
 
 #[cfg(test)]
@@ -106,13 +88,10 @@ mod tests {
     use crate::referee::{Adjudication, GameSetup, MoveRecord, Opening, TerminationKind};
     use crate::timecontrol::{parse_tc, Limits};
     use chess960_core::StartId;
-    use std::time::Duration;
+    use std::time::{Duration, UNIX_EPOCH};
 
     #[test]
     fn dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
         assert_eq!(hms(3725), "01:02:05");
     }
 

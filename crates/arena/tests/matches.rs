@@ -150,9 +150,20 @@ fn stopping_abandons_the_game_in_progress_and_keeps_the_rest() {
     parsed.config.quiet = true;
     let stop = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&stop);
+    let written = pgn.clone();
     let stopper = std::thread::spawn(move || {
-        // Each game takes about 8 × 40 ms.
-        std::thread::sleep(Duration::from_millis(500));
+        // Stop once the first game is in the PGN file (each takes about 8 × 40 ms), whatever
+        // the machine's load: the next game is then in progress.
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        while std::time::Instant::now() < deadline {
+            let games =
+                std::fs::read_to_string(&written).map_or(0, |t| t.matches("[Event ").count());
+            if games >= 1 {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::thread::sleep(Duration::from_millis(100));
         flag.store(true, Ordering::SeqCst);
     });
     let r = run_match(&parsed.config, stop).unwrap();

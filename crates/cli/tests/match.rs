@@ -150,7 +150,7 @@ fn ctrl_c_stops_and_still_writes_pgn_and_summary() {
     let pgn = dir.join("g.pgn");
     let cmd = format!("cmd={}", engine());
     let pgn_arg = pgn.display().to_string();
-    // About 6 × 0.1 s per game: Ctrl-C after 1.5 s falls in the middle of the match.
+    // About 6 × 0.1 s per game.
     let child = Command::new(env!("CARGO_BIN_EXE_chess960"))
         .args([
             "match",
@@ -176,7 +176,15 @@ fn ctrl_c_stops_and_still_writes_pgn_and_summary() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
+    // Ctrl-C once the first game is in the PGN file, whatever the machine's load: the match
+    // is then in the middle of its next game.
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    while std::time::Instant::now() < deadline
+        && std::fs::read_to_string(&pgn).map_or(0, |t| t.matches("[Event ").count()) == 0
+    {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(150));
     let killed = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()

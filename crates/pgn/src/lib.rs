@@ -32,6 +32,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod date;
 pub mod error;
 pub mod game;
 mod lexer;
