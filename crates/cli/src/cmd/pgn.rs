@@ -8,17 +8,16 @@
 
 use crate::cmd::json_line;
 use crate::error::{quote, CliError, CliResult};
+use crate::progress::GameProgress;
 use chess960_core::{CastlingDialect, StartId};
 use chess960_pgn::{GameResult, PgnError, Reader, WriteOptions, Writer};
 use clap::{Args, Subcommand};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::fs::File;
-use std::io::{self, IsTerminal, Read, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
 
 /// Arguments of `chess960 pgn`.
 #[derive(Debug, Args)]
@@ -195,65 +194,14 @@ fn describe(path: &Path, e: &PgnError) -> String {
     CliError::new(s).to_string()
 }
 
-/// A progress bar on standard error, shown only on a terminal and only once reading has
-/// taken a second, so that quick runs and pipes stay clean.
-struct Progress {
-    bar: ProgressBar,
-    show: bool,
-    shown: bool,
-    start: Instant,
-    last: Instant,
-}
-
-impl Progress {
-    fn new(path: &Path, size: Option<u64>) -> Progress {
-        let bar = ProgressBar::with_draw_target(size, ProgressDrawTarget::hidden());
-        let template = if size.is_some() {
-            "{spinner} {prefix} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} ({bytes_per_sec}) {msg}"
-        } else {
-            "{spinner} {prefix} [{elapsed_precise}] {bytes} ({bytes_per_sec}) {msg}"
-        };
-        if let Ok(style) = ProgressStyle::with_template(template) {
-            bar.set_style(style);
-        }
-        bar.set_prefix(name(path));
-        let now = Instant::now();
-        Progress {
-            bar,
-            show: io::stderr().is_terminal(),
-            shown: false,
-            start: now,
-            last: now,
-        }
-    }
-
-    /// Called after every game (a clock reading is nothing beside reading a game); redraws
-    /// at most five times a second.
-    fn tick(&mut self, bytes: u64, games: u64) {
-        if !self.show {
-            return;
-        }
-        let now = Instant::now();
-        if now.duration_since(self.last) < Duration::from_millis(200) {
-            return;
-        }
-        self.last = now;
-        if !self.shown {
-            if now.duration_since(self.start) < Duration::from_secs(1) {
-                return;
-            }
-            self.bar.set_draw_target(ProgressDrawTarget::stderr());
-            self.shown = true;
-        }
-        let secs = now.duration_since(self.start).as_secs_f64().max(1e-9);
-        self.bar.set_position(bytes);
-        self.bar
-            .set_message(format!("{games} games, {:.0} games/s", games as f64 / secs));
-    }
-
-    fn finish(&self) {
-        self.bar.finish_and_clear();
-    }
+/// The bar for reading a PGN file: bytes when its size is known.
+fn read_progress(path: &Path, size: Option<u64>) -> GameProgress {
+    let template = if size.is_some() {
+        "{spinner} {prefix} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} ({bytes_per_sec}) {msg}"
+    } else {
+        "{spinner} {prefix} [{elapsed_precise}] {bytes} ({bytes_per_sec}) {msg}"
+    };
+    GameProgress::new(name(path), size, template)
 }
 
 /// One error in `pgn check --json`.
@@ -281,7 +229,7 @@ fn check(args: &CheckArgs) -> CliResult<(String, bool)> {
     for path in &args.files {
         let (src, size) = open(path)?;
         let mut reader = Reader::new(src);
-        let mut progress = Progress::new(path, size);
+        let mut progress = read_progress(path, size);
         while let Some(game) = reader.read_summary().map_err(|e| read_failed(path, e))? {
             if let Err(e) = game {
                 let _ = writeln!(lines, "{}", describe(path, &e));
@@ -347,7 +295,7 @@ fn convert(args: &ConvertArgs) -> CliResult<(String, bool)> {
         },
     );
     let mut reader = Reader::new(src);
-    let mut progress = Progress::new(&args.input, size);
+    let mut progress = read_progress(&args.input, size);
     let (mut written, mut skipped) = (0u64, 0u64);
     while let Some(game) = reader
         .read_game()
@@ -453,7 +401,7 @@ fn stats(args: &StatsArgs) -> CliResult<(String, bool)> {
     for path in &args.files {
         let (src, size) = open(path)?;
         let mut reader = Reader::new(src);
-        let mut progress = Progress::new(path, size);
+        let mut progress = read_progress(path, size);
         while let Some(game) = reader.read_summary().map_err(|e| read_failed(path, e))? {
             match game {
                 Ok(s) => {

@@ -1,0 +1,237 @@
+//! `chess960 db import | export | list | show | stats | check`: the command-line contract on
+//! crafted files and on the shared test data.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn run(db: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_chess960"))
+        .arg("db")
+        .arg("--db")
+        .arg(db)
+        .args(args)
+        .env_remove("CHESS960_DB")
+        .output()
+        .expect("the chess960 binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("UTF-8 stdout")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("UTF-8 stderr")
+}
+
+fn shared(rel: &str) -> String {
+    let base = match std::env::var("CHESS960_SHARED_DATA") {
+        Ok(p) => PathBuf::from(p),
+        Err(_) => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
+    };
+    let p = base.join(rel);
+    assert!(p.is_file(), "test data not found: {}", p.display());
+    p.to_string_lossy().into_owned()
+}
+
+/// A scratch directory unique to this test process and `name`.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("chess960-cli-db-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const GAMES: &str = "[Event \"one\"]\n[White \"Ann\"]\n[Black \"Ben\"]\n[Date \"2024.01.02\"]\n\
+[Variant \"Chess960\"]\n[FEN \"bbqnnrkr/ppppp1pp/8/5p2/5P2/8/PPPPP1PP/BBQNNRKR w KQkq - 0 2\"]\n\
+[TimeControl \"60+1\"]\n\n2. Nf3 { [%clk 0:00:55] } Nf6 { [%clk 0:00:50] } 3. g3 1-0\n\n\
+[Event \"two\"]\n[White \"Ben\"]\n[Black \"Cid\"]\n\n1. e4 e5 2. Qz9 *\n\n\
+[Event \"three\"]\n[White \"Cid\"]\n[Black \"Ann\"]\n[Date \"2023.05.06\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n";
+
+#[test]
+fn import_list_show_export() {
+    let dir = scratch("basic");
+    let db = dir.join("g.sqlite3");
+    let pgn = dir.join("in.pgn");
+    std::fs::write(&pgn, GAMES).unwrap();
+    let p = pgn.to_str().unwrap();
+
+    // One bad game: reported with its place, skipped, exit 1.
+    let out = run(&db, &["import", p, "--json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(
+        v,
+        serde_json::json!({"games": 3, "added": 2, "duplicates": 0, "errors": 1})
+    );
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("chess960: ") && err.contains("in.pgn:") && err.contains("game 2"),
+        "{err}"
+    );
+
+    // Again: duplicates.
+    let out = run(&db, &["import", p]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stdout(&out).starts_with("3 games read: 0 added, 2 duplicates, 1 skipped with errors"),
+        "{}",
+        stdout(&out)
+    );
+
+    let out = run(&db, &["list", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["total"], 2);
+    let games = v["games"].as_array().unwrap();
+    assert_eq!(games[0]["white"], "Cid");
+    assert_eq!(games[0]["start_id"], 518);
+    assert_eq!(games[0]["reason"], "checkmate");
+    assert_eq!(games[0]["plies"], 4);
+    assert_eq!(games[1]["start_id"], Value::Null);
+    assert_eq!(games[1]["date"], "2024.01.02");
+
+    let out = run(&db, &["list", "--player", "ann", "--result", "0-1"]);
+    assert!(
+        stdout(&out).contains("Cid") && stdout(&out).ends_with("1 game\n"),
+        "{}",
+        stdout(&out)
+    );
+    let out = run(&db, &["list", "--start-id", "518", "--from", "2024"]);
+    assert_eq!(stdout(&out), "no games\n");
+
+    // Show: board, moves with clocks.
+    let id = games[1]["id"].to_string();
+    let out = run(&db, &["show", &id]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("Ann - Ben, 1-0"), "{text}");
+    assert!(text.contains("set-up position"), "{text}");
+    assert!(
+        text.contains("2. Nf3 (0:55)") && text.contains("Nf6 (0:50)"),
+        "{text}"
+    );
+    assert!(text.contains("3. g3"), "{text}");
+    assert!(text.contains("  a b c d e f g h"), "{text}");
+    let out = run(&db, &["show", &id, "--json"]);
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["moves"][0]["uci"], "e1f3");
+    assert_eq!(v["moves"][2]["uci"], "g2g3");
+    assert_eq!(v["moves"][1]["black_ms"], 50_000);
+    assert_eq!(v["time_control"], "60+1");
+    let out = run(&db, &["show", "999"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).starts_with("chess960: no game 999"),
+        "{}",
+        stderr(&out)
+    );
+
+    // Export with a filter, to a file and to standard output.
+    let outfile = dir.join("out.pgn");
+    let out = run(
+        &db,
+        &["export", "--player", "Ben", "-o", outfile.to_str().unwrap()],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("wrote 1 game to "),
+        "{}",
+        stdout(&out)
+    );
+    let text = std::fs::read_to_string(&outfile).unwrap();
+    assert!(
+        text.contains("[Variant \"Chess960\"]") && text.contains("2. Nf3"),
+        "{text}"
+    );
+    assert!(text.contains("[%clk 0:00:55]"), "{text}");
+    let out = run(&db, &["export", "-o", "-"]);
+    assert_eq!(stdout(&out).matches("[Event ").count(), 2);
+}
+
+#[test]
+fn stats_on_the_database_and_on_the_per_position_file() {
+    let dir = scratch("stats");
+    let db = dir.join("s.sqlite3");
+    let tcec = shared("pgn/derived/tcec_frc_compact.pgn");
+    let out = run(&db, &["import", &tcec]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let chart = dir.join("c.svg");
+    let out = run(
+        &db,
+        &["stats", "--json", "--chart", chart.to_str().unwrap()],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["source"], "database");
+    let total = &v["total"];
+    assert_eq!(total["games"], 440);
+    let positions = v["positions"].as_array().unwrap();
+    let sum: u64 = positions.iter().map(|p| p["games"].as_u64().unwrap()).sum();
+    assert_eq!(sum, 440);
+    for p in positions {
+        let (lo, s, hi) = (
+            p["low"].as_f64().unwrap(),
+            p["white_score"].as_f64().unwrap(),
+            p["high"].as_f64().unwrap(),
+        );
+        assert!(lo <= s && s <= hi);
+    }
+    assert!(std::fs::read_to_string(&chart).unwrap().starts_with("<svg"));
+
+    // The per-position file: 960 positions, the self-play data favours White nearly always.
+    let csv = shared("positions/derived/per_position_stats.csv");
+    let out = run(
+        &db,
+        &[
+            "stats",
+            "--from-file",
+            &csv,
+            "--dataset",
+            "selfplay",
+            "--json",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["positions"].as_array().unwrap().len(), 960);
+    assert!(v["favour_white"].as_array().unwrap().len() > 900);
+    assert_eq!(v["positions"][518]["back_rank"], "RNBQKBNR");
+    let out = run(&db, &["stats", "--from-file", &csv]);
+    assert!(stdout(&out).contains("960 positions"), "{}", stdout(&out));
+    let out = run(&db, &["stats", "--from-file", &csv, "--dataset", "nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("unknown data set 'nope'"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_foreign_file_is_refused_and_left_alone() {
+    let dir = scratch("foreign");
+    let notes = dir.join("notes.txt");
+    std::fs::write(&notes, "not a database\n").unwrap();
+    for args in [&["list"][..], &["import", "-"][..], &["stats"][..]] {
+        let out = run(&notes, args);
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(
+            stderr(&out),
+            format!(
+                "chess960: {} is not a chess960 game database (not an SQLite database)\n",
+                notes.display()
+            )
+        );
+    }
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "not a database\n");
+    let out = run(&dir.join("x.sqlite3"), &["list", "--result", "2-0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("invalid --result '2-0'"));
+    let out = run(
+        &dir.join("x.sqlite3"),
+        &["import", &dir.join("missing.pgn").to_string_lossy()],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("cannot read"), "{}", stderr(&out));
+}

@@ -1,0 +1,309 @@
+//! The chess960 game database.
+//!
+//! Every game is kept with the number of its start position (`None` for a FEN start that is not
+//! one of the 960), its start FEN, its moves (with the clocks after each move), its result and
+//! the reason for it, the players, the time control and all PGN tags.
+//!
+//! Callers talk to a [`GameStore`], never to SQLite directly, so that another backend (e.g.
+//! PostgreSQL for a shared server) can be added without touching them. The default backend is
+//! [`SqliteStore`]: one embedded SQLite file in WAL mode, with versioned schema migrations.
+//!
+//! Autosave: [`GameStore::append_move`] returns only once the move is durable, so a process killed
+//! at any moment loses nothing that was acknowledged, and the game can be resumed exactly,
+//! clocks included.
+
+use std::fmt;
+
+pub mod pgn;
+pub mod sqlite;
+pub mod stats;
+mod util;
+
+pub use sqlite::{default_path, resolve_path, SqliteStore, DB_ENV};
+
+/// The database row number of a game: small, stable, shown by `chess960 db list` and taken by
+/// `chess960 db show ID`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct GameId(pub i64);
+
+impl fmt::Display for GameId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// An unguessable key (128 random bits as 32 lowercase hex digits) by which the web server
+/// addresses a game, so that one player cannot reach another's game by counting.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GameKey(String);
+
+impl GameKey {
+    /// Accepts exactly 32 lowercase hex digits.
+    pub fn parse(s: &str) -> Option<GameKey> {
+        (s.len() == 32
+            && s.bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)))
+        .then(|| GameKey(s.to_owned()))
+    }
+
+    /// The key as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for GameKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Both clocks, in milliseconds remaining.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clocks {
+    pub white_ms: u64,
+    pub black_ms: u64,
+}
+
+/// A game about to be played (autosave) or imported.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewGame {
+    /// The start position in X-FEN.
+    pub start_fen: String,
+    /// The start position's number 0..959, `None` when the start is not a Chess960 start.
+    pub start_id: Option<u16>,
+    pub white: String,
+    pub black: String,
+    /// PGN `TimeControl` form, e.g. `"300+3"`; `None` for untimed games.
+    pub time_control: Option<String>,
+    /// The clocks when the game starts (timed games).
+    pub clocks: Option<Clocks>,
+    /// Every other PGN tag (Event, Site, Date, Round, ...), in order.
+    pub tags: Vec<(String, String)>,
+}
+
+/// One move as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveRecord {
+    /// The move in UCI, Chess960 form (castling as king takes own rook, e.g. `e1h1`).
+    pub uci: String,
+    /// The move in SAN, as written in the game's position.
+    pub san: String,
+    /// Both clocks after the move (increment included), for timed games.
+    pub clocks: Option<Clocks>,
+    /// When it was played, milliseconds since the Unix epoch.
+    pub played_at_ms: i64,
+}
+
+/// A finished game's result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finish {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: String,
+    /// Why, in words: "checkmate", "resignation", "time forfeit", "threefold repetition", ...
+    pub reason: String,
+}
+
+/// A game as read back from the store.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredGame {
+    pub id: GameId,
+    pub key: GameKey,
+    pub game: NewGame,
+    pub moves: Vec<MoveRecord>,
+    /// `None` while the game is in progress (or was abandoned unfinished).
+    pub finish: Option<Finish>,
+    pub created_at_ms: i64,
+    pub updated_at_ms: i64,
+}
+
+/// One line of a game list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameSummary {
+    pub id: GameId,
+    pub key: GameKey,
+    pub start_id: Option<u16>,
+    pub white: String,
+    pub black: String,
+    /// `1-0`, `0-1`, `1/2-1/2`, or `*` while unfinished.
+    pub result: String,
+    pub reason: Option<String>,
+    /// The PGN Date tag when there is one, else the creation date, `YYYY.MM.DD`.
+    pub date: String,
+    /// Number of half-moves.
+    pub plies: u32,
+}
+
+/// Which games to list, export or summarise. Empty fields match everything.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameFilter {
+    pub start_id: Option<u16>,
+    /// Matches either player's name exactly (case-insensitively).
+    pub player: Option<String>,
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub result: Option<String>,
+    /// Inclusive date range on the game's date, `YYYY.MM.DD`.
+    pub date_from: Option<String>,
+    pub date_to: Option<String>,
+    /// At most this many games (newest first); `None` for all.
+    pub limit: Option<u32>,
+    pub offset: u32,
+}
+
+/// Results of the finished games from one start position.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PositionCounts {
+    pub start_id: u16,
+    pub white_wins: u64,
+    pub draws: u64,
+    pub black_wins: u64,
+}
+
+/// What import did with one game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ImportOutcome {
+    Added(GameId),
+    /// The same game (same start, moves, players, result, and Date and Round tags) is
+    /// already stored.
+    Duplicate(GameId),
+}
+
+/// Everything that can go wrong in the store. Messages say what and where.
+#[derive(Debug)]
+pub enum StoreError {
+    /// The file exists but is not a chess960 database (another program's SQLite file, or not
+    /// SQLite at all); nothing was written to it.
+    NotOurDatabase {
+        path: std::path::PathBuf,
+        detail: String,
+    },
+    /// The database was written by a newer version of this program.
+    TooNew {
+        path: std::path::PathBuf,
+        found: u32,
+        supported: u32,
+    },
+    /// The database file is damaged.
+    Corrupt { detail: String },
+    /// No game with this id or key.
+    NoSuchGame(String),
+    /// A request that contradicts the stored game (e.g. a move appended at the wrong ply, or to a
+    /// finished game).
+    Conflict(String),
+    /// Any other backend or I/O failure.
+    Backend(String),
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StoreError::NotOurDatabase { path, detail } => {
+                write!(
+                    f,
+                    "{} is not a chess960 game database ({detail})",
+                    path.display()
+                )
+            }
+            StoreError::TooNew {
+                path,
+                found,
+                supported,
+            } => write!(
+                f,
+                "{} has schema version {found}, newer than this program supports ({supported})",
+                path.display()
+            ),
+            StoreError::Corrupt { detail } => write!(f, "the database is damaged: {detail}"),
+            StoreError::NoSuchGame(what) => write!(f, "no game {what}"),
+            StoreError::Conflict(what) => f.write_str(what),
+            StoreError::Backend(what) => f.write_str(what),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+/// The game database, whatever its backend. Implementations are safe to share between threads.
+pub trait GameStore: Send + Sync {
+    /// Starts a game (autosave) and gives it an id and an unguessable key.
+    fn create_game(&self, game: &NewGame) -> Result<(GameId, GameKey), StoreError>;
+
+    /// Records the move at half-move index `ply` (0 for the first move); durable when this
+    /// returns. Fails with `Conflict` unless the game has exactly `ply` moves and is unfinished.
+    fn append_move(&self, id: GameId, ply: u32, mv: &MoveRecord) -> Result<(), StoreError>;
+
+    /// Takes moves back so that `plies` remain (takeback); the clocks are then those stored with
+    /// the last remaining move. Clears a finish.
+    fn truncate_moves(&self, id: GameId, plies: u32) -> Result<(), StoreError>;
+
+    /// Records the result; durable when this returns.
+    fn finish_game(&self, id: GameId, finish: &Finish) -> Result<(), StoreError>;
+
+    /// Sets (or with `None` removes) one PGN tag of a stored game.
+    fn set_tag(&self, id: GameId, name: &str, value: Option<&str>) -> Result<(), StoreError>;
+
+    /// Removes a game.
+    fn delete_game(&self, id: GameId) -> Result<(), StoreError>;
+
+    /// One game by id.
+    fn game(&self, id: GameId) -> Result<Option<StoredGame>, StoreError>;
+
+    /// One game by key.
+    fn game_by_key(&self, key: &GameKey) -> Result<Option<StoredGame>, StoreError>;
+
+    /// Games matching the filter, newest first.
+    fn list(&self, filter: &GameFilter) -> Result<Vec<GameSummary>, StoreError>;
+
+    /// Number of games matching the filter (ignores limit/offset).
+    fn count(&self, filter: &GameFilter) -> Result<u64, StoreError>;
+
+    /// Finished games per start position (only positions with at least one game), by ID.
+    fn position_counts(&self, filter: &GameFilter) -> Result<Vec<PositionCounts>, StoreError>;
+
+    /// Stores a batch of complete games (import), in one transaction, detecting duplicates of
+    /// games already stored or earlier in the batch.
+    fn import_games(
+        &self,
+        games: &[(NewGame, Vec<MoveRecord>, Option<Finish>)],
+    ) -> Result<Vec<ImportOutcome>, StoreError>;
+
+    /// Calls `visit` with each game that [`GameStore::list`] gives for `filter`, oldest first
+    /// (the order they were stored in), stopping early when it returns `false` (export).
+    ///
+    /// This default pages through [`GameStore::list`]; a backend that can stream (as
+    /// [`SqliteStore`] does, from one snapshot) should override it.
+    fn for_each_game(
+        &self,
+        filter: &GameFilter,
+        visit: &mut dyn FnMut(StoredGame) -> bool,
+    ) -> Result<(), StoreError> {
+        let mut ids = Vec::new();
+        let mut page = GameFilter {
+            limit: Some(1000),
+            ..filter.clone()
+        };
+        let end = filter
+            .limit
+            .map(|l| u64::from(filter.offset) + u64::from(l));
+        loop {
+            let got = self.list(&page)?;
+            let n = got.len() as u32;
+            ids.extend(got.into_iter().map(|g| g.id));
+            page.offset += n;
+            if n < 1000 || end.is_some_and(|e| u64::from(page.offset) >= e) {
+                break;
+            }
+        }
+        if let Some(l) = filter.limit {
+            ids.truncate(l as usize);
+        }
+        for id in ids.into_iter().rev() {
+            if let Some(game) = self.game(id)? {
+                if !visit(game) {
+                    break;
+                }
+            }
+        }
+        Ok(())
+    }
+}

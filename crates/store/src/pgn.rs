@@ -1,0 +1,238 @@
+//! Between the store and PGN: a game read by `chess960-pgn` becomes a game to import, and a
+//! stored game becomes a `chess960_pgn::Game` for the PGN writer.
+//!
+//! What is kept: the start position, the main line (as UCI and SAN), the result, every tag,
+//! and the clocks: `[%clk H:MM:SS]` comments (as lichess and chess.com write them) become
+//! the clocks of the moves, and clocks are written back the same way. Other comments, NAGs
+//! and variations are not stored: the database holds games, not annotations.
+
+use crate::{Clocks, Finish, MoveRecord, NewGame, StoreError, StoredGame};
+use chess960_core::{CastlingMode, Position};
+use chess960_pgn::variant::{classify, needs_chess960, VariantTag};
+use chess960_pgn::{Game, GameResult, Node, Variant};
+
+/// A complete game ready for [`crate::GameStore::import_games`].
+pub type ImportGame = (NewGame, Vec<MoveRecord>, Option<Finish>);
+
+/// Tags that are columns of their own, or follow from the game: not kept among the tags.
+const DERIVED_TAGS: [&str; 6] = ["White", "Black", "TimeControl", "Result", "SetUp", "FEN"];
+
+/// The clocks at the start of a game of time control `tc`: `"300+3"` or `"300"` (seconds)
+/// give 300 s each; other forms (moves per period, `-`, `?`) give `None`.
+pub fn initial_clocks(tc: &str) -> Option<Clocks> {
+    let base = tc.split('+').next()?.trim();
+    let secs: f64 = base
+        .parse()
+        .ok()
+        .filter(|s: &f64| s.is_finite() && *s >= 0.0)?;
+    if base.contains('/') {
+        return None;
+    }
+    let ms = (secs * 1000.0).round() as u64;
+    Some(Clocks {
+        white_ms: ms,
+        black_ms: ms,
+    })
+}
+
+/// The time in a `[%clk H:MM:SS(.fff)]` command of a comment, in milliseconds.
+pub fn parse_clk(comment: &str) -> Option<u64> {
+    let at = comment.find("[%clk")?;
+    let rest = comment[at + 5..].trim_start();
+    let end = rest.find(']')?;
+    let text = rest[..end].trim();
+    let mut total = 0f64;
+    for part in text.split(':') {
+        let v: f64 = part.trim().parse().ok()?;
+        if !v.is_finite() || v < 0.0 {
+            return None;
+        }
+        total = total * 60.0 + v;
+    }
+    Some((total * 1000.0).round() as u64)
+}
+
+/// `[%clk H:MM:SS]`, with a fraction of a second only when there is one.
+pub fn format_clk(ms: u64) -> String {
+    let (h, m, s, frac) = (ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000);
+    if frac == 0 {
+        format!("[%clk {h}:{m:02}:{s:02}]")
+    } else {
+        let f = format!("{frac:03}");
+        format!("[%clk {h}:{m:02}:{s:02}.{}]", f.trim_end_matches('0'))
+    }
+}
+
+/// Why a game ended, when the board says it: checkmate, stalemate, insufficient material.
+fn board_reason(end: &Position) -> Option<&'static str> {
+    if end.is_checkmate() {
+        Some("checkmate")
+    } else if end.is_stalemate() {
+        Some("stalemate")
+    } else if end.is_insufficient_material() {
+        Some("insufficient material")
+    } else {
+        None
+    }
+}
+
+/// A game read from PGN as a game to import. The reason of a finished game is what the
+/// board shows (checkmate, stalemate, insufficient material), else the `Termination` tag,
+/// else empty. Imported moves have `played_at_ms` 0 (unknown).
+pub fn from_pgn(game: &Game) -> ImportGame {
+    let tag = |n: &str| game.tags.get(n).map(str::to_owned);
+    let time_control = tag("TimeControl").filter(|t| !matches!(t.trim(), "" | "?" | "-"));
+    let initial = time_control.as_deref().and_then(initial_clocks);
+    let new = NewGame {
+        start_fen: game.start.fen(),
+        start_id: game.start_id().map(|id| id.get()),
+        white: tag("White").unwrap_or_else(|| "?".into()),
+        black: tag("Black").unwrap_or_else(|| "?".into()),
+        time_control,
+        clocks: initial,
+        tags: game
+            .tags
+            .iter()
+            .filter(|(n, _)| !DERIVED_TAGS.contains(n))
+            .map(|(n, v)| (n.to_owned(), v.to_owned()))
+            .collect(),
+    };
+    // Clocks: each [%clk] gives the mover's time; the other side's is carried from before.
+    let any_clk = game
+        .moves
+        .nodes
+        .iter()
+        .any(|n| n.comments.iter().any(|c| parse_clk(c).is_some()));
+    let mut running = initial;
+    let mut pos = game.start;
+    let mut moves = Vec::with_capacity(game.moves.nodes.len());
+    for node in &game.moves.nodes {
+        let white_moved = pos.turn() == chess960_core::Color::White;
+        let clocks = if any_clk {
+            if let Some(t) = node.comments.iter().find_map(|c| parse_clk(c)) {
+                let mut c = running.unwrap_or(Clocks {
+                    white_ms: t,
+                    black_ms: t,
+                });
+                if white_moved {
+                    c.white_ms = t;
+                } else {
+                    c.black_ms = t;
+                }
+                running = Some(c);
+            }
+            running
+        } else {
+            None
+        };
+        moves.push(MoveRecord {
+            uci: node.mv.to_uci(CastlingMode::Chess960),
+            san: pos.san(node.mv),
+            clocks,
+            played_at_ms: 0,
+        });
+        pos = pos.play(node.mv);
+    }
+    let finish = match game.result {
+        GameResult::Unknown => None,
+        r => Some(Finish {
+            result: r.as_str().to_owned(),
+            reason: board_reason(&pos)
+                .map(str::to_owned)
+                .or_else(|| tag("Termination"))
+                .unwrap_or_default(),
+        }),
+    };
+    (new, moves, finish)
+}
+
+/// A stored game as a PGN game: tags (White, Black and TimeControl from their columns; a
+/// `Termination` tag from the reason when the game has none and the board does not show it),
+/// the moves with their clocks as `[%clk]` comments, the result. The variant is Chess960 when
+/// a `Variant` tag says so or the start position needs it, else classical chess.
+pub fn to_pgn(stored: &StoredGame) -> Result<Game, StoreError> {
+    let g = &stored.game;
+    let bad = |what: String| StoreError::Corrupt {
+        detail: format!("game {}: {what}", stored.id),
+    };
+    let start = Position::from_fen(&g.start_fen)
+        .map_err(|e| bad(format!("start FEN '{}': {e}", g.start_fen)))?;
+    let tagged = g
+        .tags
+        .iter()
+        .find(|(n, _)| n == "Variant")
+        .map(|(_, v)| classify(v));
+    let variant = if tagged == Some(VariantTag::Chess960) || needs_chess960(&start) {
+        Variant::Chess960
+    } else {
+        Variant::Standard
+    };
+    let mut game = Game::new(start, variant);
+    game.tags.set("White", g.white.clone());
+    game.tags.set("Black", g.black.clone());
+    for (n, v) in &g.tags {
+        game.tags.set(n.clone(), v.clone());
+    }
+    if let Some(tc) = &g.time_control {
+        game.tags.set("TimeControl", tc.clone());
+    }
+    let mut pos = start;
+    for (i, m) in stored.moves.iter().enumerate() {
+        let mv = pos
+            .parse_uci(&m.uci, CastlingMode::Chess960)
+            .map_err(|e| bad(format!("half-move {}: {e}", i + 1)))?;
+        let mut node = Node::new(mv);
+        if let Some(c) = m.clocks {
+            let mover = if pos.turn() == chess960_core::Color::White {
+                c.white_ms
+            } else {
+                c.black_ms
+            };
+            node.comments.push(format_clk(mover));
+        }
+        game.moves.nodes.push(node);
+        pos = pos.play(mv);
+    }
+    if let Some(f) = &stored.finish {
+        game.result = GameResult::parse(&f.result).unwrap_or(GameResult::Unknown);
+        if !f.reason.is_empty()
+            && game.tags.get("Termination").is_none()
+            && board_reason(&pos) != Some(f.reason.as_str())
+        {
+            game.tags.set("Termination", f.reason.clone());
+        }
+    }
+    Ok(game)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clocks_read_and_written() {
+        assert_eq!(parse_clk("[%clk 0:05:00]"), Some(300_000));
+        assert_eq!(parse_clk("x [%clk 1:00:01.5] y"), Some(3_601_500));
+        assert_eq!(parse_clk("[%clk nope]"), None);
+        assert_eq!(parse_clk("no clock"), None);
+        for ms in [0, 1, 999, 1000, 59_999, 3_600_000, 3_601_500, 7_322_040] {
+            assert_eq!(parse_clk(&format_clk(ms)), Some(ms), "{ms}");
+        }
+        assert_eq!(format_clk(300_000), "[%clk 0:05:00]");
+        assert_eq!(format_clk(61_500), "[%clk 0:01:01.5]");
+    }
+
+    #[test]
+    fn time_controls() {
+        assert_eq!(
+            initial_clocks("300+3"),
+            Some(Clocks {
+                white_ms: 300_000,
+                black_ms: 300_000
+            })
+        );
+        assert_eq!(initial_clocks("60").map(|c| c.black_ms), Some(60_000));
+        assert_eq!(initial_clocks("40/7200:3600"), None);
+        assert_eq!(initial_clocks("-"), None);
+    }
+}

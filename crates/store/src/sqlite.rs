@@ -1,0 +1,1103 @@
+//! The SQLite backend: one embedded database file in WAL mode.
+//!
+//! - **Writes** go through one connection behind a mutex, each in its own `BEGIN IMMEDIATE`
+//!   transaction (taking the write lock at once, so two processes writing the same file
+//!   wait for each other, up to the busy timeout, instead of failing halfway).
+//! - **Reads** use a small pool of read-only connections, each read in one read transaction
+//!   so that a game's row, moves and tags come from the same snapshot. In WAL mode readers
+//!   are never blocked by the writer, nor the writer by readers.
+//! - **Opening** first looks at the file without writing to it: a file that is not SQLite, or
+//!   an SQLite database of another program (its `application_id` is not ours), is refused
+//!   with [`StoreError::NotOurDatabase`]; a file shorter than its header says is refused
+//!   as [`StoreError::Corrupt`]; a schema newer than this program as [`StoreError::TooNew`].
+//!   Only then is it opened for writing and migrated.
+
+use crate::util::{game_date, is_result, new_key, now_ms, Fnv128};
+use crate::{
+    Clocks, Finish, GameFilter, GameId, GameKey, GameStore, GameSummary, ImportOutcome, MoveRecord,
+    NewGame, PositionCounts, StoreError, StoredGame,
+};
+use rusqlite::{params, params_from_iter, Connection, ErrorCode, OpenFlags, OptionalExtension};
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+/// Our `PRAGMA application_id`: "C960" in ASCII. It sits at byte 68 of the file header, so
+/// `file(1)` and this program can tell a chess960 database from any other SQLite file.
+pub const APPLICATION_ID: u32 = 0x4339_3630;
+
+/// The migrations, in order: migration `i` takes the schema from version `i` to `i + 1`.
+/// `PRAGMA user_version` holds the version; a released migration is never edited, only
+/// followed by new ones.
+const MIGRATIONS: &[&str] = &[
+    // Version 1.
+    "CREATE TABLE games (
+        id           INTEGER PRIMARY KEY,
+        key          TEXT    NOT NULL UNIQUE,
+        start_id     INTEGER CHECK (start_id BETWEEN 0 AND 959),
+        start_fen    TEXT    NOT NULL,
+        white        TEXT    NOT NULL,
+        black        TEXT    NOT NULL,
+        time_control TEXT,
+        white_ms     INTEGER,
+        black_ms     INTEGER,
+        result       TEXT    NOT NULL DEFAULT '*' CHECK (result IN ('1-0', '0-1', '1/2-1/2', '*')),
+        reason       TEXT,
+        date         TEXT    NOT NULL,
+        created_ms   INTEGER NOT NULL,
+        updated_ms   INTEGER NOT NULL,
+        plies        INTEGER NOT NULL DEFAULT 0,
+        dup_hash     BLOB
+    );
+    CREATE TABLE moves (
+        game_id   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        ply       INTEGER NOT NULL,
+        uci       TEXT    NOT NULL,
+        san       TEXT    NOT NULL,
+        white_ms  INTEGER,
+        black_ms  INTEGER,
+        played_ms INTEGER NOT NULL,
+        PRIMARY KEY (game_id, ply)
+    ) WITHOUT ROWID;
+    CREATE TABLE tags (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        ord     INTEGER NOT NULL,
+        name    TEXT    NOT NULL,
+        value   TEXT    NOT NULL,
+        PRIMARY KEY (game_id, ord)
+    ) WITHOUT ROWID;
+    -- Every index ends (implicitly) with the rowid, so an equality lookup also yields its rows
+    -- in id order: 'newest first, at most N' stops after N rows without sorting.
+    CREATE INDEX games_start  ON games (start_id, result);
+    CREATE INDEX games_white  ON games (white COLLATE NOCASE);
+    CREATE INDEX games_black  ON games (black COLLATE NOCASE);
+    CREATE INDEX games_result ON games (result);
+    CREATE INDEX games_date   ON games (date);
+    -- Only complete games (imported or finished) have a hash.
+    CREATE INDEX games_dup    ON games (dup_hash) WHERE dup_hash IS NOT NULL;",
+];
+
+/// The schema version this program writes.
+pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
+
+/// Read connections kept for reuse; more are opened when more threads read at once.
+const POOL_SIZE: usize = 8;
+
+/// How long to wait for another process's write lock before giving up.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The SQLite game store. Share it between threads by reference or in an `Arc`.
+pub struct SqliteStore {
+    path: PathBuf,
+    writer: Mutex<Connection>,
+    readers: Mutex<Vec<Connection>>,
+}
+
+/// What the file looked like before we opened it for writing.
+enum Probe {
+    /// No file, an empty file, or an empty SQLite database: ours to create.
+    New,
+    /// A chess960 database of this schema version.
+    Ours(u32),
+}
+
+/// Maps an SQLite failure to a store error: damage is reported as such.
+fn db_err(e: rusqlite::Error) -> StoreError {
+    match e.sqlite_error_code() {
+        Some(ErrorCode::DatabaseCorrupt) | Some(ErrorCode::NotADatabase) => StoreError::Corrupt {
+            detail: e.to_string(),
+        },
+        _ => StoreError::Backend(e.to_string()),
+    }
+}
+
+fn not_ours(path: &Path, detail: impl Into<String>) -> StoreError {
+    StoreError::NotOurDatabase {
+        path: path.to_owned(),
+        detail: detail.into(),
+    }
+}
+
+/// Looks at the file without writing to it.
+fn probe(path: &Path) -> Result<Probe, StoreError> {
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Probe::New),
+        Err(e) => {
+            return Err(StoreError::Backend(format!(
+                "cannot read {}: {e}",
+                path.display()
+            )))
+        }
+    };
+    if !meta.is_file() {
+        return Err(not_ours(path, "not a regular file"));
+    }
+    if meta.len() == 0 {
+        // SQLite itself treats an empty file as an empty database.
+        return Ok(Probe::New);
+    }
+    let mut header = [0u8; 100];
+    let mut f = File::open(path)
+        .map_err(|e| StoreError::Backend(format!("cannot read {}: {e}", path.display())))?;
+    let mut got = 0;
+    while got < header.len() {
+        match f.read(&mut header[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                return Err(StoreError::Backend(format!(
+                    "cannot read {}: {e}",
+                    path.display()
+                )))
+            }
+        }
+    }
+    if got < header.len() || &header[..16] != b"SQLite format 3\0" {
+        return Err(not_ours(path, "not an SQLite database"));
+    }
+    let be32 = |at: usize| {
+        u32::from_be_bytes([header[at], header[at + 1], header[at + 2], header[at + 3]])
+    };
+    let app_id = be32(68);
+    if app_id != 0 && app_id != APPLICATION_ID {
+        return Err(not_ours(
+            path,
+            format!("an SQLite database of another program, application_id {app_id:#010x}"),
+        ));
+    }
+    // The header's page count is valid when 'version-valid-for' equals the change counter.
+    // Without a WAL file (whose frames may extend the database) a file shorter than that is
+    // truncated: SQLite would only notice when it reaches a missing page.
+    let page_size = match u32::from(u16::from_be_bytes([header[16], header[17]])) {
+        1 => 65_536,
+        n => n,
+    };
+    let pages = be32(28);
+    let wal = wal_path(path);
+    let wal_len = std::fs::metadata(&wal).map(|m| m.len()).unwrap_or(0);
+    if be32(92) == be32(24) && wal_len == 0 && meta.len() < u64::from(pages) * u64::from(page_size)
+    {
+        return Err(StoreError::Corrupt {
+            detail: format!(
+                "{} is truncated: {} bytes where its header says {} pages of {page_size} bytes",
+                path.display(),
+                meta.len(),
+                pages
+            ),
+        });
+    }
+    // Now ask SQLite itself, read-only: the application_id and version may still be in the
+    // WAL file (a new database whose first checkpoint never happened).
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(|e| probe_err(path, e))?;
+    let _ = conn.busy_timeout(BUSY_TIMEOUT);
+    let (app_id, version, objects): (u32, u32, i64) = (|| {
+        Ok((
+            conn.query_row("PRAGMA application_id", [], |r| r.get::<_, i64>(0))? as u32,
+            conn.query_row("PRAGMA user_version", [], |r| r.get::<_, i64>(0))? as u32,
+            conn.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))?,
+        ))
+    })()
+    .map_err(|e| probe_err(path, e))?;
+    if app_id == 0 && version == 0 && objects == 0 {
+        return Ok(Probe::New);
+    }
+    if app_id != APPLICATION_ID {
+        return Err(not_ours(
+            path,
+            format!("an SQLite database of another program, application_id {app_id:#010x}"),
+        ));
+    }
+    if version > SCHEMA_VERSION {
+        return Err(StoreError::TooNew {
+            path: path.to_owned(),
+            found: version,
+            supported: SCHEMA_VERSION,
+        });
+    }
+    Ok(Probe::Ours(version))
+}
+
+fn probe_err(path: &Path, e: rusqlite::Error) -> StoreError {
+    match e.sqlite_error_code() {
+        Some(ErrorCode::NotADatabase) => not_ours(path, e.to_string()),
+        Some(ErrorCode::DatabaseCorrupt) => StoreError::Corrupt {
+            detail: format!("{}: {e}", path.display()),
+        },
+        _ => StoreError::Backend(format!("cannot open {}: {e}", path.display())),
+    }
+}
+
+fn wal_path(path: &Path) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push("-wal");
+    PathBuf::from(s)
+}
+
+/// Where the database lives unless told otherwise: `chess960/games.sqlite3` in the user's
+/// data directory (`$XDG_DATA_HOME`, else `~/.local/share` on Linux; the platform's
+/// equivalent elsewhere).
+pub fn default_path() -> Option<PathBuf> {
+    dirs::data_dir().map(|d| d.join("chess960").join("games.sqlite3"))
+}
+
+/// The environment variable that names the database when `--db` is not given.
+pub const DB_ENV: &str = "CHESS960_DB";
+
+/// The database to use: `explicit` (a `--db` option) if given, else `$CHESS960_DB` if set and
+/// not empty, else [`default_path`].
+pub fn resolve_path(explicit: Option<&Path>) -> Result<PathBuf, StoreError> {
+    if let Some(p) = explicit {
+        return Ok(p.to_owned());
+    }
+    if let Some(p) = std::env::var_os(DB_ENV).filter(|p| !p.is_empty()) {
+        return Ok(PathBuf::from(p));
+    }
+    default_path().ok_or_else(|| {
+        StoreError::Backend(format!(
+            "no data directory is known for this user: give the database with --db PATH or {DB_ENV}"
+        ))
+    })
+}
+
+impl SqliteStore {
+    /// Opens (creating or migrating when needed) the database at `path`. A file that is not
+    /// a chess960 database is refused without being written to.
+    pub fn open(path: impl AsRef<Path>) -> Result<SqliteStore, StoreError> {
+        let path = path.as_ref().to_owned();
+        let probed = probe(&path)?;
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let mut conn =
+            Connection::open_with_flags(&path, flags).map_err(|e| probe_err(&path, e))?;
+        conn.busy_timeout(BUSY_TIMEOUT).map_err(db_err)?;
+        let mode: String = conn
+            .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
+            .map_err(db_err)?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(StoreError::Backend(format!(
+                "{} cannot be put in WAL mode (journal mode {mode})",
+                path.display()
+            )));
+        }
+        // synchronous=FULL: in WAL mode every commit then fsyncs the WAL before returning.
+        // NORMAL (the usual WAL setting) is enough to survive a killed process, but a power
+        // cut or OS crash could lose the last commits; autosave promises that an
+        // acknowledged move is kept, so each commit pays one fsync. Import batches many games
+        // into one commit, so it hardly notices.
+        // Foreign keys are declared in the schema but not enforced: this module deletes a
+        // game's moves and tags itself, and enforcement would cost a lookup of the game for
+        // every move row imported (about a tenth of import time).
+        conn.execute_batch(
+            "PRAGMA synchronous = FULL;
+             PRAGMA cache_size = -32768;",
+        )
+        .map_err(db_err)?;
+        let from = match probed {
+            Probe::New => 0,
+            Probe::Ours(v) => v,
+        };
+        if from < SCHEMA_VERSION {
+            migrate(&mut conn, &path)?;
+        }
+        Ok(SqliteStore {
+            path,
+            writer: Mutex::new(conn),
+            readers: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// Opens the database named by `explicit`, `$CHESS960_DB` or the default location (see
+    /// [`resolve_path`]); the default location's directory is created when missing.
+    pub fn open_default(explicit: Option<&Path>) -> Result<SqliteStore, StoreError> {
+        let path = resolve_path(explicit)?;
+        if explicit.is_none() && std::env::var_os(DB_ENV).filter(|p| !p.is_empty()).is_none() {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir).map_err(|e| {
+                    StoreError::Backend(format!("cannot create {}: {e}", dir.display()))
+                })?;
+            }
+        }
+        SqliteStore::open(path)
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Runs SQLite's `quick_check` over the whole file (time proportional to its size):
+    /// `Corrupt` with SQLite's findings if anything is wrong.
+    pub fn check(&self) -> Result<(), StoreError> {
+        let problems: Vec<String> = self.read(|c| {
+            let mut st = c.prepare("PRAGMA quick_check")?;
+            let rows = st.query_map([], |r| r.get::<_, String>(0))?;
+            rows.collect()
+        })?;
+        if problems.len() == 1 && problems[0] == "ok" {
+            Ok(())
+        } else {
+            Err(StoreError::Corrupt {
+                detail: problems.join("; "),
+            })
+        }
+    }
+
+    fn writer(&self) -> MutexGuard<'_, Connection> {
+        // A panic while holding the lock leaves no half-done transaction behind (the
+        // transaction is rolled back when dropped), so the connection is still good.
+        self.writer.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Runs `f` in one write transaction, committed when `f` succeeds.
+    fn write<T>(
+        &self,
+        f: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let mut conn = self.writer();
+        let tx = conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(db_err)?;
+        let out = f(&tx)?;
+        tx.commit().map_err(db_err)?;
+        Ok(out)
+    }
+
+    /// Runs `f` in one read transaction (one consistent snapshot) on a pooled connection.
+    fn read<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T, StoreError> {
+        let pooled = self.readers.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        let mut conn = match pooled {
+            Some(c) => c,
+            None => {
+                let c = Connection::open_with_flags(
+                    &self.path,
+                    OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+                )
+                .map_err(db_err)?;
+                c.busy_timeout(BUSY_TIMEOUT).map_err(db_err)?;
+                c
+            }
+        };
+        let out = {
+            let tx = conn.transaction().map_err(db_err)?;
+            let out = f(&tx).map_err(db_err)?;
+            tx.finish().map_err(db_err)?;
+            out
+        };
+        let mut pool = self.readers.lock().unwrap_or_else(|p| p.into_inner());
+        if pool.len() < POOL_SIZE {
+            pool.push(conn);
+        }
+        Ok(out)
+    }
+
+    /// Streams the games of [`GameStore::for_each_game`] from one snapshot, in constant
+    /// memory.
+    fn stream(
+        &self,
+        filter: &GameFilter,
+        visit: &mut dyn FnMut(StoredGame) -> bool,
+    ) -> Result<(), StoreError> {
+        let (where_sql, args) = where_clause(filter);
+        let limit = filter.limit.map_or(-1, i64::from);
+        let sql = format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE id IN \
+             (SELECT id FROM games {where_sql} ORDER BY id DESC LIMIT {limit} OFFSET {}) \
+             ORDER BY id",
+            filter.offset
+        );
+        self.read(|c| {
+            let mut st = c.prepare(&sql)?;
+            let mut rows = st.query(params_from_iter(args.iter()))?;
+            while let Some(row) = rows.next()? {
+                let head = game_head(row)?;
+                let game = complete(c, head)?;
+                if !visit(game) {
+                    break;
+                }
+            }
+            Ok(())
+        })
+    }
+}
+
+/// Brings the schema up to [`SCHEMA_VERSION`] in one transaction. Another process may have
+/// done it meanwhile, so the version is read again under the write lock.
+fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreError> {
+    let tx = conn
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        .map_err(db_err)?;
+    let version: u32 = tx
+        .query_row("PRAGMA user_version", [], |r| r.get::<_, i64>(0))
+        .map_err(db_err)? as u32;
+    let app_id: u32 = tx
+        .query_row("PRAGMA application_id", [], |r| r.get::<_, i64>(0))
+        .map_err(db_err)? as u32;
+    if app_id != 0 && app_id != APPLICATION_ID {
+        return Err(not_ours(path, "another program wrote to it meanwhile"));
+    }
+    if version > SCHEMA_VERSION {
+        return Err(StoreError::TooNew {
+            path: path.to_owned(),
+            found: version,
+            supported: SCHEMA_VERSION,
+        });
+    }
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+        tx.execute_batch(sql).map_err(|e| {
+            StoreError::Backend(format!("migration to schema version {} failed: {e}", i + 1))
+        })?;
+    }
+    tx.execute_batch(&format!(
+        "PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {SCHEMA_VERSION};"
+    ))
+    .map_err(db_err)?;
+    tx.commit().map_err(db_err)
+}
+
+impl Drop for SqliteStore {
+    fn drop(&mut self) {
+        // Read-only connections first: the last connection to close checkpoints the WAL and
+        // removes the -wal and -shm files, which only the writer may do.
+        self.readers
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clear();
+        // Lets SQLite refresh the query planner's statistics when they are stale (cheap; the
+        // SQLite documentation asks for it before closing a long-lived connection).
+        let _ = self.writer().execute_batch("PRAGMA optimize");
+    }
+}
+
+const GAME_COLUMNS: &str = "id, key, start_id, start_fen, white, black, time_control, \
+    white_ms, black_ms, result, reason, created_ms, updated_ms";
+
+/// A games row, before its moves and tags are read.
+struct Head {
+    id: i64,
+    key: String,
+    start_id: Option<u16>,
+    start_fen: String,
+    white: String,
+    black: String,
+    time_control: Option<String>,
+    clocks: Option<Clocks>,
+    result: String,
+    reason: Option<String>,
+    created_at_ms: i64,
+    updated_at_ms: i64,
+}
+
+fn clocks(white: Option<i64>, black: Option<i64>) -> Option<Clocks> {
+    match (white, black) {
+        (Some(w), Some(b)) => Some(Clocks {
+            white_ms: u64::try_from(w).unwrap_or(0),
+            black_ms: u64::try_from(b).unwrap_or(0),
+        }),
+        _ => None,
+    }
+}
+
+fn ms(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
+}
+
+fn game_head(r: &rusqlite::Row<'_>) -> rusqlite::Result<Head> {
+    Ok(Head {
+        id: r.get(0)?,
+        key: r.get(1)?,
+        start_id: r.get(2)?,
+        start_fen: r.get(3)?,
+        white: r.get(4)?,
+        black: r.get(5)?,
+        time_control: r.get(6)?,
+        clocks: clocks(r.get(7)?, r.get(8)?),
+        result: r.get(9)?,
+        reason: r.get(10)?,
+        created_at_ms: r.get(11)?,
+        updated_at_ms: r.get(12)?,
+    })
+}
+
+/// Reads a game's moves and tags.
+fn complete(c: &Connection, h: Head) -> rusqlite::Result<StoredGame> {
+    let mut st = c.prepare_cached(
+        "SELECT uci, san, white_ms, black_ms, played_ms FROM moves WHERE game_id = ?1 ORDER BY ply",
+    )?;
+    let moves = st
+        .query_map([h.id], |r| {
+            Ok(MoveRecord {
+                uci: r.get(0)?,
+                san: r.get(1)?,
+                clocks: clocks(r.get(2)?, r.get(3)?),
+                played_at_ms: r.get(4)?,
+            })
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let mut st =
+        c.prepare_cached("SELECT name, value FROM tags WHERE game_id = ?1 ORDER BY ord")?;
+    let tags = st
+        .query_map([h.id], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let key = GameKey::parse(&h.key).ok_or_else(|| {
+        rusqlite::Error::InvalidColumnType(1, "key".into(), rusqlite::types::Type::Text)
+    })?;
+    let finish = (h.result != "*").then(|| Finish {
+        result: h.result,
+        reason: h.reason.unwrap_or_default(),
+    });
+    Ok(StoredGame {
+        id: GameId(h.id),
+        key,
+        game: NewGame {
+            start_fen: h.start_fen,
+            start_id: h.start_id,
+            white: h.white,
+            black: h.black,
+            time_control: h.time_control,
+            clocks: h.clocks,
+            tags,
+        },
+        moves,
+        finish,
+        created_at_ms: h.created_at_ms,
+        updated_at_ms: h.updated_at_ms,
+    })
+}
+
+/// The SQL condition of a filter with its arguments.
+fn where_clause(f: &GameFilter) -> (String, Vec<rusqlite::types::Value>) {
+    use rusqlite::types::Value;
+    let mut conds: Vec<String> = Vec::new();
+    let mut args: Vec<Value> = Vec::new();
+    if let Some(id) = f.start_id {
+        args.push(Value::Integer(i64::from(id)));
+        conds.push(format!("start_id = ?{}", args.len()));
+    }
+    if let Some(p) = &f.player {
+        args.push(Value::Text(p.clone()));
+        let n = args.len();
+        conds.push(format!(
+            "(white = ?{n} COLLATE NOCASE OR black = ?{n} COLLATE NOCASE)"
+        ));
+    }
+    if let Some(r) = &f.result {
+        args.push(Value::Text(r.clone()));
+        conds.push(format!("result = ?{}", args.len()));
+    }
+    if let Some(d) = &f.date_from {
+        args.push(Value::Text(d.clone()));
+        conds.push(format!("date >= ?{}", args.len()));
+    }
+    if let Some(d) = &f.date_to {
+        // Inclusive of partial dates within the day range, e.g. `2019.??.??` for `2019.12.31`.
+        args.push(Value::Text(d.clone()));
+        conds.push(format!("date <= ?{}", args.len()));
+    }
+    if conds.is_empty() {
+        (String::new(), args)
+    } else {
+        (format!("WHERE {}", conds.join(" AND ")), args)
+    }
+}
+
+/// The start FEN as the hash sees it: re-written in X-FEN when it parses, so that the same
+/// start in Shredder-FEN or X-FEN is the same game.
+fn canonical_fen(fen: &str) -> String {
+    chess960_core::Position::from_fen(fen).map_or_else(|_| fen.trim().to_owned(), |p| p.fen())
+}
+
+/// The duplicate-detection hash of a complete game: start, moves, players, result, and the
+/// Date and Round tags.
+pub(crate) fn game_hash<'a>(
+    start_fen: &str,
+    ucis: impl Iterator<Item = &'a str>,
+    white: &str,
+    black: &str,
+    result: &str,
+    tags: &[(String, String)],
+) -> [u8; 16] {
+    // A missing tag and PGN's "unknown" (`?`, `????.??.??`, as the writer fills in the
+    // seven-tag roster) are the same, so that an exported game is its own duplicate.
+    let tag = |name: &str| {
+        tags.iter()
+            .find(|(n, _)| n == name)
+            .map_or("", |(_, v)| v.trim())
+            .trim_matches(|c| c == '?' || c == '.' || c == '-')
+    };
+    let mut h = Fnv128::new();
+    h.field(&canonical_fen(start_fen));
+    for u in ucis {
+        h.bytes(u.as_bytes());
+        h.bytes(b" ");
+    }
+    h.field("");
+    h.field(white);
+    h.field(black);
+    h.field(result);
+    h.field(tag("Date"));
+    h.field(tag("Round"));
+    h.finish()
+}
+
+/// Recomputes the stored hash of a complete game from what is stored (after its result or a
+/// tag changed).
+fn refresh_hash(tx: &Connection, id: i64) -> rusqlite::Result<()> {
+    let (fen, white, black, result, hashed): (String, String, String, String, bool) = tx
+        .query_row(
+            "SELECT start_fen, white, black, result, dup_hash IS NOT NULL FROM games WHERE id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+        )?;
+    // A game has a hash once it is complete: finished, or imported (even unfinished).
+    let hash = if result == "*" && !hashed {
+        None
+    } else {
+        let ucis: Vec<String> = tx
+            .prepare_cached("SELECT uci FROM moves WHERE game_id = ?1 ORDER BY ply")?
+            .query_map([id], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        let tags: Vec<(String, String)> = tx
+            .prepare_cached("SELECT name, value FROM tags WHERE game_id = ?1 ORDER BY ord")?
+            .query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        Some(
+            game_hash(
+                &fen,
+                ucis.iter().map(String::as_str),
+                &white,
+                &black,
+                &result,
+                &tags,
+            )
+            .to_vec(),
+        )
+    };
+    tx.execute(
+        "UPDATE games SET dup_hash = ?2 WHERE id = ?1",
+        params![id, hash],
+    )?;
+    Ok(())
+}
+
+/// Inserts a game row and its tags; returns its id and key.
+fn insert_game(
+    tx: &Connection,
+    g: &NewGame,
+    now: i64,
+    result: &str,
+    reason: Option<&str>,
+    plies: u32,
+    hash: Option<&[u8]>,
+) -> Result<(GameId, GameKey), StoreError> {
+    if let Some(id) = g.start_id {
+        if id > 959 {
+            return Err(StoreError::Conflict(format!(
+                "start position ID {id} is not in 0..959"
+            )));
+        }
+    }
+    let key = new_key()?;
+    let date_tag = g
+        .tags
+        .iter()
+        .find(|(n, _)| n == "Date")
+        .map(|(_, v)| v.as_str());
+    tx.prepare_cached(
+        "INSERT INTO games (key, start_id, start_fen, white, black, time_control, white_ms,
+             black_ms, result, reason, date, created_ms, updated_ms, plies, dup_hash)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?12, ?13, ?14)",
+    )
+    .and_then(|mut st| {
+        st.execute(params![
+            key.as_str(),
+            g.start_id,
+            g.start_fen,
+            g.white,
+            g.black,
+            g.time_control,
+            g.clocks.map(|c| ms(c.white_ms)),
+            g.clocks.map(|c| ms(c.black_ms)),
+            result,
+            reason,
+            game_date(date_tag, now),
+            now,
+            plies,
+            hash,
+        ])
+    })
+    .map_err(db_err)?;
+    let id = tx.last_insert_rowid();
+    let mut st = tx
+        .prepare_cached("INSERT INTO tags (game_id, ord, name, value) VALUES (?1, ?2, ?3, ?4)")
+        .map_err(db_err)?;
+    for (i, (name, value)) in g.tags.iter().enumerate() {
+        st.execute(params![id, i as i64, name, value])
+            .map_err(db_err)?;
+    }
+    Ok((GameId(id), key))
+}
+
+fn insert_move(tx: &Connection, id: i64, ply: u32, mv: &MoveRecord) -> rusqlite::Result<()> {
+    tx.prepare_cached(
+        "INSERT INTO moves (game_id, ply, uci, san, white_ms, black_ms, played_ms)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?
+    .execute(params![
+        id,
+        ply,
+        mv.uci,
+        mv.san,
+        mv.clocks.map(|c| ms(c.white_ms)),
+        mv.clocks.map(|c| ms(c.black_ms)),
+        mv.played_at_ms,
+    ])?;
+    Ok(())
+}
+
+/// The stored plies and result of a game, or `NoSuchGame`.
+fn state(tx: &Connection, id: GameId) -> Result<(u32, String), StoreError> {
+    tx.prepare_cached("SELECT plies, result FROM games WHERE id = ?1")
+        .and_then(|mut st| {
+            st.query_row([id.0], |r| Ok((r.get(0)?, r.get(1)?)))
+                .optional()
+        })
+        .map_err(db_err)?
+        .ok_or_else(|| StoreError::NoSuchGame(id.to_string()))
+}
+
+/// True for a name PGN can write as a tag name: letters, digits and `_`, starting with a
+/// letter or digit.
+fn valid_tag_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 255
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+impl GameStore for SqliteStore {
+    fn create_game(&self, game: &NewGame) -> Result<(GameId, GameKey), StoreError> {
+        self.write(|tx| insert_game(tx, game, now_ms(), "*", None, 0, None))
+    }
+
+    fn append_move(&self, id: GameId, ply: u32, mv: &MoveRecord) -> Result<(), StoreError> {
+        self.write(|tx| {
+            let (plies, result) = state(tx, id)?;
+            if result != "*" {
+                return Err(StoreError::Conflict(format!(
+                    "game {id} is finished ({result}); no move can be added"
+                )));
+            }
+            if plies != ply {
+                return Err(StoreError::Conflict(format!(
+                    "game {id} has {plies} half-moves; a move at half-move {ply} does not follow"
+                )));
+            }
+            insert_move(tx, id.0, ply, mv).map_err(db_err)?;
+            tx.prepare_cached("UPDATE games SET plies = ?2, updated_ms = ?3 WHERE id = ?1")
+                .and_then(|mut st| st.execute(params![id.0, ply + 1, now_ms()]))
+                .map_err(db_err)?;
+            Ok(())
+        })
+    }
+
+    fn truncate_moves(&self, id: GameId, plies: u32) -> Result<(), StoreError> {
+        self.write(|tx| {
+            let (have, _) = state(tx, id)?;
+            if plies > have {
+                return Err(StoreError::Conflict(format!(
+                    "game {id} has {have} half-moves; cannot keep {plies}"
+                )));
+            }
+            tx.execute(
+                "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
+                params![id.0, plies],
+            )
+            .map_err(db_err)?;
+            tx.execute(
+                "UPDATE games SET plies = ?2, result = '*', reason = NULL, dup_hash = NULL,
+                     updated_ms = ?3 WHERE id = ?1",
+                params![id.0, plies, now_ms()],
+            )
+            .map_err(db_err)?;
+            Ok(())
+        })
+    }
+
+    fn finish_game(&self, id: GameId, finish: &Finish) -> Result<(), StoreError> {
+        if !is_result(&finish.result) || finish.result == "*" {
+            return Err(StoreError::Conflict(format!(
+                "'{}' is not a result: expected 1-0, 0-1 or 1/2-1/2",
+                finish.result
+            )));
+        }
+        self.write(|tx| {
+            let (_, result) = state(tx, id)?;
+            if result != "*" && result != finish.result {
+                return Err(StoreError::Conflict(format!(
+                    "game {id} is already finished ({result})"
+                )));
+            }
+            let reason = (!finish.reason.is_empty()).then_some(finish.reason.as_str());
+            tx.execute(
+                "UPDATE games SET result = ?2, reason = ?3, updated_ms = ?4 WHERE id = ?1",
+                params![id.0, finish.result, reason, now_ms()],
+            )
+            .map_err(db_err)?;
+            refresh_hash(tx, id.0).map_err(db_err)
+        })
+    }
+
+    fn set_tag(&self, id: GameId, name: &str, value: Option<&str>) -> Result<(), StoreError> {
+        if !valid_tag_name(name) {
+            return Err(StoreError::Conflict(format!(
+                "'{name}' is not a PGN tag name (letters, digits and _)"
+            )));
+        }
+        if matches!(name, "Result" | "FEN" | "SetUp") {
+            return Err(StoreError::Conflict(format!(
+                "the {name} tag follows from the game itself and cannot be set"
+            )));
+        }
+        self.write(|tx| {
+            state(tx, id)?;
+            let now = now_ms();
+            let column = match name {
+                "White" => Some("white"),
+                "Black" => Some("black"),
+                "TimeControl" => Some("time_control"),
+                _ => None,
+            };
+            if let Some(col) = column {
+                // White and Black are never null: a removed name is PGN's unknown, "?".
+                let v = match (col, value) {
+                    ("time_control", v) => v.map(str::to_owned),
+                    (_, v) => Some(v.unwrap_or("?").to_owned()),
+                };
+                tx.execute(
+                    &format!("UPDATE games SET {col} = ?2, updated_ms = ?3 WHERE id = ?1"),
+                    params![id.0, v, now],
+                )
+                .map_err(db_err)?;
+            } else {
+                let ord: Option<i64> = tx
+                    .query_row(
+                        "SELECT ord FROM tags WHERE game_id = ?1 AND name = ?2",
+                        params![id.0, name],
+                        |r| r.get(0),
+                    )
+                    .optional()
+                    .map_err(db_err)?;
+                match (ord, value) {
+                    (Some(o), Some(v)) => tx.execute(
+                        "UPDATE tags SET value = ?3 WHERE game_id = ?1 AND ord = ?2",
+                        params![id.0, o, v],
+                    ),
+                    (Some(o), None) => tx.execute(
+                        "DELETE FROM tags WHERE game_id = ?1 AND ord = ?2",
+                        params![id.0, o],
+                    ),
+                    (None, Some(v)) => tx.execute(
+                        "INSERT INTO tags (game_id, ord, name, value)
+                         SELECT ?1, coalesce(max(ord) + 1, 0), ?2, ?3 FROM tags WHERE game_id = ?1",
+                        params![id.0, name, v],
+                    ),
+                    (None, None) => Ok(0),
+                }
+                .map_err(db_err)?;
+                if name == "Date" {
+                    let created: i64 = tx
+                        .query_row("SELECT created_ms FROM games WHERE id = ?1", [id.0], |r| {
+                            r.get(0)
+                        })
+                        .map_err(db_err)?;
+                    tx.execute(
+                        "UPDATE games SET date = ?2 WHERE id = ?1",
+                        params![id.0, game_date(value, created)],
+                    )
+                    .map_err(db_err)?;
+                }
+                tx.execute(
+                    "UPDATE games SET updated_ms = ?2 WHERE id = ?1",
+                    params![id.0, now],
+                )
+                .map_err(db_err)?;
+            }
+            refresh_hash(tx, id.0).map_err(db_err)
+        })
+    }
+
+    fn delete_game(&self, id: GameId) -> Result<(), StoreError> {
+        self.write(|tx| {
+            tx.execute("DELETE FROM moves WHERE game_id = ?1", [id.0])
+                .map_err(db_err)?;
+            tx.execute("DELETE FROM tags WHERE game_id = ?1", [id.0])
+                .map_err(db_err)?;
+            match tx
+                .execute("DELETE FROM games WHERE id = ?1", [id.0])
+                .map_err(db_err)?
+            {
+                0 => Err(StoreError::NoSuchGame(id.to_string())),
+                _ => Ok(()),
+            }
+        })
+    }
+
+    fn game(&self, id: GameId) -> Result<Option<StoredGame>, StoreError> {
+        self.read(|c| {
+            let head = c
+                .prepare_cached(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"))?
+                .query_row([id.0], game_head)
+                .optional()?;
+            head.map(|h| complete(c, h)).transpose()
+        })
+    }
+
+    fn game_by_key(&self, key: &GameKey) -> Result<Option<StoredGame>, StoreError> {
+        self.read(|c| {
+            let head = c
+                .prepare_cached(&format!("SELECT {GAME_COLUMNS} FROM games WHERE key = ?1"))?
+                .query_row([key.as_str()], game_head)
+                .optional()?;
+            head.map(|h| complete(c, h)).transpose()
+        })
+    }
+
+    fn list(&self, filter: &GameFilter) -> Result<Vec<GameSummary>, StoreError> {
+        let (where_sql, args) = where_clause(filter);
+        let sql = format!(
+            "SELECT id, key, start_id, white, black, result, reason, date, plies FROM games \
+             {where_sql} ORDER BY id DESC LIMIT {} OFFSET {}",
+            filter.limit.map_or(-1, i64::from),
+            filter.offset
+        );
+        self.read(|c| {
+            let mut st = c.prepare_cached(&sql)?;
+            let rows = st.query_map(params_from_iter(args.iter()), |r| {
+                let key: String = r.get(1)?;
+                Ok(GameSummary {
+                    id: GameId(r.get(0)?),
+                    key: GameKey::parse(&key).ok_or_else(|| {
+                        rusqlite::Error::InvalidColumnType(
+                            1,
+                            "key".into(),
+                            rusqlite::types::Type::Text,
+                        )
+                    })?,
+                    start_id: r.get(2)?,
+                    white: r.get(3)?,
+                    black: r.get(4)?,
+                    result: r.get(5)?,
+                    reason: r.get(6)?,
+                    date: r.get(7)?,
+                    plies: r.get(8)?,
+                })
+            })?;
+            rows.collect()
+        })
+    }
+
+    fn count(&self, filter: &GameFilter) -> Result<u64, StoreError> {
+        let (where_sql, args) = where_clause(filter);
+        let sql = format!("SELECT count(*) FROM games {where_sql}");
+        self.read(|c| {
+            c.prepare_cached(&sql)?
+                .query_row(params_from_iter(args.iter()), |r| r.get::<_, i64>(0))
+                .map(|n| n as u64)
+        })
+    }
+
+    fn position_counts(&self, filter: &GameFilter) -> Result<Vec<PositionCounts>, StoreError> {
+        let (where_sql, args) = where_clause(filter);
+        let glue = if where_sql.is_empty() { "WHERE" } else { "AND" };
+        let sql = format!(
+            "SELECT start_id, result, count(*) FROM games {where_sql} {glue} \
+             start_id IS NOT NULL AND result IN ('1-0', '0-1', '1/2-1/2') \
+             GROUP BY start_id, result ORDER BY start_id"
+        );
+        self.read(|c| {
+            let mut st = c.prepare_cached(&sql)?;
+            let mut rows = st.query(params_from_iter(args.iter()))?;
+            let mut out: Vec<PositionCounts> = Vec::new();
+            while let Some(r) = rows.next()? {
+                let id: u16 = r.get(0)?;
+                let result: String = r.get(1)?;
+                let n = r.get::<_, i64>(2)? as u64;
+                if out.last().map(|p| p.start_id) != Some(id) {
+                    out.push(PositionCounts {
+                        start_id: id,
+                        ..PositionCounts::default()
+                    });
+                }
+                if let Some(p) = out.last_mut() {
+                    match result.as_str() {
+                        "1-0" => p.white_wins += n,
+                        "0-1" => p.black_wins += n,
+                        _ => p.draws += n,
+                    }
+                }
+            }
+            Ok(out)
+        })
+    }
+
+    fn for_each_game(
+        &self,
+        filter: &GameFilter,
+        visit: &mut dyn FnMut(StoredGame) -> bool,
+    ) -> Result<(), StoreError> {
+        self.stream(filter, visit)
+    }
+
+    fn import_games(
+        &self,
+        games: &[(NewGame, Vec<MoveRecord>, Option<Finish>)],
+    ) -> Result<Vec<ImportOutcome>, StoreError> {
+        self.write(|tx| {
+            let now = now_ms();
+            let mut out = Vec::with_capacity(games.len());
+            for (game, moves, finish) in games {
+                let result = finish.as_ref().map_or("*", |f| f.result.as_str());
+                if !is_result(result) {
+                    return Err(StoreError::Conflict(format!(
+                        "'{result}' is not a result: expected 1-0, 0-1, 1/2-1/2 or *"
+                    )));
+                }
+                let reason = finish
+                    .as_ref()
+                    .map(|f| f.reason.as_str())
+                    .filter(|r| !r.is_empty());
+                let hash = game_hash(
+                    &game.start_fen,
+                    moves.iter().map(|m| m.uci.as_str()),
+                    &game.white,
+                    &game.black,
+                    result,
+                    &game.tags,
+                );
+                let existing: Option<i64> = tx
+                    .prepare_cached("SELECT id FROM games WHERE dup_hash = ?1 LIMIT 1")
+                    .and_then(|mut st| st.query_row([&hash[..]], |r| r.get(0)).optional())
+                    .map_err(db_err)?;
+                if let Some(id) = existing {
+                    out.push(ImportOutcome::Duplicate(GameId(id)));
+                    continue;
+                }
+                let plies = u32::try_from(moves.len()).unwrap_or(u32::MAX);
+                let (id, _) = insert_game(tx, game, now, result, reason, plies, Some(&hash))?;
+                for (ply, mv) in moves.iter().enumerate() {
+                    insert_move(tx, id.0, ply as u32, mv).map_err(db_err)?;
+                }
+                out.push(ImportOutcome::Added(id));
+            }
+            Ok(out)
+        })
+    }
+}

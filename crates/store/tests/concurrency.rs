@@ -1,0 +1,119 @@
+//! Readers are never blocked by a write, and always see a consistent game.
+
+mod common;
+
+use chess960_store::{GameFilter, GameId, GameStore, MoveRecord, SqliteStore};
+use common::{new_game, scratch};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+fn mv(ply: u32) -> MoveRecord {
+    // The store keeps moves as given; these need not be legal for this test.
+    MoveRecord {
+        uci: format!("m{ply}"),
+        san: format!("s{ply}"),
+        clocks: None,
+        played_at_ms: i64::from(ply),
+    }
+}
+
+#[test]
+fn readers_see_the_last_commit_while_another_connection_writes() {
+    let dir = scratch();
+    let path = dir.path().join("r.sqlite3");
+    let store = SqliteStore::open(&path).unwrap();
+    let (id, _) = store.create_game(&new_game(10, "A", "B")).unwrap();
+    for ply in 0..5 {
+        store.append_move(id, ply, &mv(ply)).unwrap();
+    }
+    // Another process (here: another connection) holds the write lock with uncommitted
+    // changes.
+    let other = rusqlite::Connection::open(&path).unwrap();
+    other
+        .execute_batch(&format!(
+            "BEGIN IMMEDIATE;
+             INSERT INTO moves (game_id, ply, uci, san, played_ms) VALUES ({0}, 5, 'm5', 's5', 5);
+             UPDATE games SET plies = 6 WHERE id = {0};",
+            id.0
+        ))
+        .unwrap();
+    // Reads go on, from other threads too, and see the last committed state.
+    std::thread::scope(|s| {
+        for _ in 0..3 {
+            s.spawn(|| {
+                let g = store.game(id).unwrap().unwrap();
+                assert_eq!(g.moves.len(), 5);
+                assert_eq!(store.list(&GameFilter::default()).unwrap()[0].plies, 5);
+                assert_eq!(store.count(&GameFilter::default()).unwrap(), 1);
+            });
+        }
+    });
+    other.execute_batch("COMMIT").unwrap();
+    assert_eq!(store.game(id).unwrap().unwrap().moves.len(), 6);
+    store.append_move(id, 6, &mv(6)).unwrap();
+}
+
+#[test]
+fn concurrent_readers_during_a_stream_of_writes() {
+    let dir = scratch();
+    let store = Arc::new(SqliteStore::open(dir.path().join("c.sqlite3")).unwrap());
+    let (id, _) = store.create_game(&new_game(20, "A", "B")).unwrap();
+    let done = Arc::new(AtomicBool::new(false));
+    let total = 150u32;
+    let writer = {
+        let store = Arc::clone(&store);
+        let done = Arc::clone(&done);
+        std::thread::spawn(move || {
+            for ply in 0..total {
+                store.append_move(id, ply, &mv(ply)).unwrap();
+                if ply % 10 == 0 {
+                    // Whole new games too, each in one transaction.
+                    let g = new_game(ply as u16, "C", "D");
+                    store
+                        .import_games(&[(g, vec![mv(0), mv(1)], None)])
+                        .unwrap();
+                }
+            }
+            done.store(true, Ordering::SeqCst);
+        })
+    };
+    let readers: Vec<_> = (0..3)
+        .map(|_| {
+            let store = Arc::clone(&store);
+            let done = Arc::clone(&done);
+            std::thread::spawn(move || {
+                let (mut last_moves, mut last_count, mut reads) = (0usize, 0u64, 0u64);
+                loop {
+                    let finished = done.load(Ordering::SeqCst);
+                    let g = store.game(id).unwrap().unwrap();
+                    // A consistent snapshot: the moves are exactly 0..n, never torn.
+                    for (i, m) in g.moves.iter().enumerate() {
+                        assert_eq!(m, &mv(i as u32));
+                    }
+                    assert!(g.moves.len() >= last_moves, "moves went backwards");
+                    last_moves = g.moves.len();
+                    let listed = store.list(&GameFilter::default()).unwrap();
+                    let count = store.count(&GameFilter::default()).unwrap();
+                    assert!(count >= last_count && listed.len() as u64 >= last_count);
+                    last_count = count;
+                    for s in &listed {
+                        if s.id != GameId(id.0) {
+                            assert_eq!(s.plies, 2);
+                        }
+                    }
+                    reads += 1;
+                    if finished {
+                        return (last_moves, reads);
+                    }
+                }
+            })
+        })
+        .collect();
+    writer.join().unwrap();
+    for r in readers {
+        let (moves, reads) = r.join().unwrap();
+        assert_eq!(moves, total as usize);
+        assert!(reads >= 1);
+    }
+    assert_eq!(store.count(&GameFilter::default()).unwrap(), 1 + 15);
+}

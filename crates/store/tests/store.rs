@@ -1,0 +1,451 @@
+//! The `GameStore` contract on the SQLite backend: autosave, takeback, finish, tags,
+//! lookups and filters, statistics, duplicates, migrations and reopening.
+
+mod common;
+
+use chess960_store::sqlite::{APPLICATION_ID, SCHEMA_VERSION};
+use chess960_store::{
+    Clocks, Finish, GameFilter, GameId, GameKey, GameStore, ImportOutcome, MoveRecord,
+    PositionCounts, SqliteStore, StoreError,
+};
+use common::{new_game, replay, scratch, scripted_move};
+
+fn play(store: &SqliteStore, id: GameId, plies: u32) {
+    let game = store.game(id).unwrap().unwrap();
+    let mut pos = replay(&game.game.start_fen, &game.moves);
+    for ply in game.moves.len() as u32..plies {
+        let mv = scripted_move(&pos, ply).unwrap();
+        store.append_move(id, ply, &mv).unwrap();
+        let m = pos
+            .parse_uci(&mv.uci, chess960_core::CastlingMode::Chess960)
+            .unwrap();
+        pos = pos.play(m);
+    }
+}
+
+fn finish(result: &str, reason: &str) -> Finish {
+    Finish {
+        result: result.into(),
+        reason: reason.into(),
+    }
+}
+
+#[test]
+fn autosave_takeback_finish_and_read_back() {
+    let dir = scratch();
+    let path = dir.path().join("g.sqlite3");
+    let store = SqliteStore::open(&path).unwrap();
+    let new = new_game(100, "Alice", "Bob");
+    let (id, key) = store.create_game(&new).unwrap();
+    assert_eq!(GameKey::parse(key.as_str()), Some(key.clone()));
+    play(&store, id, 10);
+
+    // Moves must follow on: a wrong ply is refused and nothing changes.
+    let extra = MoveRecord {
+        uci: "a1a1".into(),
+        san: "?".into(),
+        clocks: None,
+        played_at_ms: 0,
+    };
+    assert!(matches!(
+        store.append_move(id, 5, &extra),
+        Err(StoreError::Conflict(_))
+    ));
+    assert!(matches!(
+        store.append_move(id, 11, &extra),
+        Err(StoreError::Conflict(_))
+    ));
+    assert!(matches!(
+        store.append_move(GameId(999), 0, &extra),
+        Err(StoreError::NoSuchGame(_))
+    ));
+
+    let g = store.game(id).unwrap().unwrap();
+    assert_eq!(g.game, new);
+    assert_eq!(g.key, key);
+    assert_eq!(g.moves.len(), 10);
+    assert!(g.finish.is_none());
+    assert_eq!(store.game_by_key(&key).unwrap().unwrap(), g);
+
+    // Takeback: two half-moves back, then play on.
+    store.truncate_moves(id, 8).unwrap();
+    assert_eq!(
+        store.game(id).unwrap().unwrap().moves,
+        g.moves[..8].to_vec()
+    );
+    assert!(matches!(
+        store.truncate_moves(id, 9),
+        Err(StoreError::Conflict(_))
+    ));
+    play(&store, id, 12);
+    let g = store.game(id).unwrap().unwrap();
+    assert_eq!(g.moves.len(), 12);
+
+    store
+        .finish_game(id, &finish("0-1", "resignation"))
+        .unwrap();
+    // The same finish again is harmless; another result is a conflict; so is a move.
+    store
+        .finish_game(id, &finish("0-1", "resignation"))
+        .unwrap();
+    assert!(matches!(
+        store.finish_game(id, &finish("1-0", "checkmate")),
+        Err(StoreError::Conflict(_))
+    ));
+    assert!(matches!(
+        store.finish_game(id, &finish("2-0", "")),
+        Err(StoreError::Conflict(_))
+    ));
+    assert!(matches!(
+        store.append_move(id, 12, &extra),
+        Err(StoreError::Conflict(_))
+    ));
+    let g = store.game(id).unwrap().unwrap();
+    assert_eq!(g.finish, Some(finish("0-1", "resignation")));
+    assert!(g.updated_at_ms >= g.created_at_ms);
+
+    // A takeback clears the finish.
+    store.truncate_moves(id, 11).unwrap();
+    assert!(store.game(id).unwrap().unwrap().finish.is_none());
+
+    // Everything is still there after reopening.
+    drop(store);
+    let store = SqliteStore::open(&path).unwrap();
+    let again = store.game(id).unwrap().unwrap();
+    assert_eq!(again.moves, g.moves[..11].to_vec());
+    assert_eq!(again.moves[10].clocks, Some(common::clocks_after(10)));
+}
+
+#[test]
+fn tags_players_and_dates() {
+    let dir = scratch();
+    let store = SqliteStore::open(dir.path().join("t.sqlite3")).unwrap();
+    let (id, _) = store.create_game(&new_game(5, "A", "B")).unwrap();
+    store.set_tag(id, "Round", Some("3")).unwrap();
+    store.set_tag(id, "Event", Some("renamed")).unwrap();
+    store.set_tag(id, "White", Some("Carol")).unwrap();
+    store.set_tag(id, "TimeControl", None).unwrap();
+    store.set_tag(id, "Date", Some("2024.06.30")).unwrap();
+    let g = store.game(id).unwrap().unwrap();
+    assert_eq!(g.game.white, "Carol");
+    assert_eq!(g.game.time_control, None);
+    assert_eq!(
+        g.game.tags,
+        vec![
+            ("Event".to_string(), "renamed".to_string()),
+            ("Date".to_string(), "2024.06.30".to_string()),
+            ("Round".to_string(), "3".to_string()),
+        ]
+    );
+    store.set_tag(id, "Event", None).unwrap();
+    assert_eq!(store.game(id).unwrap().unwrap().game.tags.len(), 2);
+    assert_eq!(
+        store.list(&GameFilter::default()).unwrap()[0].date,
+        "2024.06.30"
+    );
+    for bad in ["", "Two words", "Qu\"ote"] {
+        assert!(matches!(
+            store.set_tag(id, bad, Some("x")),
+            Err(StoreError::Conflict(_))
+        ));
+    }
+    assert!(matches!(
+        store.set_tag(id, "Result", Some("1-0")),
+        Err(StoreError::Conflict(_))
+    ));
+    assert!(matches!(
+        store.set_tag(GameId(42), "Round", Some("1")),
+        Err(StoreError::NoSuchGame(_))
+    ));
+
+    store.delete_game(id).unwrap();
+    assert!(store.game(id).unwrap().is_none());
+    assert!(matches!(
+        store.delete_game(id),
+        Err(StoreError::NoSuchGame(_))
+    ));
+}
+
+#[test]
+fn filters_counts_and_position_counts() {
+    let dir = scratch();
+    let store = SqliteStore::open(dir.path().join("f.sqlite3")).unwrap();
+    let mut ids = Vec::new();
+    let cases = [
+        (0u16, "Ann", "Ben", Some("1-0"), "2020.01.01"),
+        (0, "ben", "Ann", Some("1/2-1/2"), "2021.05.05"),
+        (0, "Cid", "Ann", Some("0-1"), "2022.12.31"),
+        (959, "Ann", "Cid", Some("1-0"), "2023.03.03"),
+        (959, "Ben", "Cid", None, "2024.04.04"),
+    ];
+    for (start, w, b, result, date) in cases {
+        let mut g = new_game(start, w, b);
+        g.tags[1].1 = date.into();
+        let (id, _) = store.create_game(&g).unwrap();
+        if let Some(r) = result {
+            store.finish_game(id, &finish(r, "")).unwrap();
+        }
+        ids.push(id);
+    }
+    // A game from a set-up position: no start ID.
+    let mut setup = new_game(0, "Ann", "Dee");
+    setup.start_fen = "4k3/8/8/8/8/8/8/4K2R w K - 0 1".into();
+    setup.start_id = None;
+    let (setup_id, _) = store.create_game(&setup).unwrap();
+    store
+        .finish_game(setup_id, &finish("1-0", "checkmate"))
+        .unwrap();
+
+    let count = |f: GameFilter| store.count(&f).unwrap();
+    assert_eq!(count(GameFilter::default()), 6);
+    assert_eq!(
+        count(GameFilter {
+            start_id: Some(0),
+            ..Default::default()
+        }),
+        3
+    );
+    // Players match either colour, case-insensitively.
+    let ann = GameFilter {
+        player: Some("ANN".into()),
+        ..Default::default()
+    };
+    assert_eq!(count(ann.clone()), 5);
+    assert_eq!(
+        count(GameFilter {
+            player: Some("ben".into()),
+            ..Default::default()
+        }),
+        3
+    );
+    assert_eq!(
+        count(GameFilter {
+            result: Some("*".into()),
+            ..Default::default()
+        }),
+        1
+    );
+    assert_eq!(
+        count(GameFilter {
+            result: Some("1-0".into()),
+            ..Default::default()
+        }),
+        3
+    );
+    let range = GameFilter {
+        date_from: Some("2021.01.01".into()),
+        date_to: Some("2023.03.03".into()),
+        ..Default::default()
+    };
+    assert_eq!(count(range), 3);
+
+    // Newest first, limit and offset.
+    let page = store
+        .list(&GameFilter {
+            limit: Some(2),
+            offset: 1,
+            ..ann
+        })
+        .unwrap();
+    assert_eq!(
+        page.iter().map(|g| g.id).collect::<Vec<_>>(),
+        vec![ids[3], ids[2]]
+    );
+    assert_eq!(page[0].result, "1-0");
+    assert_eq!(page[0].start_id, Some(959));
+    let all = store.list(&GameFilter::default()).unwrap();
+    assert_eq!(all[0].id, setup_id);
+    assert_eq!(all[0].start_id, None);
+    assert_eq!(all[0].reason.as_deref(), Some("checkmate"));
+    assert_eq!(all[1].result, "*");
+
+    assert_eq!(
+        store.position_counts(&GameFilter::default()).unwrap(),
+        vec![
+            PositionCounts {
+                start_id: 0,
+                white_wins: 1,
+                draws: 1,
+                black_wins: 1
+            },
+            PositionCounts {
+                start_id: 959,
+                white_wins: 1,
+                draws: 0,
+                black_wins: 0
+            },
+        ]
+    );
+    let only_cid = GameFilter {
+        player: Some("Cid".into()),
+        ..Default::default()
+    };
+    assert_eq!(
+        store.position_counts(&only_cid).unwrap(),
+        vec![
+            PositionCounts {
+                start_id: 0,
+                white_wins: 0,
+                draws: 0,
+                black_wins: 1
+            },
+            PositionCounts {
+                start_id: 959,
+                white_wins: 1,
+                draws: 0,
+                black_wins: 0
+            },
+        ]
+    );
+
+    // Streaming visits the same games, oldest first.
+    let mut seen = Vec::new();
+    store
+        .for_each_game(
+            &GameFilter {
+                player: Some("Ann".into()),
+                ..Default::default()
+            },
+            &mut |g| {
+                seen.push(g.id);
+                true
+            },
+        )
+        .unwrap();
+    assert_eq!(seen, vec![ids[0], ids[1], ids[2], ids[3], setup_id]);
+}
+
+#[test]
+fn import_detects_duplicates() {
+    let dir = scratch();
+    let store = SqliteStore::open(dir.path().join("d.sqlite3")).unwrap();
+    let game = new_game(300, "X", "Y");
+    let mut pos = chess960_core::StartId::new(300).unwrap().position();
+    let mut moves = Vec::new();
+    for ply in 0..6 {
+        let mv = scripted_move(&pos, ply).unwrap();
+        pos = pos.play(
+            pos.parse_uci(&mv.uci, chess960_core::CastlingMode::Chess960)
+                .unwrap(),
+        );
+        moves.push(mv);
+    }
+    let one = (game.clone(), moves.clone(), Some(finish("1-0", "")));
+    let mut other_round = one.clone();
+    other_round.0.tags.push(("Round".into(), "2".into()));
+    let mut shorter = one.clone();
+    shorter.1.pop();
+    let out = store
+        .import_games(&[one.clone(), one.clone(), other_round, shorter])
+        .unwrap();
+    let ImportOutcome::Added(first) = out[0] else {
+        panic!("{out:?}")
+    };
+    assert_eq!(out[1], ImportOutcome::Duplicate(first));
+    assert!(matches!(out[2], ImportOutcome::Added(_)));
+    assert!(matches!(out[3], ImportOutcome::Added(_)));
+    // Again in a later batch, and a played game that ends the same way.
+    assert_eq!(
+        store.import_games(&[one]).unwrap(),
+        vec![ImportOutcome::Duplicate(first)]
+    );
+    let (played, _) = store.create_game(&game).unwrap();
+    for (ply, m) in moves.iter().enumerate() {
+        store.append_move(played, ply as u32, m).unwrap();
+    }
+    store
+        .finish_game(played, &finish("1-0", "resignation"))
+        .unwrap();
+    let again = (game, moves, Some(finish("1-0", "")));
+    assert_eq!(
+        store.import_games(&[again]).unwrap(),
+        vec![ImportOutcome::Duplicate(first)]
+    );
+    assert_eq!(store.count(&GameFilter::default()).unwrap(), 4);
+}
+
+#[test]
+fn migrations_from_an_empty_file_and_an_empty_database() {
+    let dir = scratch();
+    // An empty file (e.g. made by `touch`).
+    let empty = dir.path().join("empty.sqlite3");
+    std::fs::write(&empty, b"").unwrap();
+    let store = SqliteStore::open(&empty).unwrap();
+    store.create_game(&new_game(1, "a", "b")).unwrap();
+    drop(store);
+    let conn = rusqlite::Connection::open(&empty).unwrap();
+    let version: u32 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    let app: u32 = conn
+        .query_row("PRAGMA application_id", [], |r| r.get(0))
+        .unwrap();
+    let mode: String = conn
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(
+        (version, app, mode.as_str()),
+        (SCHEMA_VERSION, APPLICATION_ID, "wal")
+    );
+    drop(conn);
+
+    // An SQLite database with nothing in it is adopted too.
+    let blank = dir.path().join("blank.sqlite3");
+    let conn = rusqlite::Connection::open(&blank).unwrap();
+    conn.execute_batch("VACUUM").unwrap();
+    drop(conn);
+    assert!(std::fs::metadata(&blank).unwrap().len() > 0);
+    let store = SqliteStore::open(&blank).unwrap();
+    assert_eq!(store.count(&GameFilter::default()).unwrap(), 0);
+
+    // A file that does not exist yet is created.
+    let fresh = dir.path().join("fresh.sqlite3");
+    let store = SqliteStore::open(&fresh).unwrap();
+    let (id, _) = store.create_game(&new_game(2, "a", "b")).unwrap();
+    drop(store);
+    // Reopening an up-to-date database migrates nothing and keeps the games.
+    let store = SqliteStore::open(&fresh).unwrap();
+    assert!(store.game(id).unwrap().is_some());
+    drop(store);
+    // A clean close leaves no WAL behind.
+    assert!(!dir.path().join("fresh.sqlite3-wal").exists());
+}
+
+#[test]
+fn clocks_survive_export_and_import() {
+    let dir = scratch();
+    let store = SqliteStore::open(dir.path().join("c.sqlite3")).unwrap();
+    let (id, _) = store.create_game(&new_game(518, "W", "B")).unwrap();
+    play(&store, id, 9);
+    store
+        .finish_game(id, &finish("1-0", "time forfeit"))
+        .unwrap();
+    let g = store.game(id).unwrap().unwrap();
+    let pgn = chess960_store::pgn::to_pgn(&g).unwrap();
+    let text = chess960_pgn::game_to_string(&pgn, &Default::default());
+    assert!(text.contains("[%clk 0:04:59.7]"), "{text}");
+    assert!(text.contains("[Termination \"time forfeit\"]"), "{text}");
+    let back = chess960_pgn::Reader::new(text.as_bytes())
+        .read_game()
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    let (new, moves, fin) = chess960_store::pgn::from_pgn(&back);
+    assert_eq!(
+        new.clocks,
+        Some(Clocks {
+            white_ms: 300_000,
+            black_ms: 300_000
+        })
+    );
+    assert_eq!(fin, Some(finish("1-0", "time forfeit")));
+    assert_eq!(moves.len(), g.moves.len());
+    for (a, b) in moves.iter().zip(&g.moves) {
+        assert_eq!((&a.uci, &a.san, a.clocks), (&b.uci, &b.san, b.clocks));
+    }
+    // And that re-import is recognised as the game already stored.
+    assert_eq!(
+        store.import_games(&[(new, moves, fin)]).unwrap(),
+        vec![ImportOutcome::Duplicate(id)]
+    );
+}
