@@ -5,9 +5,13 @@
 #![warn(missing_docs)]
 
 pub mod bench;
+pub mod datagen;
 pub mod eval;
+pub mod player;
 pub mod search;
 pub mod see;
 pub mod time;
 pub mod tt;
+pub mod tune;
 pub mod uci;
+pub mod weights;

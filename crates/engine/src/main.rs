@@ -1,7 +1,8 @@
 //! `chess960-engine`: UCI on standard input/output; `chess960-engine bench [DEPTH]` for a
-//! deterministic node count.
+//! deterministic node count; `datagen` and `tune` (hidden from the usage text, for developers)
+//! generate self-play training data and Texel-tune the evaluation (see `docs/engine.md`).
 
-use chess960_engine::{bench, uci::Uci};
+use chess960_engine::{bench, datagen, tune, uci::Uci};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -21,6 +22,59 @@ fn main() {
             println!("time {:.3} s", secs);
             println!("nps {}", (nodes as f64 / secs.max(1e-9)) as u64);
         }
+        Some("datagen") => {
+            let flags = Flags::parse(&args[1..]);
+            let config = datagen::Config {
+                games: flags.num("games", 1000),
+                nodes: flags.num("nodes", 5000),
+                seed: flags.num("seed", 1),
+            };
+            let path = flags.get("out").unwrap_or("target/datagen.txt");
+            let file =
+                std::fs::File::create(path).unwrap_or_else(|e| fail(&format!("{path}: {e}")));
+            let mut out = std::io::BufWriter::new(file);
+            match datagen::run(&config, &mut out) {
+                Ok((games, positions)) => {
+                    println!("{games} games, {positions} positions written to {path}")
+                }
+                Err(e) => fail(&format!("{path}: {e}")),
+            }
+        }
+        Some("tune") => {
+            let flags = Flags::parse(&args[1..]);
+            let config = tune::Config {
+                data: flags
+                    .get("data")
+                    .unwrap_or("target/datagen.txt")
+                    .to_string(),
+                epochs: flags.num("epochs", 2000),
+                rate: flags.num("rate", 1.0),
+                from_hand: flags.get("from") == Some("hand"),
+                reg: flags.num("reg", 0.0),
+            };
+            let out = flags.get("out").unwrap_or("target/weights.rs");
+            let o = tune::run(&config, |line| eprintln!("tune: {line}"))
+                .unwrap_or_else(|e| fail(&format!("{}: {e}", config.data)));
+            let note = format!(
+                "\nData: {} ({} training, {} held-out positions); {} epochs at rate {}, L2 {}.\n\
+                 K = {:.3}; mean squared error {:.6} -> {:.6} (held out {:.6} -> {:.6}).",
+                config.data,
+                o.train,
+                o.held_out,
+                config.epochs,
+                config.rate,
+                config.reg,
+                o.k,
+                o.train_error.0,
+                o.train_error.1,
+                o.held_out_error.0,
+                o.held_out_error.1
+            );
+            std::fs::write(out, tune::to_source(&o.weights, &note))
+                .unwrap_or_else(|e| fail(&format!("{out}: {e}")));
+            println!("{}", note.trim());
+            println!("weights written to {out}");
+        }
         Some("-h" | "--help" | "help") => {
             println!("chess960-engine: a Chess960 and classical chess engine speaking UCI.\n");
             println!("Usage:\n  chess960-engine            speak UCI on standard input/output (for GUIs)");
@@ -36,4 +90,46 @@ fn main() {
             uci.run(stdin.lock());
         }
     }
+}
+
+/// `--name value` pairs of the developer subcommands.
+struct Flags(Vec<(String, String)>);
+
+impl Flags {
+    fn parse(args: &[String]) -> Flags {
+        let mut pairs = Vec::new();
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            let Some(name) = a.strip_prefix("--") else {
+                fail(&format!("unexpected argument '{a}'"));
+            };
+            let Some(value) = it.next() else {
+                fail(&format!("--{name} needs a value"));
+            };
+            pairs.push((name.to_string(), value.clone()));
+        }
+        Flags(pairs)
+    }
+
+    fn get(&self, name: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn num<T: std::str::FromStr>(&self, name: &str, default: T) -> T {
+        match self.get(name) {
+            None => default,
+            Some(v) => v
+                .parse()
+                .unwrap_or_else(|_| fail(&format!("--{name}: '{v}' is not a valid number"))),
+        }
+    }
+}
+
+fn fail(msg: &str) -> ! {
+    eprintln!("chess960-engine: {msg}");
+    std::process::exit(2);
 }

@@ -462,6 +462,12 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
+        // Internal iterative reduction: with no table move here, the node was never searched
+        // before, its move ordering is poor and a full-depth search is mostly wasted; search it
+        // one ply shallower (the next visit will have a move from the table).
+        if depth >= 4 && tt.and_then(|e| e.mv).is_none() {
+            depth -= 1;
+        }
         let static_eval = if in_check {
             -INF
         } else {
@@ -790,7 +796,8 @@ fn pick(moves: &mut [Move], scores: &mut [i32], i: usize) -> Move {
     moves[i]
 }
 
-fn is_tactical(pos: &Position, m: Move) -> bool {
+/// Captures, en passant and promotions: what quiescence searches.
+pub fn is_tactical(pos: &Position, m: Move) -> bool {
     m.is_promotion()
         || m.is_en_passant()
         || (!m.is_castle() && pos.board().occupied().contains(m.to()))

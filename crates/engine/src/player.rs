@@ -1,0 +1,440 @@
+//! An in-process player: the engine as a function call, for programs that embed it (the web
+//! server, the terminal player) instead of talking UCI to a child process.
+//!
+//! A [`Player`] owns one transposition table, reused from move to move of a game. Give it the
+//! game's start position and the moves so far, a [`Level`], the clocks if the game is timed,
+//! and a stop flag; it searches on the calling thread (run it on a thread of its own where
+//! blocking matters) and returns the move it plays, calling back after each completed
+//! iteration with a [`Thinking`] report. [`Player::analyse`] evaluates a position to a depth or
+//! for a time.
+//!
+//! ```
+//! use chess960_core::StartId;
+//! use chess960_engine::player::{Level, Player};
+//! use std::sync::atomic::AtomicBool;
+//!
+//! let player = Player::new(1);
+//! let start = StartId::new(518).unwrap().position();
+//! let stop = AtomicBool::new(false);
+//! let chosen = player
+//!     .choose_move(&start, &[], Level::Depth(3), None, &stop, |_| {})
+//!     .unwrap();
+//! assert!(start.is_legal(chosen.mv));
+//! ```
+
+use crate::search::{Limits, Report, Searcher, Shared, MATE, MATE_BOUND};
+use crate::time::{self, Clock, Deadlines};
+use crate::tt::Table;
+use crate::uci::nodes_for_elo;
+use chess960_core::{Color, Move, Position};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// How strongly to play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// About this rating: the search is capped at [`nodes_for_elo`] nodes per move (the
+    /// `UCI_Elo` mapping of the UCI engine), 1000..2800.
+    Elo(u32),
+    /// A fixed search depth in plies (1 or more).
+    Depth(u32),
+}
+
+/// The clock of the side the engine plays, for a timed game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayClock {
+    /// Time left on the engine's clock.
+    pub remaining: Duration,
+    /// Increment added after each move.
+    pub increment: Duration,
+}
+
+/// A score from one side's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns.
+    Cp(i32),
+    /// Mate in this many moves (not plies); negative when that side is mated. `Mate(0)`: the
+    /// side is checkmated on the board.
+    Mate(i32),
+}
+
+impl Score {
+    /// Converts an engine score (side to move's view, in internal units) to a score.
+    pub fn from_internal(score: i32) -> Score {
+        if score >= MATE_BOUND {
+            Score::Mate((MATE - score + 1) / 2)
+        } else if score <= -MATE_BOUND {
+            Score::Mate(-((MATE + score) / 2))
+        } else {
+            Score::Cp(score)
+        }
+    }
+
+    /// The same score seen from the other side.
+    pub fn negate(self) -> Score {
+        match self {
+            Score::Cp(cp) => Score::Cp(-cp),
+            Score::Mate(n) => Score::Mate(-n),
+        }
+    }
+
+    /// This score (from the point of view of the side to move in a position where `turn` is
+    /// to move) from White's point of view.
+    pub fn for_white(self, turn: Color) -> Score {
+        match turn {
+            Color::White => self,
+            Color::Black => self.negate(),
+        }
+    }
+}
+
+/// A report after each completed iteration of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Thinking {
+    /// Depth completed.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Score of the best line, from the side to move's point of view.
+    pub score: Score,
+    /// The best line, starting with the move the engine would play now.
+    pub pv: Vec<Move>,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+}
+
+/// The move a player chose.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chosen {
+    /// The move, legal in the position searched.
+    pub mv: Move,
+    /// Score from the side to move's point of view.
+    pub score: Score,
+    /// Depth completed (0 when the search was stopped before its first iteration ended).
+    pub depth: u32,
+    /// The line the engine expects (starts with `mv`).
+    pub pv: Vec<Move>,
+}
+
+/// How long to analyse.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnalysisLimit {
+    /// To this depth in plies.
+    Depth(u32),
+    /// For this long.
+    Movetime(Duration),
+}
+
+/// The result of an analysis.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    /// Score from the side to move's point of view (`Mate(0)` when it is checkmated,
+    /// `Cp(0)` for stalemate).
+    pub score: Score,
+    /// Depth completed.
+    pub depth: u32,
+    /// The best line (empty when the position has no legal move).
+    pub pv: Vec<Move>,
+}
+
+/// Time kept in reserve on every move of a timed game, for the delay between the search
+/// ending and the move reaching the clock.
+const MOVE_OVERHEAD: Duration = Duration::from_millis(50);
+
+/// How often a caller's stop flag is looked at during a search.
+const STOP_POLL: Duration = Duration::from_millis(5);
+
+/// The deepest fixed depth accepted; deeper requests are clamped to it.
+pub const MAX_DEPTH: u32 = 64;
+
+/// How long the engine considers a draw offer ([`accepts_draw`]).
+pub const DRAW_OFFER_THINK: Duration = Duration::from_millis(300);
+
+/// The engine's answer to a draw offer, the same in every program that embeds it: it accepts
+/// once the game is past move 30 (`fullmoves` is the position's move number) when its
+/// evaluation `score` of the position (from either side's point of view) is within ±0.3
+/// pawns.
+pub fn accepts_draw(score: Score, fullmoves: u32) -> bool {
+    fullmoves > 30 && matches!(score, Score::Cp(cp) if cp.abs() <= 30)
+}
+
+/// The engine as an in-process player. One search at a time per player (a second call waits
+/// for the first); share a player between threads or keep one per game.
+pub struct Player {
+    shared: Mutex<Shared>,
+}
+
+impl Player {
+    /// A player with a transposition table of `hash_mb` MiB (at least 1).
+    pub fn new(hash_mb: usize) -> Player {
+        Player {
+            shared: Mutex::new(Shared {
+                tt: Table::new(hash_mb.max(1)),
+                stop: AtomicBool::new(false),
+                nodes: AtomicU64::new(0),
+            }),
+        }
+    }
+
+    /// Forgets everything learnt in earlier searches (for a new game).
+    pub fn clear(&self) {
+        let shared = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+        shared.tt.clear();
+    }
+
+    /// The move to play after `moves` from `start`, at `level`, within `clock` (the engine's
+    /// own clock) if the game is timed. The search ends at the level's limit, at the clock's
+    /// deadline, or soon after `stop` is set, whichever comes first; a stopped search still
+    /// returns the best move found so far. `on_thinking` is called after each iteration.
+    ///
+    /// Returns `None` when the position has no legal move (the game is over). The moves must
+    /// be legal; an illegal one ends the replay there (the position before it is searched).
+    pub fn choose_move(
+        &self,
+        start: &Position,
+        moves: &[Move],
+        level: Level,
+        clock: Option<PlayClock>,
+        stop: &AtomicBool,
+        on_thinking: impl FnMut(&Thinking),
+    ) -> Option<Chosen> {
+        let (pos, hashes) = replay(start, moves);
+        if !pos.has_legal_moves() {
+            return None;
+        }
+        let mut limits = Limits {
+            multipv: 1,
+            ..Limits::default()
+        };
+        match level {
+            Level::Elo(elo) => limits.nodes = Some(nodes_for_elo(elo)),
+            Level::Depth(d) => limits.depth = Some(d.clamp(1, MAX_DEPTH) as i32),
+        }
+        let started = Instant::now();
+        let deadlines = match clock {
+            Some(c) => time::deadlines(
+                &Clock {
+                    time: Some(c.remaining),
+                    inc: c.increment,
+                    movestogo: None,
+                    movetime: None,
+                },
+                started,
+                MOVE_OVERHEAD,
+            ),
+            None => Deadlines::default(),
+        };
+        let (outcome, pv) = self.search(&pos, hashes, &limits, deadlines, stop, on_thinking);
+        // Never return an illegal move: fall back to the first legal one if the search had
+        // nothing (stopped before its first iteration).
+        let legal = pos.legal_moves();
+        let mv = outcome
+            .0
+            .filter(|m| legal.contains(m))
+            .or_else(|| legal.first().copied())?;
+        let pv = if pv.first() == Some(&mv) {
+            pv
+        } else {
+            vec![mv]
+        };
+        Some(Chosen {
+            mv,
+            score: Score::from_internal(outcome.1),
+            depth: outcome.2,
+            pv,
+        })
+    }
+
+    /// Evaluates the position after `moves` from `start`, to a depth or for a time (or until
+    /// `stop` is set). `on_thinking` is called after each iteration.
+    pub fn analyse(
+        &self,
+        start: &Position,
+        moves: &[Move],
+        limit: AnalysisLimit,
+        stop: &AtomicBool,
+        on_thinking: impl FnMut(&Thinking),
+    ) -> Analysis {
+        let (pos, hashes) = replay(start, moves);
+        if !pos.has_legal_moves() {
+            return Analysis {
+                score: if pos.is_check() {
+                    Score::Mate(0)
+                } else {
+                    Score::Cp(0)
+                },
+                depth: 0,
+                pv: Vec::new(),
+            };
+        }
+        let mut limits = Limits {
+            multipv: 1,
+            ..Limits::default()
+        };
+        let started = Instant::now();
+        let deadlines = match limit {
+            AnalysisLimit::Depth(d) => {
+                limits.depth = Some(d.clamp(1, MAX_DEPTH) as i32);
+                Deadlines::default()
+            }
+            AnalysisLimit::Movetime(t) => {
+                let end = started + t.max(Duration::from_millis(1));
+                Deadlines {
+                    soft: Some(end),
+                    hard: Some(end),
+                }
+            }
+        };
+        let ((best, score, depth), mut pv) =
+            self.search(&pos, hashes, &limits, deadlines, stop, on_thinking);
+        if pv.is_empty() {
+            pv.extend(best.or_else(|| pos.legal_moves().first().copied()));
+        }
+        Analysis {
+            score: Score::from_internal(score),
+            depth,
+            pv,
+        }
+    }
+
+    /// Runs one search; returns (best move, internal score, depth) and the last reported line.
+    fn search(
+        &self,
+        pos: &Position,
+        hashes: Vec<u64>,
+        limits: &Limits,
+        deadlines: Deadlines,
+        stop: &AtomicBool,
+        mut on_thinking: impl FnMut(&Thinking),
+    ) -> ((Option<Move>, i32, u32), Vec<Move>) {
+        let guard = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+        let shared: &Shared = &guard;
+        shared.stop.store(false, Ordering::SeqCst);
+        shared.nodes.store(0, Ordering::SeqCst);
+        shared.tt.new_search();
+        let done = AtomicBool::new(false);
+        let mut last_pv = Vec::new();
+        let outcome = std::thread::scope(|scope| {
+            // The searcher only looks at its own shared flag; relay the caller's to it. A
+            // thread polling every few milliseconds costs nothing next to a search and keeps
+            // the caller's flag an ordinary `AtomicBool`.
+            scope.spawn(|| {
+                while !done.load(Ordering::SeqCst) {
+                    if stop.load(Ordering::SeqCst) {
+                        shared.stop.store(true, Ordering::SeqCst);
+                        break;
+                    }
+                    std::thread::sleep(STOP_POLL);
+                }
+            });
+            let mut searcher = Searcher::new(shared, 0, hashes, deadlines);
+            let outcome = searcher.run(pos, limits, |r: &Report| {
+                if let Some(line) = r.lines.first() {
+                    last_pv.clone_from(&line.pv);
+                    on_thinking(&Thinking {
+                        depth: r.depth.max(0) as u32,
+                        seldepth: r.seldepth.max(0) as u32,
+                        score: Score::from_internal(line.score),
+                        pv: line.pv.clone(),
+                        nodes: r.nodes,
+                        elapsed: r.elapsed,
+                    });
+                }
+            });
+            done.store(true, Ordering::SeqCst);
+            outcome
+        });
+        (
+            (outcome.best, outcome.score, outcome.depth.max(0) as u32),
+            last_pv,
+        )
+    }
+}
+
+/// The position after `moves` (stopping at the first illegal one) and the hashes of the
+/// positions before it, oldest first, as the search wants them for repetitions.
+fn replay(start: &Position, moves: &[Move]) -> (Position, Vec<u64>) {
+    let mut pos = *start;
+    let mut hashes = Vec::with_capacity(moves.len());
+    for &m in moves {
+        if !pos.is_legal(m) {
+            break;
+        }
+        hashes.push(pos.hash());
+        pos = pos.play(m);
+    }
+    (pos, hashes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chess960_core::StartId;
+
+    #[test]
+    fn plays_legal_moves_at_every_level() {
+        let player = Player::new(1);
+        let start = StartId::new(249).unwrap().position();
+        let stop = AtomicBool::new(false);
+        let mut moves = Vec::new();
+        for level in [Level::Elo(1000), Level::Depth(2), Level::Elo(2000)] {
+            let mut reports = 0;
+            let chosen = player
+                .choose_move(&start, &moves, level, None, &stop, |_| reports += 1)
+                .expect("the position has moves");
+            let (pos, _) = replay(&start, &moves);
+            assert!(pos.is_legal(chosen.mv));
+            assert_eq!(chosen.pv.first(), Some(&chosen.mv));
+            assert!(reports >= 1);
+            moves.push(chosen.mv);
+        }
+    }
+
+    #[test]
+    fn finds_mate_and_reports_it() {
+        // White mates with Ra8#.
+        let pos = Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
+        let player = Player::new(1);
+        let stop = AtomicBool::new(false);
+        let a = player.analyse(&pos, &[], AnalysisLimit::Depth(4), &stop, |_| {});
+        assert_eq!(a.score, Score::Mate(1));
+        assert_eq!(
+            a.pv[0].to_uci(chess960_core::CastlingMode::Chess960),
+            "a1a8"
+        );
+        let mated = pos.play(a.pv[0]);
+        let b = player.analyse(&mated, &[], AnalysisLimit::Depth(4), &stop, |_| {});
+        assert_eq!(b.score, Score::Mate(0));
+        assert!(b.pv.is_empty());
+        assert_eq!(Score::Mate(1).for_white(Color::Black), Score::Mate(-1));
+    }
+
+    #[test]
+    fn stop_flag_and_clock_end_the_search() {
+        let player = Player::new(1);
+        let start = StartId::new(518).unwrap().position();
+        let stop = AtomicBool::new(true);
+        let t = Instant::now();
+        let chosen = player
+            .choose_move(&start, &[], Level::Depth(60), None, &stop, |_| {})
+            .unwrap();
+        assert!(start.is_legal(chosen.mv));
+        assert!(t.elapsed() < Duration::from_secs(2));
+
+        let stop = AtomicBool::new(false);
+        let t = Instant::now();
+        let clock = PlayClock {
+            remaining: Duration::from_millis(300),
+            increment: Duration::ZERO,
+        };
+        let chosen = player
+            .choose_move(&start, &[], Level::Depth(60), Some(clock), &stop, |_| {})
+            .unwrap();
+        assert!(start.is_legal(chosen.mv));
+        assert!(t.elapsed() < Duration::from_millis(300));
+    }
+}
