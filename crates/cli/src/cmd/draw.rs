@@ -11,8 +11,8 @@ use chess960_draw::chosen::{self, Chosen, PLACEMENT_SYNTAX};
 use chess960_draw::rng::SplitMix64;
 use chess960_draw::row::{role_name, SQUARES};
 use chess960_draw::{draw_seeded, replay, Method, Step};
+use chess960_server::catalog::DrawJson;
 use clap::Args;
-use serde::Serialize;
 use std::fmt::Write as _;
 use std::io::{BufRead, IsTerminal, Write};
 
@@ -87,15 +87,6 @@ pub struct DrawArgs {
     pub json: bool,
 }
 
-#[derive(Serialize)]
-struct DrawJson<'a> {
-    method: &'a str,
-    id: u16,
-    back_rank: String,
-    fen: String,
-    steps: Vec<String>,
-}
-
 /// Runs `chess960 draw`.
 pub fn run(args: &DrawArgs) -> CliResult<String> {
     let name = args.method.trim();
@@ -146,13 +137,8 @@ fn output(
 ) -> CliResult<String> {
     let id = rank.id();
     if args.json {
-        return json_line(&DrawJson {
-            method,
-            id: id.get(),
-            back_rank: rank.to_string(),
-            fen: rank.position().fen(),
-            steps: steps.iter().map(|s| s.text.clone()).collect(),
-        });
+        // The same JSON as the web server's /api/draw (which adds the seed it used).
+        return json_line(&DrawJson::new(method, rank, steps, None));
     }
     let mut out = String::new();
     if args.explain {

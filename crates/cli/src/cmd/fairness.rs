@@ -11,8 +11,8 @@ use chess960_draw::fairness::{analyse, sample, Analysis, Class};
 use chess960_draw::rng::SplitMix64;
 use chess960_draw::stats::ChiSquare;
 use chess960_draw::{Method, Ratio};
+use chess960_server::catalog::{FairnessJson, MethodJson, SampleJson};
 use clap::Args;
-use serde::Serialize;
 use std::fmt::Write as _;
 
 /// The largest `--sample`.
@@ -57,35 +57,6 @@ pub struct FairnessArgs {
         allow_negative_numbers = true
     )]
     pub seed: Option<String>,
-}
-
-#[derive(Serialize)]
-struct ClassJson {
-    times_960: String,
-    positions: usize,
-    description: String,
-}
-
-#[derive(Serialize)]
-struct SampleJson {
-    n: u64,
-    chi_square: f64,
-    df: u32,
-    p_value: f64,
-}
-
-#[derive(Serialize)]
-struct MethodJson {
-    method: &'static str,
-    uniform: bool,
-    classes: Vec<ClassJson>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    sample: Option<SampleJson>,
-}
-
-#[derive(Serialize)]
-struct FairnessJson {
-    methods: Vec<MethodJson>,
 }
 
 /// One method's results.
@@ -150,27 +121,13 @@ pub fn run(args: &FairnessArgs) -> CliResult<String> {
     )?;
 
     if args.json {
+        // The same JSON as the web server's /api/fairness (which has no sample).
         return json_line(&FairnessJson {
             methods: reports
                 .iter()
-                .map(|r| MethodJson {
-                    method: r.analysis.method.name(),
-                    uniform: r.analysis.is_uniform(),
-                    classes: r
-                        .classes
-                        .iter()
-                        .map(|c| ClassJson {
-                            times_960: c.times_960.to_string(),
-                            positions: c.ids.len(),
-                            description: c.description.clone(),
-                        })
-                        .collect(),
-                    sample: r.test.map(|t| SampleJson {
-                        n: n.unwrap_or(0),
-                        chi_square: t.statistic,
-                        df: t.df,
-                        p_value: t.p_value,
-                    }),
+                .map(|r| {
+                    let sample = r.test.map(|t| SampleJson::new(n.unwrap_or(0), t));
+                    MethodJson::new(&r.analysis, &r.classes, sample)
                 })
                 .collect(),
         });

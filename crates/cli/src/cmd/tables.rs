@@ -7,7 +7,6 @@ use chess960_core::{File, StartId};
 use chess960_draw::row::square_list;
 use chess960_draw::tables::{bishop_table, compose, king_table, split};
 use clap::Args;
-use serde::Serialize;
 use std::fmt::Write as _;
 
 /// Arguments of `chess960 tables`.
@@ -34,33 +33,6 @@ pub struct TablesArgs {
     pub json: bool,
 }
 
-#[derive(Serialize)]
-struct KingRowJson {
-    row: u16,
-    pieces: String,
-}
-
-#[derive(Serialize)]
-struct BishopRowJson {
-    row: u16,
-    squares: [String; 2],
-}
-
-#[derive(Serialize)]
-struct ExampleJson {
-    id: u16,
-    king_row: u16,
-    bishop_row: u16,
-    back_rank: String,
-}
-
-#[derive(Serialize)]
-struct TablesJson {
-    king_table: Vec<KingRowJson>,
-    bishop_table: Vec<BishopRowJson>,
-    example: ExampleJson,
-}
-
 /// `R N Q K N R`.
 fn spaced(letters: &str) -> String {
     letters
@@ -85,28 +57,8 @@ pub fn run(args: &TablesArgs) -> CliResult<String> {
     debug_assert_eq!(rank, id.back_rank());
 
     if args.json {
-        return json_line(&TablesJson {
-            king_table: kings
-                .iter()
-                .map(|r| KingRowJson {
-                    row: r.k,
-                    pieces: r.letters(),
-                })
-                .collect(),
-            bishop_table: bishops
-                .iter()
-                .map(|r| BishopRowJson {
-                    row: r.b,
-                    squares: r.files.map(|f| format!("{f}1")),
-                })
-                .collect(),
-            example: ExampleJson {
-                id: id.get(),
-                king_row: k,
-                bishop_row: b,
-                back_rank: rank.to_string(),
-            },
-        });
+        // The same JSON as the web server's /api/tables.
+        return json_line(&chess960_server::catalog::tables(id));
     }
 
     let mut out = String::new();

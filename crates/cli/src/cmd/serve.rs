@@ -1,0 +1,67 @@
+//! `chess960 serve`: the web server (`chess960-server`) with the browser UI, on the game
+//! database of `chess960 db`.
+
+use chess960_store::SqliteStore;
+use clap::Args;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+/// Arguments of `chess960 serve`.
+#[derive(Debug, Args)]
+#[command(
+    about = "Play Chess960 against the engine in the browser: serve the web UI and its API",
+    long_about = "Start the web server and open the printed address in a browser to play \
+Chess960 against the built-in engine: choose or draw a start position, a colour, a level \
+and a time control; the server checks every move, runs the engine, keeps the clocks and \
+saves every move in the game database before it acknowledges it, so games survive a reload \
+of the page and a restart of the server. The web UI is built into the program.\n\n\
+The database is the one of 'chess960 db': --db PATH, else $CHESS960_DB, else games.sqlite3 in \
+the user's data directory (~/.local/share/chess960/ on Linux).\n\n\
+The HTTP and WebSocket API is described in docs/api.md. Stop the server with Ctrl-C.",
+    after_help = "Examples:\n  chess960 serve\n  chess960 serve --port 8080\n  \
+chess960 serve --host 0.0.0.0 --db /tmp/games.sqlite3"
+)]
+pub struct ServeArgs {
+    /// The address to listen on; 0.0.0.0 (or ::) lets other machines connect.
+    #[arg(long, value_name = "HOST", default_value = "127.0.0.1")]
+    pub host: String,
+    /// The port to listen on (0: any free port).
+    #[arg(long, value_name = "PORT", default_value_t = 8960)]
+    pub port: u16,
+    /// The game database (default: $CHESS960_DB, else games.sqlite3 in the user's data
+    /// directory). Created when it does not exist.
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<PathBuf>,
+    /// Log one line per request (and the server's warnings) on standard error.
+    #[arg(long, short)]
+    pub verbose: bool,
+}
+
+/// Runs `chess960 serve`: 0 after Ctrl-C, 2 with one `chess960: …` line when it cannot
+/// start (database, port).
+pub fn main(args: &ServeArgs) -> ExitCode {
+    let fail = |msg: String| {
+        eprintln!("chess960: {msg}");
+        ExitCode::from(2)
+    };
+    let store = match SqliteStore::open_default(args.db.as_deref()) {
+        Ok(s) => s,
+        Err(e) => return fail(format!("cannot open the game database: {e}")),
+    };
+    let db_path = store.path().display().to_string();
+    chess960_server::init_logging(args.verbose);
+    let result = chess960_server::run(&args.host, args.port, Arc::new(store), |url| {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(
+            out,
+            "chess960 serve: {url}  (games in {db_path}; Ctrl-C stops)"
+        );
+        let _ = out.flush();
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(e.to_string()),
+    }
+}

@@ -1,0 +1,592 @@
+//! The HTTP handlers of docs/api.md.
+
+use crate::catalog;
+use crate::error::{ApiError, ApiResult, JsonBody};
+use crate::game::{engine_game, finish_of, GameView, Live, TimeControl};
+use crate::live::{blocking, GameHandle};
+use crate::AppState;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, Query, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use chess960_core::{Color, Game, Move, Position, StartId};
+use chess960_draw::rng::SplitMix64;
+use chess960_engine::player::{AnalysisLimit, Level};
+use chess960_engine::uci::{ELO_MAX, ELO_MIN};
+use chess960_store::{GameFilter, MoveRecord};
+use serde::Deserialize;
+use serde_json::json;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The deepest fixed level and analysis depth accepted.
+const MAX_DEPTH: u32 = 30;
+/// The longest analysis.
+const MAX_MOVETIME_MS: u64 = 60_000;
+/// The longest time control and study time accepted (a day, an hour).
+const MAX_INITIAL_MS: u64 = 86_400_000;
+const MAX_INCREMENT_MS: u64 = 3_600_000;
+const MAX_STUDY_MS: u64 = 3_600_000;
+/// The human's name when none is given.
+const DEFAULT_NAME: &str = "Player";
+/// The most games one list answer holds.
+const MAX_LIMIT: u32 = 500;
+
+// ---- start positions ----------------------------------------------------------------------
+
+/// `GET /api/positions`.
+pub async fn positions() -> Json<Vec<catalog::PositionJson>> {
+    Json(catalog::positions())
+}
+
+/// `GET /api/positions/{id}`.
+pub async fn position(Path(id): Path<String>) -> ApiResult<Json<catalog::PositionJson>> {
+    Ok(Json(catalog::position(catalog::parse_id(&id)?)))
+}
+
+/// `GET /api/tables`.
+pub async fn tables() -> Json<catalog::TablesJson> {
+    Json(catalog::tables(StartId::CLASSICAL))
+}
+
+/// `GET /api/fairness`.
+pub async fn fairness() -> ApiResult<Response> {
+    let text = tokio::task::spawn_blocking(catalog::fairness)
+        .await
+        .map_err(|e| ApiError::internal(format!("a worker thread failed: {e}")))??;
+    Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response())
+}
+
+/// `POST /api/draw`.
+pub async fn draw(
+    JsonBody(req): JsonBody<catalog::DrawRequest>,
+) -> ApiResult<Json<catalog::DrawJson>> {
+    Ok(Json(catalog::draw(&req)?))
+}
+
+// ---- new game ------------------------------------------------------------------------------
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct StartIn {
+    id: Option<u32>,
+    random: Option<bool>,
+    #[serde(default)]
+    exclude_classical: bool,
+    fen: Option<String>,
+    pgn: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LevelIn {
+    elo: Option<u32>,
+    depth: Option<u32>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TimeControlIn {
+    initial_ms: u64,
+    #[serde(default)]
+    increment_ms: u64,
+}
+
+/// `POST /api/games`. Every field has a default: a random start, White, level Elo 1500, no
+/// clock, no study time, the name "Player".
+#[derive(Deserialize)]
+pub struct NewGameRequest {
+    start: Option<StartIn>,
+    color: Option<String>,
+    level: Option<LevelIn>,
+    time_control: Option<TimeControlIn>,
+    study_ms: Option<u64>,
+    name: Option<String>,
+}
+
+/// The start position, the moves already played (from a PGN) and the start's number.
+fn start_of(start: StartIn, rng: &mut SplitMix64) -> ApiResult<(Position, Vec<Move>)> {
+    let given = [
+        start.id.is_some(),
+        start.random.is_some(),
+        start.fen.is_some(),
+        start.pgn.is_some(),
+    ]
+    .iter()
+    .filter(|&&b| b)
+    .count();
+    if given != 1 {
+        return Err(ApiError::bad_request(
+            "start: give exactly one of id, random, fen or pgn",
+        ));
+    }
+    if let Some(n) = start.id {
+        let n = if n == 960 { 0 } else { n };
+        let id = StartId::new(n).map_err(|_| {
+            ApiError::bad_request(format!("start.id: {n} is not a start position (0..959)"))
+        })?;
+        return Ok((id.position(), Vec::new()));
+    }
+    if let Some(random) = start.random {
+        if !random {
+            return Err(ApiError::bad_request(
+                "start.random: must be true (or give id, fen or pgn)",
+            ));
+        }
+        let id = if start.exclude_classical {
+            // 959 numbers, skipping 518.
+            let n = rng.below(959) as u32;
+            if n >= 518 {
+                n + 1
+            } else {
+                n
+            }
+        } else {
+            rng.below(960) as u32
+        };
+        let id = StartId::new(id).expect("below 960");
+        return Ok((id.position(), Vec::new()));
+    }
+    if let Some(fen) = start.fen {
+        let pos = Position::from_fen(&fen)
+            .map_err(|e| ApiError::unprocessable(format!("start.fen: {e}")))?;
+        return Ok((pos, Vec::new()));
+    }
+    let pgn = start.pgn.unwrap_or_default();
+    crate::pgn::import(&pgn)
+}
+
+fn level_of(level: Option<LevelIn>) -> ApiResult<Level> {
+    let Some(level) = level else {
+        return Ok(crate::game::DEFAULT_LEVEL);
+    };
+    match (level.elo, level.depth) {
+        (Some(elo), None) => {
+            if (ELO_MIN..=ELO_MAX).contains(&elo) {
+                Ok(Level::Elo(elo))
+            } else {
+                Err(ApiError::bad_request(format!(
+                    "level.elo: {elo} is outside {ELO_MIN}..{ELO_MAX}"
+                )))
+            }
+        }
+        (None, Some(depth)) => {
+            if (1..=MAX_DEPTH).contains(&depth) {
+                Ok(Level::Depth(depth))
+            } else {
+                Err(ApiError::bad_request(format!(
+                    "level.depth: {depth} is outside 1..{MAX_DEPTH}"
+                )))
+            }
+        }
+        _ => Err(ApiError::bad_request(
+            "level: give exactly one of elo or depth",
+        )),
+    }
+}
+
+/// `POST /api/games`: 201 with the game view.
+pub async fn create_game(
+    State(state): State<AppState>,
+    JsonBody(req): JsonBody<NewGameRequest>,
+) -> ApiResult<(StatusCode, Json<GameView>)> {
+    let mut rng = SplitMix64::from_entropy();
+    let level = level_of(req.level)?;
+    let human = match req.color.as_deref().map(str::trim) {
+        None | Some("white") => Color::White,
+        Some("black") => Color::Black,
+        Some("random") => {
+            if rng.below(2) == 0 {
+                Color::White
+            } else {
+                Color::Black
+            }
+        }
+        Some(other) => {
+            return Err(ApiError::bad_request(format!(
+                "color: '{}' is not white, black or random",
+                other.chars().take(20).collect::<String>()
+            )))
+        }
+    };
+    let tc = match req.time_control {
+        None => None,
+        Some(t) => {
+            if !(1..=MAX_INITIAL_MS).contains(&t.initial_ms) {
+                return Err(ApiError::bad_request(format!(
+                    "time_control.initial_ms: must be 1..{MAX_INITIAL_MS}"
+                )));
+            }
+            if t.increment_ms > MAX_INCREMENT_MS {
+                return Err(ApiError::bad_request(format!(
+                    "time_control.increment_ms: must be 0..{MAX_INCREMENT_MS}"
+                )));
+            }
+            Some(TimeControl {
+                initial_ms: t.initial_ms,
+                increment_ms: t.increment_ms,
+            })
+        }
+    };
+    let study_ms = req.study_ms.unwrap_or(0);
+    if study_ms > MAX_STUDY_MS {
+        return Err(ApiError::bad_request(format!(
+            "study_ms: must be 0..{MAX_STUDY_MS}"
+        )));
+    }
+    let name = req
+        .name
+        .map(|n| n.trim().to_string())
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| DEFAULT_NAME.to_string());
+    if name.chars().count() > 100 || name.chars().any(char::is_control) {
+        return Err(ApiError::bad_request(
+            "name: at most 100 characters, no control characters",
+        ));
+    }
+    let (start, moves) = start_of(
+        req.start.unwrap_or(StartIn {
+            random: Some(true),
+            ..StartIn::default()
+        }),
+        &mut rng,
+    )?;
+    // The start's number only when the position is exactly that start position.
+    let start_id = StartId::of_board(start.board()).filter(|id| id.position() == start);
+    let mut game = match start_id {
+        Some(id) => Game::chess960(id),
+        None => Game::from_position(start),
+    };
+    let mut records = Vec::with_capacity(moves.len());
+    for (i, &m) in moves.iter().enumerate() {
+        let pos = *game.position();
+        game.play(m)
+            .map_err(|e| ApiError::unprocessable(format!("start.pgn: move {}: {e}", i + 1)))?;
+        records.push(MoveRecord {
+            uci: m.to_uci(chess960_core::CastlingMode::Chess960),
+            san: pos.san(m),
+            clocks: None,
+            played_at_ms: crate::game::now_ms(),
+        });
+    }
+    let meta = engine_game(&start, start_id, human, name, level, tc, "chess960 serve");
+    let store = Arc::clone(&state.games().ctx().store);
+    let (m2, recs) = (meta.clone(), records.clone());
+    let (id, key) = blocking(move || {
+        let (id, key) = store.create_game(&m2)?;
+        for (ply, rec) in recs.iter().enumerate() {
+            store.append_move(id, ply as u32, rec)?;
+        }
+        Ok((id, key))
+    })
+    .await?;
+    let mut live = Live::new(id, key, meta, game, human, level, tc);
+    live.records = records;
+    if let Some(o) = live.game.outcome() {
+        // A PGN that ends in mate or stalemate: the game is over before it starts.
+        let store = Arc::clone(&state.games().ctx().store);
+        let f = finish_of(o);
+        let f2 = f.clone();
+        blocking(move || store.finish_game(id, &f2)).await?;
+        live.set_finished(f, Instant::now());
+    }
+    let handle = state.games().insert(live);
+    let mut g = handle.lock().await;
+    handle.begin(&mut g, Some(Duration::from_millis(study_ms)));
+    Ok((StatusCode::CREATED, Json(g.view(Instant::now()))))
+}
+
+// ---- game list -----------------------------------------------------------------------------
+
+/// `GET /api/games` query. Numbers are read by hand so that a bad one is named.
+#[derive(Deserialize)]
+pub struct ListQuery {
+    start_id: Option<String>,
+    result: Option<String>,
+    player: Option<String>,
+    limit: Option<String>,
+    offset: Option<String>,
+}
+
+fn number<T: std::str::FromStr>(name: &str, v: &Option<String>) -> ApiResult<Option<T>> {
+    match v.as_deref().map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(t) => t.parse().map(Some).map_err(|_| {
+            ApiError::bad_request(format!(
+                "{name}: '{}' is not a number",
+                t.chars().take(20).collect::<String>()
+            ))
+        }),
+    }
+}
+
+/// `GET /api/games`.
+pub async fn list_games(
+    State(state): State<AppState>,
+    query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
+) -> ApiResult<Json<serde_json::Value>> {
+    let Query(q) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
+    let start_id: Option<u16> = number("start_id", &q.start_id)?;
+    if start_id.is_some_and(|n| n > 959) {
+        return Err(ApiError::bad_request("start_id: must be 0..959"));
+    }
+    let result = match q.result.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(r @ ("1-0" | "0-1" | "1/2-1/2" | "*")) => Some(r.to_string()),
+        Some(_) => {
+            return Err(ApiError::bad_request(
+                "result: must be 1-0, 0-1, 1/2-1/2 or *",
+            ))
+        }
+    };
+    let limit: u32 = number("limit", &q.limit)?.unwrap_or(50);
+    if !(1..=MAX_LIMIT).contains(&limit) {
+        return Err(ApiError::bad_request(format!(
+            "limit: must be 1..{MAX_LIMIT}"
+        )));
+    }
+    let offset: u32 = number("offset", &q.offset)?.unwrap_or(0);
+    let filter = GameFilter {
+        start_id,
+        player: q.player.filter(|p| !p.trim().is_empty()),
+        result,
+        limit: Some(limit),
+        offset,
+        ..GameFilter::default()
+    };
+    let store = Arc::clone(&state.games().ctx().store);
+    let (total, games) =
+        blocking(move || Ok((store.count(&filter)?, store.list(&filter)?))).await?;
+    let games: Vec<_> = games
+        .into_iter()
+        .map(|g| {
+            json!({
+                "key": g.key.as_str(),
+                "id": g.id.0,
+                "start_id": g.start_id,
+                "white": g.white,
+                "black": g.black,
+                "result": g.result,
+                "reason": g.reason,
+                "date": g.date,
+                "plies": g.plies,
+            })
+        })
+        .collect();
+    Ok(Json(json!({"total": total, "games": games})))
+}
+
+// ---- one game -----------------------------------------------------------------------------
+
+async fn handle(state: &AppState, key: &str) -> ApiResult<Arc<GameHandle>> {
+    state.games().get(key).await
+}
+
+/// `GET /api/games/{key}`.
+pub async fn get_game(
+    State(state): State<AppState>,
+    Path(key): Path<String>,
+) -> ApiResult<Json<GameView>> {
+    Ok(Json(handle(&state, &key).await?.view().await?))
+}
+
+#[derive(Deserialize)]
+pub struct MoveRequest {
+    #[serde(rename = "move")]
+    mv: String,
+    ply: u64,
+}
+
+/// `POST /api/games/{key}/moves`.
+pub async fn post_move(
+    State(state): State<AppState>,
+    Path(key): Path<String>,
+    JsonBody(req): JsonBody<MoveRequest>,
+) -> ApiResult<Json<GameView>> {
+    let h = handle(&state, &key).await?;
+    Ok(Json(h.human_move(&req.mv, req.ply).await?))
+}
+
+#[derive(Deserialize)]
+pub struct PremoveRequest {
+    #[serde(rename = "move")]
+    mv: Option<String>,
+}
+
+/// `POST /api/games/{key}/premove`.
+pub async fn post_premove(
+    State(state): State<AppState>,
+    Path(key): Path<String>,
+    JsonBody(req): JsonBody<PremoveRequest>,
+) -> ApiResult<Json<GameView>> {
+    let h = handle(&state, &key).await?;
+    Ok(Json(h.premove(req.mv).await?))
+}
+
+/// An action without parameters: the body, if any, must be a JSON object.
+#[derive(Deserialize)]
+pub struct Empty {}
+
+/// `POST /api/games/{key}/takeback`.
+pub async fn post_takeback(
+    State(state): State<AppState>,
+    Path(key): Path<String>,
+    JsonBody(_): JsonBody<Empty>,
+) -> ApiResult<Json<GameView>> {
+    Ok(Json(handle(&state, &key).await?.takeback().await?))
+}
+
+/// `POST /api/games/{key}/resign`.
+pub async fn post_resign(
+    State(state): State<AppState>,
+    Path(key): Path<String>,
+    JsonBody(_): JsonBody<Empty>,
+) -> ApiResult<Json<GameView>> {
+    Ok(Json(handle(&state, &key).await?.resign().await?))
+}
+
+/// `POST /api/games/{key}/start`.
+pub async fn post_start(
+    State(state): State<AppState>,
+    Path(key): Path<String>,
+    JsonBody(_): JsonBody<Empty>,
+) -> ApiResult<Json<GameView>> {
+    Ok(Json(handle(&state, &key).await?.start().await?))
+}
+
+#[derive(Deserialize)]
+pub struct DrawActionRequest {
+    action: String,
+}
+
+/// `POST /api/games/{key}/draw`.
+pub async fn post_draw(
+    State(state): State<AppState>,
+    Path(key): Path<String>,
+    JsonBody(req): JsonBody<DrawActionRequest>,
+) -> ApiResult<Json<GameView>> {
+    let h = handle(&state, &key).await?;
+    match req.action.trim() {
+        "offer" => Ok(Json(h.offer_draw().await?)),
+        "claim" => Ok(Json(h.claim_draw().await?)),
+        _ => Err(ApiError::bad_request("action: must be offer or claim")),
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalysisRequest {
+    depth: Option<u32>,
+    movetime_ms: Option<u64>,
+    ply: Option<u64>,
+}
+
+/// `POST /api/games/{key}/analysis`.
+pub async fn post_analysis(
+    State(state): State<AppState>,
+    Path(key): Path<String>,
+    JsonBody(req): JsonBody<AnalysisRequest>,
+) -> ApiResult<Json<crate::live::AnalysisJson>> {
+    let limit = match (req.depth, req.movetime_ms) {
+        (Some(_), Some(_)) => {
+            return Err(ApiError::bad_request(
+                "depth: give either depth or movetime_ms, not both",
+            ))
+        }
+        (Some(d), None) if (1..=MAX_DEPTH).contains(&d) => AnalysisLimit::Depth(d),
+        (Some(_), None) => {
+            return Err(ApiError::bad_request(format!(
+                "depth: must be 1..{MAX_DEPTH}"
+            )))
+        }
+        (None, Some(t)) if (1..=MAX_MOVETIME_MS).contains(&t) => {
+            AnalysisLimit::Movetime(Duration::from_millis(t))
+        }
+        (None, Some(_)) => {
+            return Err(ApiError::bad_request(format!(
+                "movetime_ms: must be 1..{MAX_MOVETIME_MS}"
+            )))
+        }
+        (None, None) => AnalysisLimit::Depth(12),
+    };
+    let h = handle(&state, &key).await?;
+    Ok(Json(h.analyse(req.ply, limit).await?))
+}
+
+/// `GET /api/games/{key}/pgn`.
+pub async fn get_pgn(
+    State(state): State<AppState>,
+    Path(key): Path<String>,
+) -> ApiResult<Response> {
+    let stored = handle(&state, &key).await?.stored().await?;
+    let text = crate::pgn::export(&stored)?;
+    let disposition = format!("attachment; filename=\"chess960-game-{}.pgn\"", stored.id);
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_string(),
+            ),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+/// `GET /api/games/{key}/ws`.
+pub async fn websocket(
+    State(state): State<AppState>,
+    Path(key): Path<String>,
+    ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+) -> ApiResult<Response> {
+    let h = handle(&state, &key).await?;
+    let ws = ws.map_err(|e| {
+        ApiError::bad_request(format!("this address takes WebSocket connections: {e}"))
+    })?;
+    let shutdown = state.shutdown_signal();
+    Ok(ws.on_upgrade(move |socket| session(h, socket, shutdown)))
+}
+
+/// One WebSocket client: the state at once (a paused game resumes), then every event.
+async fn session(
+    h: Arc<GameHandle>,
+    mut socket: WebSocket,
+    mut shutdown: tokio::sync::watch::Receiver<bool>,
+) {
+    let mut rx = h.subscribe();
+    let first = match h.client_connected().await {
+        Ok(v) => json!({"type": "state", "game": v}).to_string(),
+        Err(e) => json!({"type": "error", "error": e.message}).to_string(),
+    };
+    if socket.send(Message::Text(first.into())).await.is_err() {
+        return;
+    }
+    loop {
+        tokio::select! {
+            event = rx.recv() => {
+                let text: String = match event {
+                    Ok(t) => t.to_string(),
+                    // A client too slow for the events gets the whole state instead.
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => match h.view().await {
+                        Ok(v) => json!({"type": "state", "game": v}).to_string(),
+                        Err(_) => continue,
+                    },
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+                };
+                if socket.send(Message::Text(text.into())).await.is_err() {
+                    break;
+                }
+            }
+            incoming = socket.recv() => match incoming {
+                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
+                Some(Ok(_)) => {} // the client sends nothing of meaning; pings are answered by axum
+            },
+            _ = shutdown.changed() => {
+                let _ = socket.send(Message::Close(None)).await;
+                break;
+            }
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! Errors as the API reports them (`{"error": "..."}` with a 4xx or 5xx status), and the JSON
+//! body extractor whose rejections name the field at fault.
+
+use axum::extract::{FromRequest, Request};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::de::DeserializeOwned;
+
+/// The largest request body accepted.
+pub const BODY_LIMIT: usize = 1 << 20;
+
+/// An error answer: a status and a message saying what went wrong, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiError {
+    /// The HTTP status.
+    pub status: StatusCode,
+    /// The message.
+    pub message: String,
+}
+
+impl ApiError {
+    /// Any status.
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: message.into(),
+        }
+    }
+
+    /// 400: a malformed request.
+    pub fn bad_request(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    /// 404: no such game or route.
+    pub fn not_found(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::NOT_FOUND, message)
+    }
+
+    /// 409: the request does not fit the game's state.
+    pub fn conflict(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::CONFLICT, message)
+    }
+
+    /// 422: well-formed but illegal or invalid (a move, a FEN, a PGN).
+    pub fn unprocessable(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, message)
+    }
+
+    /// 500: the server's own failure (the store, a worker thread).
+    pub fn internal(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, message)
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.status, self.message)
+    }
+}
+
+impl From<chess960_store::StoreError> for ApiError {
+    fn from(e: chess960_store::StoreError) -> ApiError {
+        use chess960_store::StoreError;
+        match e {
+            StoreError::NoSuchGame(what) => ApiError::not_found(format!("no game {what}")),
+            StoreError::Conflict(what) => ApiError::conflict(what),
+            other => ApiError::internal(format!("game database: {other}")),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (
+            self.status,
+            Json(serde_json::json!({ "error": self.message })),
+        )
+            .into_response()
+    }
+}
+
+/// The result of a handler.
+pub type ApiResult<T> = Result<T, ApiError>;
+
+/// A JSON request body of type `T`. Unlike axum's `Json`, every rejection is a JSON error:
+/// 413 over [`BODY_LIMIT`], 400 for a body that is not JSON or does not fit `T`, naming the
+/// field (`level.elo: invalid type: string "x", expected u32`). An empty body reads as `{}`,
+/// so that actions without parameters may be posted without one. The content type is not
+/// checked: the body is what matters.
+pub struct JsonBody<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let bytes = axum::body::Bytes::from_request(req, state)
+            .await
+            .map_err(|rejection| {
+                if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                    ApiError::new(
+                        StatusCode::PAYLOAD_TOO_LARGE,
+                        format!("the request body is larger than {BODY_LIMIT} bytes"),
+                    )
+                } else {
+                    ApiError::bad_request(format!("cannot read the request body: {rejection}"))
+                }
+            })?;
+        parse_json(&bytes).map(JsonBody)
+    }
+}
+
+/// Reads `bytes` as a `T`, naming the field at fault in the error.
+pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> ApiResult<T> {
+    let text = if bytes.iter().all(u8::is_ascii_whitespace) {
+        &b"{}"[..]
+    } else {
+        bytes
+    };
+    let de = &mut serde_json::Deserializer::from_slice(text);
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        let what = if inner.is_syntax() || inner.is_eof() {
+            format!("the request body is not valid JSON: {inner}")
+        } else if path == "." || path.is_empty() {
+            format!("the request body: {inner}")
+        } else {
+            format!("{path}: {inner}")
+        };
+        ApiError::bad_request(what)
+    })
+}

@@ -1,0 +1,795 @@
+//! One game as the server holds it in memory: the rules state from `chess960-core`, the
+//! moves as stored, both clocks, the phase (study, playing, finished), and the game view the
+//! API returns. Everything here is synchronous and does no I/O; `live.rs` persists and
+//! broadcasts.
+
+use chess960_core::{
+    CastlingMode, CastlingSide, Color, Game, Move, Outcome, Position, Role, StartId, Termination,
+    Validation,
+};
+use chess960_engine::player::Level;
+use chess960_store::{Clocks, Finish, GameId, GameKey, MoveRecord, NewGame, StoredGame};
+use serde::Serialize;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// PGN tag holding the engine's level (`elo 1500` or `depth 4`), so that a game loaded from the
+/// store after a restart is played on at the same level.
+pub const LEVEL_TAG: &str = "EngineLevel";
+
+/// The engine's name as a player.
+pub fn engine_name(level: Level) -> String {
+    match level {
+        Level::Elo(elo) => format!("chess960-engine {elo}"),
+        Level::Depth(d) => format!("chess960-engine depth {d}"),
+    }
+}
+
+/// The record of a new game between a person and the engine, as both `chess960 serve` and
+/// `chess960 play` store it: players, time control, and the tags (`Variant`, `WhiteType` /
+/// `BlackType`, [`LEVEL_TAG`]) from which either program can continue the game later.
+pub fn engine_game(
+    start: &Position,
+    start_id: Option<StartId>,
+    human: Color,
+    human_name: String,
+    level: Level,
+    tc: Option<TimeControl>,
+    site: &str,
+) -> NewGame {
+    let engine = engine_name(level);
+    let (white, black) = match human {
+        Color::White => (human_name, engine),
+        Color::Black => (engine, human_name),
+    };
+    let kind = |c: Color| if c == human { "human" } else { "program" };
+    NewGame {
+        start_fen: start.fen(),
+        start_id: start_id.map(StartId::get),
+        white,
+        black,
+        time_control: tc.map(TimeControl::to_pgn),
+        clocks: tc.map(TimeControl::initial),
+        tags: vec![
+            ("Event".into(), "Casual game".into()),
+            ("Site".into(), site.into()),
+            ("Date".into(), today()),
+            ("Round".into(), "-".into()),
+            // Every game here is Chess960, also from the classical arrangement 518.
+            ("Variant".into(), "Chess960".into()),
+            ("WhiteType".into(), kind(Color::White).into()),
+            ("BlackType".into(), kind(Color::Black).into()),
+            (LEVEL_TAG.into(), level_tag(level)),
+        ],
+    }
+}
+
+/// `elo 1500` / `depth 4`, the value of [`LEVEL_TAG`].
+pub fn level_tag(level: Level) -> String {
+    match level {
+        Level::Elo(elo) => format!("elo {elo}"),
+        Level::Depth(d) => format!("depth {d}"),
+    }
+}
+
+/// Reads [`level_tag`]'s form back.
+pub fn parse_level_tag(s: &str) -> Option<Level> {
+    let (kind, n) = s.trim().split_once(' ')?;
+    let n: u32 = n.trim().parse().ok()?;
+    match kind {
+        "elo" => Some(Level::Elo(n)),
+        "depth" => Some(Level::Depth(n)),
+        _ => None,
+    }
+}
+
+/// A time control in milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct TimeControl {
+    /// Each side's time at the start.
+    pub initial_ms: u64,
+    /// Added to the mover's clock after each move.
+    pub increment_ms: u64,
+}
+
+impl TimeControl {
+    /// The PGN `TimeControl` form: seconds, `300+3`; fractions of a second are written as
+    /// decimals (`0.5+0`) so that the stored game keeps the exact control.
+    pub fn to_pgn(self) -> String {
+        format!(
+            "{}+{}",
+            seconds(self.initial_ms),
+            seconds(self.increment_ms)
+        )
+    }
+
+    /// Reads [`TimeControl::to_pgn`]'s form back (also a bare `300`).
+    pub fn parse(s: &str) -> Option<TimeControl> {
+        let (base, inc) = s.trim().split_once('+').unwrap_or((s.trim(), "0"));
+        let ms = |t: &str| -> Option<u64> {
+            let v: f64 = t.trim().parse().ok()?;
+            (v.is_finite() && v >= 0.0).then(|| (v * 1000.0).round() as u64)
+        };
+        let initial_ms = ms(base)?;
+        (initial_ms > 0).then_some(TimeControl {
+            initial_ms,
+            increment_ms: ms(inc)?,
+        })
+    }
+
+    /// Both clocks at the start.
+    pub fn initial(self) -> Clocks {
+        Clocks {
+            white_ms: self.initial_ms,
+            black_ms: self.initial_ms,
+        }
+    }
+}
+
+fn seconds(ms: u64) -> String {
+    if ms % 1000 == 0 {
+        (ms / 1000).to_string()
+    } else {
+        let s = format!("{}.{:03}", ms / 1000, ms % 1000);
+        s.trim_end_matches('0').to_string()
+    }
+}
+
+/// Where a game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// The players look at the position; no clock runs until `until` (or `start`).
+    Study { until: Instant },
+    /// Being played (the clocks may still be stopped: see [`Live::paused`]).
+    Playing,
+}
+
+/// The engine's search in progress.
+pub struct EngineJob {
+    /// The [`Live::generation`] it searches for; a result for another is thrown away.
+    pub generation: u64,
+    /// Set to stop the search.
+    pub stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+/// A game in memory.
+pub struct Live {
+    pub id: GameId,
+    pub key: GameKey,
+    pub meta: NewGame,
+    pub game: Game,
+    pub records: Vec<MoveRecord>,
+    pub finish: Option<Finish>,
+    pub human: Color,
+    pub level: Level,
+    pub tc: Option<TimeControl>,
+    /// Remaining time, as of the moment the running clock started (timed games).
+    clocks: Option<Clocks>,
+    /// The clock that runs, and since when.
+    running: Option<(Color, Instant)>,
+    pub phase: Phase,
+    /// Loaded from the store and not resumed yet: the clocks stay stopped and the engine does
+    /// not think until a client of the game connects or acts (a game is never lost on time
+    /// while nobody was there to play it).
+    pub paused: bool,
+    /// A move queued by the human for their next turn (as typed).
+    pub premove: Option<String>,
+    pub engine: Option<EngineJob>,
+    /// Counts every change of the position or the game's state; outstanding engine searches
+    /// and timers compare it to see whether they are still current.
+    pub generation: u64,
+}
+
+/// The result and reason of a finished game in the store's words.
+pub fn finish_of(outcome: Outcome) -> Finish {
+    Finish {
+        result: outcome.result().to_string(),
+        reason: reason_text(outcome.reason()).to_string(),
+    }
+}
+
+/// The reason as the API and the store write it.
+pub fn reason_text(t: Termination) -> &'static str {
+    match t {
+        Termination::Agreement => "draw agreed",
+        other => other.describe(),
+    }
+}
+
+/// The side that moved at half-move `ply` of a game starting with `first` to move.
+pub fn mover(first: Color, ply: usize) -> Color {
+    if ply % 2 == 0 {
+        first
+    } else {
+        !first
+    }
+}
+
+/// The colour's name in the API.
+pub fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+pub use chess960_pgn::date::today;
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// Reads a move as the API accepts it: UCI with castling as king onto rook (`e1h1`) or as the
+/// king's destination (`e1g1`), or SAN including `O-O`, `O-O-O` and `0-0`.
+pub fn parse_move(pos: &Position, text: &str) -> Result<Move, String> {
+    pos.parse_typed_move(text).map_err(|e| e.to_string())
+}
+
+/// Which player is the human in a stored game: the `WhiteType`/`BlackType` tags
+/// (`human`/`program`) when present, else the side whose name is not the engine's, else
+/// White.
+pub fn human_of(meta: &NewGame) -> Color {
+    let tag = |name: &str| {
+        meta.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.to_ascii_lowercase())
+    };
+    match (tag("WhiteType").as_deref(), tag("BlackType").as_deref()) {
+        (Some("human"), _) | (_, Some("program")) => Color::White,
+        (_, Some("human")) | (Some("program"), _) => Color::Black,
+        _ => {
+            if meta.white.starts_with("chess960-engine")
+                && !meta.black.starts_with("chess960-engine")
+            {
+                Color::Black
+            } else {
+                Color::White
+            }
+        }
+    }
+}
+
+/// The default level for a stored game that does not record one.
+pub const DEFAULT_LEVEL: Level = Level::Elo(1500);
+
+impl Live {
+    /// A new game (not yet stored: `id` and `key` are the store's answer).
+    pub fn new(
+        id: GameId,
+        key: GameKey,
+        meta: NewGame,
+        game: Game,
+        human: Color,
+        level: Level,
+        tc: Option<TimeControl>,
+    ) -> Live {
+        Live {
+            id,
+            key,
+            clocks: tc.map(TimeControl::initial),
+            meta,
+            game,
+            records: Vec::new(),
+            finish: None,
+            human,
+            level,
+            tc,
+            running: None,
+            phase: Phase::Playing,
+            paused: false,
+            premove: None,
+            engine: None,
+            generation: 0,
+        }
+    }
+
+    /// A game read back from the store, paused (see [`Live::paused`]). Fails if a stored move
+    /// is not legal (a damaged database).
+    pub fn from_stored(stored: StoredGame) -> Result<Live, String> {
+        let start = Position::from_fen(&stored.game.start_fen)
+            .or_else(|_| Position::from_fen_with(&stored.game.start_fen, Validation::Lenient))
+            .map_err(|e| format!("stored start position '{}': {e}", stored.game.start_fen))?;
+        let mut game = match stored
+            .game
+            .start_id
+            .and_then(|n| StartId::new(n.into()).ok())
+        {
+            Some(id) if id.position() == start => Game::chess960(id),
+            _ => Game::from_position(start),
+        };
+        for (i, rec) in stored.moves.iter().enumerate() {
+            let pos = *game.position();
+            let m = pos
+                .parse_uci(&rec.uci, CastlingMode::Chess960)
+                .or_else(|_| pos.parse_uci(&rec.uci, CastlingMode::Standard))
+                .map_err(|e| format!("stored move {} ({}): {e}", i + 1, rec.uci))?;
+            game.play(m)
+                .map_err(|e| format!("stored move {} ({}): {e}", i + 1, rec.uci))?;
+        }
+        let meta = stored.game;
+        let human = human_of(&meta);
+        let level = meta
+            .tags
+            .iter()
+            .find(|(n, _)| n == LEVEL_TAG)
+            .and_then(|(_, v)| parse_level_tag(v))
+            .unwrap_or(DEFAULT_LEVEL);
+        let tc = meta.time_control.as_deref().and_then(TimeControl::parse);
+        // The clocks as stored with the last move, else as at the start.
+        let clocks = tc.map(|tc| {
+            stored
+                .moves
+                .last()
+                .and_then(|r| r.clocks)
+                .or(meta.clocks)
+                .unwrap_or_else(|| tc.initial())
+        });
+        Ok(Live {
+            id: stored.id,
+            key: stored.key,
+            meta,
+            game,
+            records: stored.moves,
+            finish: stored.finish,
+            human,
+            level,
+            tc,
+            clocks,
+            running: None,
+            phase: Phase::Playing,
+            paused: true,
+            premove: None,
+            engine: None,
+            generation: 0,
+        })
+    }
+
+    /// The engine's colour.
+    pub fn engine_color(&self) -> Color {
+        !self.human
+    }
+
+    /// The side to move.
+    pub fn turn(&self) -> Color {
+        self.game.position().turn()
+    }
+
+    /// Half-moves played.
+    pub fn ply(&self) -> usize {
+        self.game.moves().len()
+    }
+
+    /// True once the game has a result.
+    pub fn finished(&self) -> bool {
+        self.finish.is_some()
+    }
+
+    /// True while the game is played and not paused or in study time.
+    pub fn active(&self) -> bool {
+        !self.finished() && !self.paused && self.phase == Phase::Playing
+    }
+
+    /// Remaining time on both clocks at `now`.
+    pub fn clocks_at(&self, now: Instant) -> Option<Clocks> {
+        let mut c = self.clocks?;
+        if let Some((color, since)) = self.running {
+            let used = now.saturating_duration_since(since).as_millis() as u64;
+            match color {
+                Color::White => c.white_ms = c.white_ms.saturating_sub(used),
+                Color::Black => c.black_ms = c.black_ms.saturating_sub(used),
+            }
+        }
+        Some(c)
+    }
+
+    /// The clock that runs.
+    pub fn running(&self) -> Option<Color> {
+        self.running.map(|(c, _)| c)
+    }
+
+    /// When the running side's flag falls.
+    pub fn flag_time(&self) -> Option<Instant> {
+        let (color, since) = self.running?;
+        let c = self.clocks?;
+        let left = match color {
+            Color::White => c.white_ms,
+            Color::Black => c.black_ms,
+        };
+        Some(since + Duration::from_millis(left))
+    }
+
+    /// Stops the running clock, keeping the time used.
+    pub fn stop_clock(&mut self, now: Instant) {
+        self.clocks = self.clocks_at(now);
+        self.running = None;
+    }
+
+    /// Starts the side to move's clock (timed games being played).
+    pub fn start_clock(&mut self, now: Instant) {
+        self.stop_clock(now);
+        if self.tc.is_some() && self.active() {
+            self.running = Some((self.turn(), now));
+        }
+    }
+
+    /// The result if the running side's flag has fallen by `now`: a loss on time, or a draw
+    /// when the opponent has no material to mate with (FIDE 6.9).
+    pub fn flag_fall(&self, now: Instant) -> Option<Finish> {
+        if self.finished() {
+            return None;
+        }
+        let color = self.running()?;
+        let c = self.clocks_at(now)?;
+        let left = match color {
+            Color::White => c.white_ms,
+            Color::Black => c.black_ms,
+        };
+        if left > 0 {
+            return None;
+        }
+        let outcome = if self.game.position().has_insufficient_material(!color) {
+            Outcome::Draw {
+                reason: Termination::Timeout,
+            }
+        } else {
+            Outcome::Win {
+                winner: !color,
+                reason: Termination::Timeout,
+            }
+        };
+        Some(finish_of(outcome))
+    }
+
+    /// Ends the game with `finish` (already stored); the clocks stop and any search is
+    /// stopped.
+    pub fn set_finished(&mut self, finish: Finish, now: Instant) {
+        self.stop_clock(now);
+        self.finish = Some(finish);
+        self.premove = None;
+        self.stop_engine();
+        self.generation += 1;
+    }
+
+    /// Stops the engine's search, if one runs; its result will be ignored.
+    pub fn stop_engine(&mut self) {
+        if let Some(job) = self.engine.take() {
+            job.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+
+    /// The record of `m` played by the side to move at `now`: SAN, and the clocks after it
+    /// with the mover's time used taken off and the increment added.
+    pub fn record_for(&self, m: Move, now: Instant) -> MoveRecord {
+        let pos = self.game.position();
+        let clocks = self.clocks_at(now).map(|mut c| {
+            let inc = self.tc.map_or(0, |t| t.increment_ms);
+            match pos.turn() {
+                Color::White => c.white_ms += inc,
+                Color::Black => c.black_ms += inc,
+            }
+            c
+        });
+        MoveRecord {
+            uci: m.to_uci(CastlingMode::Chess960),
+            san: pos.san(m),
+            clocks,
+            played_at_ms: now_ms(),
+        }
+    }
+
+    /// Applies a legal move already stored as `record`; the other side's clock starts.
+    /// Returns the game's end if the move ended it by the rules (checkmate, stalemate,
+    /// insufficient material, fivefold repetition, 75 moves), still to be stored.
+    pub fn apply(&mut self, m: Move, record: MoveRecord, now: Instant) -> Option<Finish> {
+        self.game
+            .play(m)
+            .expect("the caller checked the move against the position");
+        self.clocks = record.clocks.or(self.clocks);
+        self.running = None;
+        self.records.push(record);
+        self.generation += 1;
+        self.start_clock(now);
+        self.game.outcome().map(finish_of)
+    }
+
+    /// Takes moves back so that `plies` remain (already done in the store); the clocks are
+    /// those after the last remaining move and the side to move's clock starts.
+    pub fn truncate(&mut self, plies: usize, now: Instant) {
+        while self.game.moves().len() > plies {
+            self.game.undo();
+        }
+        self.records.truncate(plies);
+        self.finish = None;
+        self.premove = None;
+        self.stop_engine();
+        self.generation += 1;
+        if let Some(tc) = self.tc {
+            self.clocks = Some(
+                self.records
+                    .last()
+                    .and_then(|r| r.clocks)
+                    .or(self.meta.clocks)
+                    .unwrap_or_else(|| tc.initial()),
+            );
+        }
+        self.running = None;
+        self.start_clock(now);
+    }
+
+    /// The draw the human may claim now.
+    pub fn draw_claim(&self) -> Option<Termination> {
+        if self.finished() {
+            None
+        } else {
+            self.game.claimable_draw()
+        }
+    }
+
+    /// The game view at `now`.
+    pub fn view(&self, now: Instant) -> GameView {
+        let pos = self.game.position();
+        let start_id = self.meta.start_id;
+        let status = if self.finished() {
+            "finished"
+        } else if matches!(self.phase, Phase::Study { .. }) {
+            "study"
+        } else {
+            "playing"
+        };
+        let human_turn = status == "playing" && pos.turn() == self.human;
+        let legal = if human_turn {
+            pos.legal_moves()
+                .iter()
+                .map(|&m| legal_move(pos, m))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let last_move = self.game.moves().last().map(|m| LastMove {
+            from: m.from().to_string(),
+            to: m.to().to_string(),
+        });
+        GameView {
+            key: self.key.to_string(),
+            id: self.id.0,
+            start_id,
+            back_rank: start_id
+                .and_then(|n| StartId::new(n.into()).ok())
+                .map(|id| id.back_rank().to_string()),
+            start_fen: self.game.start().fen(),
+            fen: pos.fen(),
+            turn: color_name(pos.turn()),
+            human: color_name(self.human),
+            level: match self.level {
+                Level::Elo(n) => LevelJson::Elo(n),
+                Level::Depth(n) => LevelJson::Depth(n),
+            },
+            white: self.meta.white.clone(),
+            black: self.meta.black.clone(),
+            moves: self
+                .records
+                .iter()
+                .zip(self.game.positions().iter().skip(1))
+                .map(|(r, after)| MoveView {
+                    uci: r.uci.clone(),
+                    san: r.san.clone(),
+                    clocks: r.clocks.map(|c| ClocksJson {
+                        white_ms: c.white_ms,
+                        black_ms: c.black_ms,
+                    }),
+                    fen: after.fen(),
+                    check: check_square(after),
+                })
+                .collect(),
+            time_control: self.tc,
+            clocks: self.clocks_at(now).map(|c| ClockView {
+                white_ms: c.white_ms,
+                black_ms: c.black_ms,
+                running: self.running().map(color_name),
+            }),
+            status,
+            result: self.finish.as_ref().map(|f| f.result.clone()),
+            reason: self.finish.as_ref().map(|f| f.reason.clone()),
+            check: check_square(pos),
+            last_move,
+            legal,
+            draw_claim: self.draw_claim().map(reason_text),
+            premove: self.premove.clone(),
+            engine_thinking: self.engine.is_some(),
+            paused: self.paused && !self.finished(),
+            study_ms: match self.phase {
+                Phase::Study { until } if !self.finished() => {
+                    Some(until.saturating_duration_since(now).as_millis() as u64)
+                }
+                _ => None,
+            },
+            draw_offer: None,
+        }
+    }
+}
+
+/// The square of the king in check in `pos` (the side to move's), if it is in check.
+fn check_square(pos: &Position) -> Option<String> {
+    pos.is_check().then(|| pos.king_of(pos.turn()).to_string())
+}
+
+/// A legal move with what the board needs to show it, castling details included.
+fn legal_move(pos: &Position, m: Move) -> LegalMove {
+    let castle = m.castling_side().map(|side| {
+        let color = pos.turn();
+        let king_to = side.king_to(color);
+        let king_files = m.from().file().index().abs_diff(king_to.file().index());
+        CastleJson {
+            side: match side {
+                CastlingSide::HSide => "king",
+                CastlingSide::ASide => "queen",
+            },
+            king_to: king_to.to_string(),
+            rook_from: m.to().to_string(),
+            rook_to: side.rook_to(color).to_string(),
+            // Two or more files: a king drag to its destination cannot be a king step.
+            king_destination_move: king_files >= 2,
+            // One file: the king's part of the castle is a one-square step on the board.
+            looks_like_king_step: king_files == 1,
+        }
+    });
+    LegalMove {
+        uci: m.to_uci(CastlingMode::Chess960),
+        san: pos.san(m),
+        from: m.from().to_string(),
+        to: m.to().to_string(),
+        promotion: m.promotion_role().map(|r: Role| r.lower_char().to_string()),
+        castle,
+    }
+}
+
+/// The level in the API: `{"elo": 1500}` or `{"depth": 4}`.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum LevelJson {
+    Elo(u32),
+    Depth(u32),
+}
+
+/// Both clocks.
+#[derive(Serialize, Clone, Copy, Debug)]
+pub struct ClocksJson {
+    pub white_ms: u64,
+    pub black_ms: u64,
+}
+
+/// Both clocks and which runs.
+#[derive(Serialize, Clone, Copy, Debug)]
+pub struct ClockView {
+    pub white_ms: u64,
+    pub black_ms: u64,
+    pub running: Option<&'static str>,
+}
+
+/// A move of the game.
+#[derive(Serialize, Clone, Debug)]
+pub struct MoveView {
+    pub uci: String,
+    pub san: String,
+    pub clocks: Option<ClocksJson>,
+    /// The position after the move (X-FEN).
+    pub fen: String,
+    /// The square of the king in check after the move, if any.
+    pub check: Option<String>,
+}
+
+/// The last move's squares.
+#[derive(Serialize, Clone, Debug)]
+pub struct LastMove {
+    pub from: String,
+    pub to: String,
+}
+
+/// Castling details of a legal move.
+#[derive(Serialize, Clone, Debug)]
+pub struct CastleJson {
+    pub side: &'static str,
+    pub king_to: String,
+    pub rook_from: String,
+    pub rook_to: String,
+    pub king_destination_move: bool,
+    pub looks_like_king_step: bool,
+}
+
+/// A legal move.
+#[derive(Serialize, Clone, Debug)]
+pub struct LegalMove {
+    pub uci: String,
+    pub san: String,
+    pub from: String,
+    pub to: String,
+    pub promotion: Option<String>,
+    pub castle: Option<CastleJson>,
+}
+
+/// The game view (docs/api.md).
+#[derive(Serialize, Clone, Debug)]
+pub struct GameView {
+    pub key: String,
+    pub id: i64,
+    pub start_id: Option<u16>,
+    pub back_rank: Option<String>,
+    pub start_fen: String,
+    pub fen: String,
+    pub turn: &'static str,
+    pub human: &'static str,
+    pub level: LevelJson,
+    pub white: String,
+    pub black: String,
+    pub moves: Vec<MoveView>,
+    pub time_control: Option<TimeControl>,
+    pub clocks: Option<ClockView>,
+    pub status: &'static str,
+    pub result: Option<String>,
+    pub reason: Option<String>,
+    pub check: Option<String>,
+    pub last_move: Option<LastMove>,
+    pub legal: Vec<LegalMove>,
+    pub draw_claim: Option<&'static str>,
+    pub premove: Option<String>,
+    pub engine_thinking: bool,
+    /// Loaded after a restart and waiting for the player: the clocks are stopped.
+    pub paused: bool,
+    /// Study time left, while in study.
+    pub study_ms: Option<u64>,
+    /// The engine's answer to a draw offer, in the answer to that offer only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draw_offer: Option<&'static str>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_control_round_trip() {
+        let tc = TimeControl {
+            initial_ms: 300_000,
+            increment_ms: 3000,
+        };
+        assert_eq!(tc.to_pgn(), "300+3");
+        assert_eq!(TimeControl::parse("300+3"), Some(tc));
+        let small = TimeControl {
+            initial_ms: 1500,
+            increment_ms: 250,
+        };
+        assert_eq!(small.to_pgn(), "1.5+0.25");
+        assert_eq!(TimeControl::parse(&small.to_pgn()), Some(small));
+        assert_eq!(TimeControl::parse("-"), None);
+    }
+
+    #[test]
+    fn date_is_plausible() {
+        let d = today();
+        assert_eq!(d.len(), 10);
+        assert!(d.starts_with("20"));
+    }
+
+    #[test]
+    fn moves_in_every_form() {
+        // Start 249: NRKBBQNR, king c1 and rook b1 side by side; with d1 cleared, O-O-O moves
+        // only the rook (the king already stands on c1).
+        let pos =
+            Position::from_fen("nrk1bqnr/pppppppp/8/8/8/8/PPPPPPPP/NRK1BQNR w KQkq - 0 1").unwrap();
+        let castle = parse_move(&pos, "c1b1").unwrap();
+        assert!(castle.is_castle());
+        assert_eq!(parse_move(&pos, "O-O-O").unwrap(), castle);
+        assert_eq!(parse_move(&pos, "0-0-0").unwrap(), castle);
+        let step = parse_move(&pos, "c1d1").unwrap();
+        assert!(!step.is_castle());
+        let view = legal_move(&pos, castle);
+        let c = view.castle.unwrap();
+        assert_eq!((c.king_to.as_str(), c.rook_to.as_str()), ("c1", "d1"));
+        assert!(!c.king_destination_move && !c.looks_like_king_step);
+        assert!(parse_move(&pos, "e2e5").is_err());
+        assert!(parse_move(&pos, "hello").is_err());
+    }
+}

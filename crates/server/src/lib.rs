@@ -1,0 +1,285 @@
+//! # chess960-server
+//!
+//! The web server of `chess960 serve`: the browser UI (embedded in the binary) and the JSON
+//! HTTP and WebSocket API of `docs/api.md` for playing Chess960 against the engine.
+//!
+//! The server is the referee: every move is checked by `chess960-core`, the engine runs in
+//! process on a blocking thread, the server keeps both clocks, and every move is saved
+//! through the store (`chess960-store`) before it is acknowledged. Games are loaded from the
+//! store by key when first asked for, so they survive a restart.
+//!
+//! ```no_run
+//! # async fn example(store: std::sync::Arc<dyn chess960_store::GameStore>) -> std::io::Result<()> {
+//! let server = chess960_server::Server::bind("127.0.0.1:0", store).await?;
+//! println!("listening on {}", server.url());
+//! server.shutdown().await;
+//! # Ok(())
+//! # }
+//! ```
+#![warn(missing_docs)]
+
+mod api;
+mod assets;
+pub mod catalog;
+pub mod error;
+mod game;
+mod live;
+mod pgn;
+
+/// How games against the engine are recorded in the store (players, tags, time control), shared
+/// with `chess960 play` so that the terminal and the browser keep their games alike.
+pub mod record {
+    pub use crate::game::{
+        engine_game, engine_name, human_of, level_tag, now_ms, parse_level_tag, today, TimeControl,
+        LEVEL_TAG,
+    };
+}
+
+use axum::extract::Request;
+use axum::middleware::Next;
+use axum::response::Response;
+use axum::routing::{get, post};
+use axum::Router;
+use chess960_store::GameStore;
+use error::ApiError;
+use live::{Ctx, Games};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use tokio::net::ToSocketAddrs;
+use tokio::sync::watch;
+
+/// The server's state, shared by every request: the games in memory and the store.
+#[derive(Clone)]
+pub struct AppState {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    games: Games,
+    shutdown: watch::Sender<bool>,
+}
+
+impl AppState {
+    /// A state over `store`.
+    pub fn new(store: Arc<dyn GameStore>) -> AppState {
+        let (tx, rx) = watch::channel(false);
+        AppState {
+            inner: Arc::new(Inner {
+                games: Games::new(Arc::new(Ctx {
+                    store,
+                    shutdown: rx,
+                })),
+                shutdown: tx,
+            }),
+        }
+    }
+
+    fn games(&self) -> &Games {
+        &self.inner.games
+    }
+
+    fn shutdown_signal(&self) -> watch::Receiver<bool> {
+        self.inner.shutdown.subscribe()
+    }
+
+    /// Stops every engine search, timer and WebSocket session; nothing is written to the
+    /// store afterwards.
+    pub fn shut_down(&self) {
+        let _ = self.inner.shutdown.send(true);
+        self.inner.games.stop_all();
+    }
+}
+
+/// The router: `/api/...` and the embedded UI, with the 1 MiB body limit and debug-level
+/// request logging.
+pub fn router(state: AppState) -> Router {
+    let game = "/api/games/{key}";
+    Router::new()
+        .route("/api/positions", get(api::positions))
+        .route("/api/positions/{id}", get(api::position))
+        .route("/api/tables", get(api::tables))
+        .route("/api/fairness", get(api::fairness))
+        .route("/api/draw", post(api::draw))
+        .route("/api/games", get(api::list_games).post(api::create_game))
+        .route(game, get(api::get_game))
+        .route(&format!("{game}/moves"), post(api::post_move))
+        .route(&format!("{game}/premove"), post(api::post_premove))
+        .route(&format!("{game}/takeback"), post(api::post_takeback))
+        .route(&format!("{game}/resign"), post(api::post_resign))
+        .route(&format!("{game}/draw"), post(api::post_draw))
+        .route(&format!("{game}/start"), post(api::post_start))
+        .route(&format!("{game}/analysis"), post(api::post_analysis))
+        .route(&format!("{game}/pgn"), get(api::get_pgn))
+        .route(&format!("{game}/ws"), get(api::websocket))
+        .route("/api", axum::routing::any(api_not_found))
+        .route("/api/{*rest}", axum::routing::any(api_not_found))
+        .fallback(assets::serve)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(axum::extract::DefaultBodyLimit::max(error::BODY_LIMIT))
+        .layer(axum::middleware::from_fn(log_request))
+        .with_state(state)
+}
+
+async fn api_not_found(req: Request) -> ApiError {
+    ApiError::not_found(format!("no such API route: {}", req.uri().path()))
+}
+
+async fn method_not_allowed(req: Request) -> ApiError {
+    ApiError::new(
+        axum::http::StatusCode::METHOD_NOT_ALLOWED,
+        format!("{} is not allowed on {}", req.method(), req.uri().path()),
+    )
+}
+
+/// One line per request, at debug level.
+async fn log_request(req: Request, next: Next) -> Response {
+    let (method, path) = (req.method().clone(), req.uri().path().to_string());
+    let started = std::time::Instant::now();
+    let resp = next.run(req).await;
+    tracing::debug!(
+        "{method} {path} {} {:.1} ms",
+        resp.status().as_u16(),
+        started.elapsed().as_secs_f64() * 1000.0
+    );
+    resp
+}
+
+/// A running server.
+pub struct Server {
+    addr: SocketAddr,
+    state: AppState,
+    task: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+impl Server {
+    /// Listens on `addr` (port 0 for any free port) and serves in the background of the
+    /// current tokio runtime.
+    pub async fn bind(
+        addr: impl ToSocketAddrs,
+        store: Arc<dyn GameStore>,
+    ) -> std::io::Result<Server> {
+        let listener = tokio::net::TcpListener::bind(addr).await?;
+        let addr = listener.local_addr()?;
+        let state = AppState::new(store);
+        let app = router(state.clone());
+        let mut stop = state.shutdown_signal();
+        let task = tokio::spawn(async move {
+            axum::serve(listener, app)
+                .with_graceful_shutdown(async move {
+                    let _ = stop.wait_for(|&s| s).await;
+                })
+                .await
+        });
+        Ok(Server { addr, state, task })
+    }
+
+    /// The address listened on.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// `http://host:port/`.
+    pub fn url(&self) -> String {
+        format!("http://{}/", self.addr)
+    }
+
+    /// Stops the server: engine searches and timers end, WebSocket clients are closed, and
+    /// this returns once every connection is closed.
+    pub async fn shutdown(self) {
+        self.state.shut_down();
+        let _ = self.task.await;
+    }
+
+    /// Serves until the server fails (it does not stop by itself).
+    pub async fn wait(self) -> std::io::Result<()> {
+        match self.task.await {
+            Ok(r) => r,
+            Err(e) => Err(std::io::Error::other(e)),
+        }
+    }
+}
+
+/// Installs a logger on standard error: `debug` logs one line per request, `info` and above
+/// only problems. Call once, before [`run`].
+pub fn init_logging(debug: bool) {
+    let level = if debug {
+        tracing::Level::DEBUG
+    } else {
+        tracing::Level::WARN
+    };
+    let _ = tracing_subscriber::fmt()
+        .with_max_level(level)
+        .with_target(false)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+/// Why [`run`] stopped.
+#[derive(Debug)]
+pub enum RunError {
+    /// The address is taken or cannot be listened on.
+    Bind {
+        /// `host:port`.
+        addr: String,
+        /// The operating system's error.
+        error: std::io::Error,
+    },
+    /// Anything else.
+    Other(String),
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Bind { addr, error } if error.kind() == std::io::ErrorKind::AddrInUse => {
+                write!(
+                    f,
+                    "cannot listen on {addr}: the port is already in use (is another \
+                     'chess960 serve' running?); choose another with --port"
+                )
+            }
+            RunError::Bind { addr, error } => write!(f, "cannot listen on {addr}: {error}"),
+            RunError::Other(what) => f.write_str(what),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+/// Runs the server on `host:port` until Ctrl-C, on a runtime of its own (for the command
+/// line). `ready` is called with the URL once the server listens.
+pub fn run(
+    host: &str,
+    port: u16,
+    store: Arc<dyn GameStore>,
+    ready: impl FnOnce(&str),
+) -> Result<(), RunError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| RunError::Other(format!("cannot start the runtime: {e}")))?;
+    let result = runtime.block_on(async move {
+        // An IPv6 host needs brackets in an address.
+        let addr = if host.contains(':') && !host.starts_with('[') {
+            format!("[{host}]:{port}")
+        } else {
+            format!("{host}:{port}")
+        };
+        let server = Server::bind(addr.as_str(), store)
+            .await
+            .map_err(|error| RunError::Bind {
+                addr: addr.clone(),
+                error,
+            })?;
+        ready(&server.url());
+        tokio::signal::ctrl_c()
+            .await
+            .map_err(|e| RunError::Other(format!("cannot wait for Ctrl-C: {e}")))?;
+        server.shutdown().await;
+        Ok(())
+    });
+    // Searches were told to stop; do not wait long for one deep in its tree.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    result
+}

@@ -1,0 +1,223 @@
+//! A server on an ephemeral port over a temporary database, and an HTTP and WebSocket client
+//! for it.
+
+#![allow(dead_code)] // each test binary uses its own part of this
+
+use chess960_server::Server;
+use chess960_store::SqliteStore;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio_tungstenite::tungstenite::Message;
+
+/// Generous: the machine running the tests may be busy.
+pub const WAIT: Duration = Duration::from_secs(60);
+
+pub struct App {
+    pub server: Option<Server>,
+    pub base: String,
+    pub client: reqwest::Client,
+    pub db: PathBuf,
+    _dir: Option<tempfile::TempDir>,
+}
+
+/// A server on a fresh database.
+pub async fn app() -> App {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("games.sqlite3");
+    let mut a = app_on(&db).await;
+    a._dir = Some(dir);
+    a
+}
+
+/// A server on the database at `db`.
+pub async fn app_on(db: &Path) -> App {
+    let store = SqliteStore::open(db).expect("open the store");
+    let server = Server::bind("127.0.0.1:0", Arc::new(store))
+        .await
+        .expect("bind");
+    App {
+        base: format!("http://{}", server.addr()),
+        server: Some(server),
+        client: reqwest::Client::new(),
+        db: db.to_owned(),
+        _dir: None,
+    }
+}
+
+pub struct Reply {
+    pub status: u16,
+    pub json: Value,
+    pub text: String,
+    pub headers: reqwest::header::HeaderMap,
+}
+
+impl Reply {
+    pub fn error(&self) -> &str {
+        self.json["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no error message in {} {}", self.status, self.text))
+    }
+}
+
+async fn reply(resp: reqwest::Response) -> Reply {
+    let status = resp.status().as_u16();
+    let headers = resp.headers().clone();
+    let text = resp.text().await.expect("body");
+    let json = serde_json::from_str(&text).unwrap_or(Value::Null);
+    Reply {
+        status,
+        json,
+        text,
+        headers,
+    }
+}
+
+impl App {
+    pub async fn get(&self, path: &str) -> Reply {
+        reply(
+            self.client
+                .get(format!("{}{path}", self.base))
+                .send()
+                .await
+                .expect("GET"),
+        )
+        .await
+    }
+
+    pub async fn post(&self, path: &str, body: Value) -> Reply {
+        self.post_raw(path, body.to_string().into_bytes()).await
+    }
+
+    pub async fn post_raw(&self, path: &str, body: Vec<u8>) -> Reply {
+        reply(
+            self.client
+                .post(format!("{}{path}", self.base))
+                .header("content-type", "application/json")
+                .body(body)
+                .send()
+                .await
+                .expect("POST"),
+        )
+        .await
+    }
+
+    /// Creates a game; panics unless 201.
+    pub async fn new_game(&self, body: Value) -> Value {
+        let r = self.post("/api/games", body).await;
+        assert_eq!(r.status, 201, "{}", r.text);
+        r.json
+    }
+
+    /// Plays the human's move; panics unless 200.
+    pub async fn play(&self, game: &Value, mv: &str) -> Value {
+        let key = game["key"].as_str().unwrap();
+        let ply = game["moves"].as_array().unwrap().len();
+        let r = self
+            .post(
+                &format!("/api/games/{key}/moves"),
+                serde_json::json!({"move": mv, "ply": ply}),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{mv}: {}", r.text);
+        r.json
+    }
+
+    /// Polls the game view until `pred` holds.
+    pub async fn wait_for(&self, key: &str, pred: impl Fn(&Value) -> bool) -> Value {
+        let start = Instant::now();
+        loop {
+            let r = self.get(&format!("/api/games/{key}")).await;
+            assert_eq!(r.status, 200, "{}", r.text);
+            if pred(&r.json) {
+                return r.json;
+            }
+            assert!(
+                start.elapsed() < WAIT,
+                "timed out waiting; last view {}",
+                r.text
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// Waits until it is the human's turn (or the game is over).
+    pub async fn wait_turn(&self, key: &str) -> Value {
+        self.wait_for(key, |g| {
+            g["status"] == "finished" || (g["turn"] == g["human"] && g["status"] == "playing")
+        })
+        .await
+    }
+
+    pub async fn ws(&self, key: &str) -> Ws {
+        let url = format!("{}/api/games/{key}/ws", self.base.replace("http", "ws"));
+        let (stream, _) = tokio_tungstenite::connect_async(url)
+            .await
+            .expect("WebSocket");
+        Ws { stream }
+    }
+
+    pub async fn stop(&mut self) {
+        if let Some(s) = self.server.take() {
+            s.shutdown().await;
+        }
+    }
+}
+
+pub struct Ws {
+    stream: tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >,
+}
+
+impl Ws {
+    /// The next JSON message.
+    pub async fn next(&mut self) -> Value {
+        loop {
+            let msg = tokio::time::timeout(WAIT, self.stream.next())
+                .await
+                .expect("a WebSocket message in time")
+                .expect("the WebSocket is open")
+                .expect("a WebSocket message");
+            match msg {
+                Message::Text(t) => return serde_json::from_str(&t).expect("JSON message"),
+                Message::Ping(p) => {
+                    let _ = self.stream.send(Message::Pong(p)).await;
+                }
+                Message::Close(_) => panic!("the server closed the WebSocket"),
+                _ => {}
+            }
+        }
+    }
+
+    /// Messages until a `state` whose game satisfies `pred`; returns it and every message
+    /// seen before.
+    pub async fn until_state(&mut self, pred: impl Fn(&Value) -> bool) -> (Value, Vec<Value>) {
+        let mut seen = Vec::new();
+        loop {
+            let m = self.next().await;
+            if m["type"] == "state" && pred(&m["game"]) {
+                return (m["game"].clone(), seen);
+            }
+            seen.push(m);
+        }
+    }
+}
+
+/// A PGN game from start position `id` with `moves` (SAN, numbered by the writer's rules).
+pub fn pgn_from(id: u32, moves: &str) -> String {
+    let fen = chess960_core::StartId::new(id).unwrap().position().fen();
+    format!("[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n{moves} *\n")
+}
+
+/// The legal move of the view with this UCI.
+pub fn legal<'a>(game: &'a Value, uci: &str) -> &'a Value {
+    game["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["uci"] == uci)
+        .unwrap_or_else(|| panic!("{uci} is not among the legal moves: {}", game["legal"]))
+}
