@@ -1,0 +1,99 @@
+// The HTTP API of `chess960 serve` (docs/api.md), one typed function per endpoint.
+
+import type {
+  Analysis,
+  DrawnPosition,
+  Fairness,
+  GameList,
+  GameView,
+  NewGame,
+  Position,
+  Tables,
+} from './types';
+
+/** A non-2xx answer; `message` is the server's `{"error": ...}` text, meant for the user. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      body: body === undefined ? null : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, 'The server cannot be reached: is `chess960 serve` still running?');
+  }
+  const text = await response.text();
+  if (!response.ok) throw new ApiError(response.status, errorMessage(text, response));
+  return JSON.parse(text) as T;
+}
+
+function errorMessage(text: string, response: Response): string {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed && typeof parsed === 'object' && 'error' in parsed && typeof parsed.error === 'string') {
+      return parsed.error;
+    }
+  } catch {
+    // not JSON: fall through to the raw text
+  }
+  return text.trim() || `${response.status} ${response.statusText}`;
+}
+
+/** A message for the user from anything a request may throw. */
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+const game = (key: string): string => `/api/games/${encodeURIComponent(key)}`;
+
+export const api = {
+  positions: () => request<Position[]>('GET', '/api/positions'),
+  position: (id: number) => request<Position>('GET', `/api/positions/${id}`),
+  tables: () => request<Tables>('GET', '/api/tables'),
+  fairness: () => request<Fairness>('GET', '/api/fairness'),
+  draw: (method: string, seed?: number) =>
+    request<DrawnPosition>('POST', '/api/draw', seed === undefined ? { method } : { method, seed }),
+
+  newGame: (spec: NewGame) => request<GameView>('POST', '/api/games', spec),
+  games: (filter: { start_id?: number; result?: string; limit: number; offset: number }) => {
+    const query = new URLSearchParams();
+    for (const [name, value] of Object.entries(filter)) {
+      if (value !== undefined && value !== '') query.set(name, String(value));
+    }
+    return request<GameList>('GET', `/api/games?${query.toString()}`);
+  },
+  game: (key: string) => request<GameView>('GET', game(key)),
+  move: (key: string, move: string, ply: number) =>
+    request<GameView>('POST', `${game(key)}/moves`, { move, ply }),
+  premove: (key: string, move: string | null) => request<GameView>('POST', `${game(key)}/premove`, { move }),
+  takeback: (key: string) => request<GameView>('POST', `${game(key)}/takeback`, {}),
+  resign: (key: string) => request<GameView>('POST', `${game(key)}/resign`, {}),
+  drawAction: (key: string, action: 'offer' | 'claim') =>
+    request<GameView>('POST', `${game(key)}/draw`, { action }),
+  startClock: (key: string) => request<GameView>('POST', `${game(key)}/start`, {}),
+  analysis: (key: string, ply: number, depth: number) =>
+    request<Analysis>('POST', `${game(key)}/analysis`, { depth, ply }),
+  pgnUrl: (key: string) => `${game(key)}/pgn`,
+  pgn: async (key: string): Promise<string> => {
+    const response = await fetch(`${game(key)}/pgn`);
+    const text = await response.text();
+    if (!response.ok) throw new ApiError(response.status, errorMessage(text, response));
+    return text;
+  },
+  socketUrl: (key: string) => {
+    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    return `${scheme}//${location.host}${game(key)}/ws`;
+  },
+};

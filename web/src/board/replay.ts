@@ -1,0 +1,42 @@
+// The positions of a game's earlier plies, for browsing the move list. The server sends the
+// position after every move (its X-FEN and the checked king's square), so nothing is rebuilt
+// here: the rules live in the Rust core only.
+
+import type { Key } from '@lichess-org/chessground/types';
+import type { Color, GameView } from '../types';
+
+export interface PlyPosition {
+  /** X-FEN of the position. */
+  fen: string;
+  /** The move's UCI squares (a castle: king's square to rook's square), as the live view shows. */
+  lastMove: [Key, Key] | null;
+  turn: Color;
+  check: boolean;
+}
+
+function turnOf(fen: string): Color {
+  return fen.trim().split(/\s+/)[1] === 'b' ? 'black' : 'white';
+}
+
+/** Positions after 0, 1, …, n plies, as the server gave them. */
+export function plyPositions(view: GameView): PlyPosition[] {
+  const positions: PlyPosition[] = [
+    { fen: view.start_fen, lastMove: null, turn: turnOf(view.start_fen), check: false },
+  ];
+  for (const move of view.moves) {
+    positions.push({
+      fen: move.fen,
+      lastMove: [move.uci.slice(0, 2) as Key, move.uci.slice(2, 4) as Key],
+      turn: turnOf(move.fen),
+      check: move.check !== null,
+    });
+  }
+  return positions;
+}
+
+/** The full-move number and side of the first ply, from the start FEN's last two fields. */
+export function firstMoveNumber(startFen: string): { number: number; black: boolean } {
+  const fields = startFen.trim().split(/\s+/);
+  const number = Number.parseInt(fields[5] ?? '1', 10);
+  return { number: Number.isFinite(number) && number > 0 ? number : 1, black: fields[1] === 'b' };
+}

@@ -1,0 +1,477 @@
+// The game page (/game/<key>): board, clocks, moves, actions and export around one game. The
+// key in the URL is all the state there is, so a reload (or a server restart) restores the game.
+
+import { api, describeError } from '../api';
+import { startLabel } from '../backRank';
+import { GameBoard } from '../board/gameBoard';
+import { castleLabel, castles } from '../board/gestures';
+import { firstMoveNumber, plyPositions, type PlyPosition } from '../board/replay';
+import { copyText, fill, h } from '../dom';
+import type { Page } from '../page';
+import type { Color, GameView, SocketMessage } from '../types';
+import { Clocks, formatClock } from './clocks';
+import { formatLevel, formatScore, formatTimeControl, resultMessage } from './describe';
+import { moveList } from './moveList';
+import { GameSocket } from './socket';
+
+export function gamePage(key: string): Page {
+  return new GamePage(key).page;
+}
+
+class GamePage {
+  readonly page: Page;
+  private view: GameView | null = null;
+  private positions: PlyPosition[] = [];
+  /** The ply shown while browsing earlier positions; null follows the game. */
+  private shownPly: number | null = null;
+  private orientation: Color | null = null;
+  private thinking = '';
+  private connected = true;
+  /** While in study time: when the view with `study_ms` arrived, for the local countdown. */
+  private studyFrom = 0;
+  private studyTimer: number | undefined;
+  private readonly board: GameBoard;
+  private readonly clocks: Clocks;
+  private readonly socket: GameSocket;
+
+  // The parts of the page that change.
+  private readonly banner = h('div', { class: 'start-banner', 'data-testid': 'start-banner' });
+  private readonly topPlayer = h('div', { class: 'player top' });
+  private readonly bottomPlayer = h('div', { class: 'player bottom' });
+  private readonly castleButtons = h('div', { class: 'castle-buttons', 'aria-label': 'Castling' });
+  private readonly status = h('p', { class: 'status', role: 'status', 'data-testid': 'status' });
+  private readonly message = h('p', { class: 'message', role: 'alert', 'data-testid': 'message' });
+  private readonly thinkingLine = h('p', { class: 'thinking', 'data-testid': 'thinking' });
+  private readonly study = h('div', { class: 'study' });
+  private readonly moves = h('div', { class: 'moves-box', 'data-testid': 'moves' });
+  private readonly actions = h('div', { class: 'actions' });
+  private readonly analysis = h('div', { class: 'analysis', 'data-testid': 'analysis' });
+  private readonly info = h('dl', { class: 'info' });
+  private readonly moveInput = h('input', {
+    type: 'text',
+    name: 'move',
+    id: 'move-input',
+    autocomplete: 'off',
+    autocapitalize: 'off',
+    spellcheck: 'false',
+    placeholder: 'e4, Nf3, O-O, e2e4',
+    'data-testid': 'move-input',
+  });
+
+  constructor(private readonly key: string) {
+    const boardEl = h('div', {
+      class: 'board',
+      'data-testid': 'board',
+      role: 'group',
+      'aria-label': 'Board: drag or click the pieces, or type a move in the box below it',
+    });
+    const el = h(
+      'section',
+      { class: 'game-page' },
+      h(
+        'div',
+        { class: 'board-column' },
+        this.banner,
+        this.topPlayer,
+        h('div', { class: 'board-wrap' }, boardEl),
+        this.bottomPlayer,
+        this.castleButtons,
+        h(
+          'form',
+          { class: 'move-form', onsubmit: (event: Event) => this.submitText(event) },
+          h('label', { for: 'move-input' }, 'Your move'),
+          this.moveInput,
+          h('button', { type: 'submit' }, 'Play'),
+        ),
+      ),
+      h(
+        'aside',
+        { class: 'side-column' },
+        this.status,
+        this.message,
+        this.thinkingLine,
+        this.study,
+        h(
+          'div',
+          { class: 'move-nav', role: 'group', 'aria-label': 'Browse moves' },
+          this.navButton('«', 'First position (Home)', () => this.showPly(0)),
+          this.navButton('‹', 'Previous move (←)', () => this.showPly(this.currentPly() - 1)),
+          this.navButton('›', 'Next move (→)', () => this.showPly(this.currentPly() + 1)),
+          this.navButton('»', 'Current position (End)', () => this.showPly(null)),
+        ),
+        this.moves,
+        this.actions,
+        this.analysis,
+        this.exportBox(),
+        this.info,
+      ),
+    );
+    this.board = new GameBoard(boardEl, {
+      move: move => void this.play(move.uci),
+      premove: uci => void this.act(() => api.premove(this.key, uci)),
+    });
+    this.clocks = new Clocks((white, black, running) => this.renderClocks(white, black, running));
+    this.socket = new GameSocket(
+      api.socketUrl(key),
+      message => this.onSocket(message),
+      connected => {
+        this.connected = connected;
+        this.renderStatus();
+      },
+    );
+    const onKey = (event: KeyboardEvent): void => this.onKey(event);
+    document.addEventListener('keydown', onKey);
+    this.page = {
+      el,
+      title: 'Game',
+      dispose: () => {
+        document.removeEventListener('keydown', onKey);
+        this.socket.close();
+        this.clocks.stop();
+        window.clearInterval(this.studyTimer);
+        this.board.destroy();
+      },
+    };
+    this.status.textContent = 'Loading the game…';
+    api.game(key).then(
+      view => this.apply(view, true),
+      error => this.showError(error),
+    );
+  }
+
+  // ---- state ----
+
+  /** Takes a game view from the server. HTTP answers can overtake WebSocket states (the engine's
+   * reply may already have arrived), so an answer with fewer moves than shown is stale unless
+   * the action took moves back. */
+  private apply(view: GameView, authoritative: boolean): void {
+    const previous = this.view;
+    if (previous && !authoritative && view.moves.length < previous.moves.length) return;
+    const movesChanged =
+      !previous || previous.moves.length !== view.moves.length || previous.moves.at(-1)?.uci !== view.moves.at(-1)?.uci;
+    this.view = view;
+    if (movesChanged) {
+      this.positions = plyPositions(view);
+      this.shownPly = null; // a new move brings the board back to the game
+    }
+    if (this.orientation === null) {
+      this.orientation = view.human;
+      this.board.setOrientation(view.human);
+    }
+    if (view.status !== 'playing' || !view.engine_thinking) this.thinking = '';
+    this.studyFrom = performance.now();
+    this.clocks.update(view.clocks);
+    document.title = `#${view.start_id ?? 'set-up'} ${view.white} – ${view.black} · chess960`;
+    this.render();
+  }
+
+  private onSocket(message: SocketMessage): void {
+    switch (message.type) {
+      case 'state':
+        this.apply(message.game, true);
+        break;
+      case 'clock':
+        this.clocks.update(message);
+        break;
+      case 'thinking':
+        this.thinking = `depth ${message.depth} · ${formatScore(message.score)} · ${message.pv_san.slice(0, 8).join(' ')}`;
+        this.renderThinking();
+        break;
+    }
+  }
+
+  private currentPly(): number {
+    return this.shownPly ?? this.view?.moves.length ?? 0;
+  }
+
+  private showPly(ply: number | null): void {
+    if (!this.view) return;
+    const last = this.view.moves.length;
+    if (ply !== null) ply = Math.max(0, Math.min(last, ply));
+    this.shownPly = ply === null || ply === last ? null : ply;
+    this.renderBoard();
+    this.renderMoves();
+  }
+
+  // ---- requests ----
+
+  private async play(move: string): Promise<void> {
+    const view = this.view;
+    if (!view) return;
+    const ok = await this.act(() => api.move(this.key, move, view.moves.length));
+    if (ok) this.moveInput.value = '';
+    else if (this.view) this.board.showLive(this.view); // undo the move on the board
+  }
+
+  /** Runs one action; its answer (a game view) is applied, its error shown. */
+  private async act(request: () => Promise<GameView>, authoritative = false): Promise<boolean> {
+    try {
+      const view = await request();
+      this.message.textContent = '';
+      this.apply(view, authoritative);
+      if (view.draw_offer === 'declined') this.message.textContent = 'The engine declines the draw offer.';
+      return true;
+    } catch (error) {
+      this.showError(error);
+      return false;
+    }
+  }
+
+  private showError(error: unknown): void {
+    this.message.textContent = describeError(error);
+    if (!this.view) this.status.textContent = 'The game could not be loaded.';
+  }
+
+  private submitText(event: Event): void {
+    event.preventDefault();
+    const text = this.moveInput.value.trim();
+    if (text) void this.play(text);
+  }
+
+  private onKey(event: KeyboardEvent): void {
+    const target = event.target as HTMLElement | null;
+    if (target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT')) return;
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const actions: Record<string, () => void> = {
+      ArrowLeft: () => this.showPly(this.currentPly() - 1),
+      ArrowRight: () => this.showPly(this.currentPly() + 1),
+      ArrowUp: () => this.showPly(0),
+      Home: () => this.showPly(0),
+      ArrowDown: () => this.showPly(null),
+      End: () => this.showPly(null),
+      f: () => this.flip(),
+    };
+    const action = actions[event.key];
+    if (action) {
+      event.preventDefault();
+      action();
+    }
+  }
+
+  private flip(): void {
+    this.orientation = this.orientation === 'black' ? 'white' : 'black';
+    this.board.setOrientation(this.orientation);
+    if (this.view) this.renderPlayers();
+  }
+
+  // ---- rendering ----
+
+  private render(): void {
+    const view = this.view;
+    if (!view) return;
+    fill(this.banner, h('span', { class: 'banner-title' }, 'Start position'), ' ', startLabel(view.start_id, view.back_rank));
+    this.renderBoard();
+    this.renderPlayers();
+    this.renderStatus();
+    this.renderThinking();
+    this.renderStudy();
+    this.renderMoves();
+    this.renderCastleButtons();
+    this.renderActions();
+    this.renderAnalysis();
+    const over = view.status === 'finished';
+    this.moveInput.disabled = over;
+    this.moveInput.placeholder = over ? 'The game is over' : 'e4, Nf3, O-O, e2e4';
+    fill(
+      this.info,
+      h('dt', {}, 'Level'),
+      h('dd', {}, formatLevel(view.level)),
+      h('dt', {}, 'Time control'),
+      h('dd', {}, formatTimeControl(view)),
+      h('dt', {}, 'Start FEN'),
+      h('dd', { class: 'fen' }, view.start_fen),
+    );
+  }
+
+  private renderBoard(): void {
+    const view = this.view;
+    if (!view) return;
+    const position = this.shownPly === null ? undefined : this.positions[this.shownPly];
+    if (position) this.board.showPast(position);
+    else this.board.showLive(view);
+  }
+
+  private renderPlayers(): void {
+    const view = this.view;
+    if (!view) return;
+    const bottom = this.orientation ?? view.human;
+    const top: Color = bottom === 'white' ? 'black' : 'white';
+    for (const [el, color] of [
+      [this.topPlayer, top],
+      [this.bottomPlayer, bottom],
+    ] as const) {
+      const name = color === 'white' ? view.white : view.black;
+      fill(
+        el,
+        h('span', { class: `swatch ${color}`, 'aria-hidden': 'true' }),
+        h('span', { class: 'name' }, name, color === view.human ? ' (you)' : ''),
+        view.clocks ? h('span', { class: 'clock', 'data-color': color, 'data-testid': `clock-${color}` }) : null,
+      );
+    }
+    this.clocks.update(view.clocks);
+  }
+
+  private renderClocks(white: number, black: number, running: Color | null): void {
+    for (const el of this.page?.el.querySelectorAll<HTMLElement>('.clock') ?? []) {
+      const color = el.dataset.color as Color;
+      el.textContent = formatClock(color === 'white' ? white : black);
+      el.classList.toggle('running', running === color);
+      el.classList.toggle('low', (color === 'white' ? white : black) < 20_000);
+    }
+  }
+
+  private renderStatus(): void {
+    const view = this.view;
+    if (!view) return;
+    let text: string;
+    if (view.status === 'finished') text = resultMessage(view);
+    else if (view.status === 'study') text = 'Study time: look at the start position.';
+    else if (view.turn === view.human) text = view.check ? 'Your move: you are in check.' : 'Your move.';
+    else text = view.engine_thinking ? 'The engine is thinking…' : 'The engine is to move.';
+    if (view.paused && view.status === 'playing') text += ' (The clocks are stopped: the server restarted since the last move.)';
+    if (!this.connected && view.status !== 'finished') text += ' (Reconnecting to the server…)';
+    this.status.textContent = text;
+    this.status.classList.toggle('over', view.status === 'finished');
+  }
+
+  private renderThinking(): void {
+    const view = this.view;
+    const show = view?.status === 'playing' && view.engine_thinking && this.thinking !== '';
+    this.thinkingLine.textContent = show ? `Engine: ${this.thinking}` : '';
+  }
+
+  private renderStudy(): void {
+    const view = this.view;
+    window.clearInterval(this.studyTimer);
+    this.studyTimer = undefined;
+    if (!view || view.status !== 'study') {
+      fill(this.study);
+      return;
+    }
+    const left = h('span', { class: 'study-left', 'data-testid': 'study-left' });
+    const studyMs = view.study_ms;
+    if (typeof studyMs === 'number') {
+      const tick = (): void => {
+        left.textContent = ` ${formatClock(studyMs - (performance.now() - this.studyFrom))} left.`;
+      };
+      tick();
+      this.studyTimer = window.setInterval(tick, 250);
+    }
+    fill(
+      this.study,
+      h('p', {}, "Take your time to study the start position: White's clock starts when the study time is over.", left),
+      h(
+        'button',
+        { type: 'button', 'data-testid': 'start-clock', onclick: () => void this.act(() => api.startClock(this.key)) },
+        'Start the clock now',
+      ),
+    );
+  }
+
+  private renderMoves(): void {
+    const view = this.view;
+    if (!view) return;
+    const list = moveList(view.moves, firstMoveNumber(view.start_fen), this.currentPly(), ply => this.showPly(ply));
+    fill(this.moves, view.moves.length ? list : h('p', { class: 'muted' }, 'No moves yet.'));
+    // Keep the shown move in view inside the list (scrollIntoView would scroll the page too).
+    const shown = list.querySelector<HTMLElement>('[aria-current]');
+    if (shown) this.moves.scrollTop = shown.offsetTop - this.moves.clientHeight / 2;
+    else this.moves.scrollTop = this.moves.scrollHeight;
+  }
+
+  private renderCastleButtons(): void {
+    const view = this.view;
+    const playable = view && view.status === 'playing' && view.turn === view.human;
+    fill(
+      this.castleButtons,
+      playable
+        ? castles(view.legal).map(move =>
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'castle',
+                'data-testid': `castle-${move.castle?.side ?? ''}`,
+                title: `${move.san}: king to ${move.castle?.king_to}, rook ${move.castle?.rook_from} to ${move.castle?.rook_to}`,
+                onclick: () => void this.play(move.uci),
+              },
+              castleLabel(move),
+            ),
+          )
+        : [],
+    );
+  }
+
+  private renderActions(): void {
+    const view = this.view;
+    if (!view) return;
+    const playing = view.status === 'playing' || view.status === 'study';
+    const humanMoves = view.moves.length > (view.human === 'white' ? 0 : 1);
+    const button = (label: string, testId: string, enabled: boolean, run: () => void): HTMLButtonElement =>
+      h('button', { type: 'button', 'data-testid': testId, disabled: !enabled, onclick: run }, label);
+    fill(
+      this.actions,
+      button('Take back', 'takeback', view.status === 'playing' && humanMoves, () => void this.act(() => api.takeback(this.key), true)),
+      button('Offer draw', 'offer-draw', view.status === 'playing', () => void this.act(() => api.drawAction(this.key, 'offer'))),
+      view.draw_claim
+        ? button(`Claim draw (${view.draw_claim})`, 'claim-draw', true, () => void this.act(() => api.drawAction(this.key, 'claim')))
+        : null,
+      button('Resign', 'resign', playing, () => {
+        if (window.confirm('Resign this game?')) void this.act(() => api.resign(this.key));
+      }),
+      button('Flip board (f)', 'flip', true, () => this.flip()),
+    );
+  }
+
+  private renderAnalysis(): void {
+    const view = this.view;
+    if (!view || view.status !== 'finished') {
+      fill(this.analysis);
+      return;
+    }
+    const output = h('p', { class: 'analysis-output', 'aria-live': 'polite' });
+    const run = async (): Promise<void> => {
+      const ply = this.currentPly();
+      output.textContent = 'Evaluating…';
+      try {
+        const result = await api.analysis(this.key, ply, 14);
+        output.textContent = `After ply ${result.ply}, depth ${result.depth}: ${formatScore(result.score)} (White's view) · ${result.pv_san.join(' ')}`;
+      } catch (error) {
+        output.textContent = describeError(error);
+      }
+    };
+    fill(
+      this.analysis,
+      h('button', { type: 'button', 'data-testid': 'evaluate', onclick: () => void run() }, 'Evaluate the position shown'),
+      output,
+    );
+  }
+
+  private exportBox(): HTMLElement {
+    const note = h('span', { class: 'muted', 'aria-live': 'polite' });
+    const copied = async (what: string, text: () => Promise<string>): Promise<void> => {
+      try {
+        await copyText(await text());
+        note.textContent = `${what} copied.`;
+      } catch (error) {
+        note.textContent = describeError(error);
+      }
+    };
+    return h(
+      'div',
+      { class: 'export' },
+      h('a', { class: 'button', href: api.pgnUrl(this.key), download: `chess960-${this.key}.pgn`, 'data-testid': 'download-pgn' }, 'Download PGN'),
+      h('button', { type: 'button', 'data-testid': 'copy-pgn', onclick: () => void copied('PGN', () => api.pgn(this.key)) }, 'Copy PGN'),
+      h(
+        'button',
+        { type: 'button', 'data-testid': 'copy-fen', onclick: () => void copied('FEN', async () => this.view?.fen ?? '') },
+        'Copy FEN',
+      ),
+      note,
+    );
+  }
+
+  private navButton(label: string, title: string, run: () => void): HTMLButtonElement {
+    return h('button', { type: 'button', title, 'aria-label': title, onclick: run }, label);
+  }
+}

@@ -1,0 +1,288 @@
+// The new-game page (/): start position, colour, level, time control, study time; or a PGN /
+// FEN to continue from. The last choices are remembered in localStorage.
+
+import { api, describeError } from '../api';
+import { startLabel, startPlacement } from '../backRank';
+import { fill, h } from '../dom';
+import { DRAW_METHODS } from '../drawMethods';
+import type { Navigate, Page } from '../page';
+import type { DrawnPosition, NewGame, StartSpec } from '../types';
+import { miniBoard } from './miniBoard';
+
+const SETTINGS_KEY = 'chess960.newGame';
+
+type StartKind = 'id' | 'random' | 'random-not-518' | 'draw' | 'import';
+
+interface Settings {
+  startKind: StartKind;
+  id: number;
+  method: string;
+  color: 'white' | 'black' | 'random';
+  levelKind: 'elo' | 'depth';
+  elo: number;
+  depth: number;
+  clock: string; // "none", "5+3", … or "custom"
+  minutes: number;
+  increment: number;
+  studySeconds: number;
+}
+
+const DEFAULTS: Settings = {
+  startKind: 'random-not-518',
+  id: 518,
+  method: 'die',
+  color: 'white',
+  levelKind: 'elo',
+  elo: 1500,
+  depth: 4,
+  clock: '10+5',
+  minutes: 10,
+  increment: 5,
+  studySeconds: 0,
+};
+
+const CLOCKS = ['none', '1+0', '3+2', '5+3', '10+5', '15+10', '30+20', 'custom'];
+
+function loadSettings(): Settings {
+  try {
+    const stored: unknown = JSON.parse(localStorage.getItem(SETTINGS_KEY) ?? '{}');
+    return { ...DEFAULTS, ...(stored && typeof stored === 'object' ? (stored as Partial<Settings>) : {}) };
+  } catch {
+    return { ...DEFAULTS };
+  }
+}
+
+/** Makes the new-game page open with this start position chosen (from the positions page). */
+export function presetStart(id: number): void {
+  const settings = { ...loadSettings(), startKind: 'id' as StartKind, id };
+  localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings));
+}
+
+/** A FEN is one line of eight ranks and a side to move; anything else is taken for PGN. */
+export function looksLikeFen(text: string): boolean {
+  return /^\s*([1-8pnbrqkPNBRQK]+\/){7}[1-8pnbrqkPNBRQK]+\s+[wb](\s|$)/.test(text) && !text.trim().includes('\n');
+}
+
+export function newGamePage(navigate: Navigate): Page {
+  const settings = loadSettings();
+  let drawn: DrawnPosition | null = null;
+  const preview = miniBoard('preview', 'Preview of the start position');
+  const previewLabel = h('p', { class: 'preview-label', 'data-testid': 'preview-label' });
+  const message = h('p', { class: 'message', role: 'alert', 'data-testid': 'message' });
+  const steps = h('ol', { class: 'draw-steps', 'data-testid': 'draw-steps' });
+
+  const radio = (name: string, value: string, checked: boolean, label: string): HTMLLabelElement =>
+    h('label', { class: 'radio' }, h('input', { type: 'radio', name, value, checked, 'data-testid': `${name}-${value}` }), ' ', label);
+  const number = (name: string, value: number, min: number, max: number, attrs: Record<string, string> = {}): HTMLInputElement =>
+    h('input', { type: 'number', name, value, min, max, step: 1, inputmode: 'numeric', 'data-testid': name, ...attrs });
+
+  const idInput = number('id', settings.id, 0, 959, { 'aria-label': 'Start position number (0 to 959)' });
+  const methodSelect = h(
+    'select',
+    { name: 'method', 'aria-label': 'Drawing method', 'data-testid': 'method' },
+    DRAW_METHODS.map(m => h('option', { value: m.value, selected: m.value === settings.method }, m.label)),
+  );
+  const importText = h('textarea', {
+    name: 'import',
+    rows: 5,
+    placeholder: 'Paste a PGN (the game goes on from its last move) or a FEN',
+    'aria-label': 'PGN or FEN to continue from',
+    'data-testid': 'import',
+  });
+
+  const drawNow = async (): Promise<void> => {
+    message.textContent = '';
+    const radioDraw = form.querySelector<HTMLInputElement>('input[name="start"][value="draw"]');
+    if (radioDraw) radioDraw.checked = true;
+    try {
+      drawn = await api.draw(methodSelect.value);
+      fill(steps, drawn.steps.map(step => h('li', {}, step)));
+      showPreview(drawn.id, drawn.back_rank);
+    } catch (error) {
+      message.textContent = describeError(error);
+    }
+  };
+
+  const startFieldset = h(
+    'fieldset',
+    { class: 'start' },
+    h('legend', {}, 'Start position'),
+    h('div', { class: 'option' }, radio('start', 'id', settings.startKind === 'id', 'Number'), ' ', idInput),
+    h('div', { class: 'option' }, radio('start', 'random', settings.startKind === 'random', 'Random (any of the 960)')),
+    h(
+      'div',
+      { class: 'option' },
+      radio('start', 'random-not-518', settings.startKind === 'random-not-518', 'Random, but not the classical start (518)'),
+    ),
+    h(
+      'div',
+      { class: 'option' },
+      radio('start', 'draw', settings.startKind === 'draw', 'Drawn by hand:'),
+      ' ',
+      methodSelect,
+      ' ',
+      h('button', { type: 'button', 'data-testid': 'draw', onclick: () => void drawNow() }, 'Draw'),
+      steps,
+    ),
+    h('div', { class: 'option' }, radio('start', 'import', settings.startKind === 'import', 'Continue from a PGN or FEN'), importText),
+  );
+
+  const eloInput = number('elo', settings.elo, 100, 3500, { step: '50', 'aria-label': 'Engine Elo' });
+  const depthInput = number('depth', settings.depth, 1, 30, { 'aria-label': 'Engine search depth' });
+  const clockSelect = h(
+    'select',
+    { name: 'clock', 'aria-label': 'Time control', 'data-testid': 'clock' },
+    CLOCKS.map(value =>
+      h('option', { value, selected: value === settings.clock }, value === 'none' ? 'No clock' : value === 'custom' ? 'Custom…' : `${value} (minutes + seconds)`),
+    ),
+  );
+  const minutesInput = number('minutes', settings.minutes, 0, 600, { step: 'any', 'aria-label': 'Minutes per player' });
+  const incrementInput = number('increment', settings.increment, 0, 600, { 'aria-label': 'Increment in seconds' });
+  const customClock = h('span', { class: 'custom-clock' }, minutesInput, ' min + ', incrementInput, ' s');
+  const studyInput = number('study', settings.studySeconds, 0, 3600, { 'aria-label': 'Study time in seconds' });
+
+  const form = h(
+    'form',
+    { class: 'new-game', onsubmit: (event: Event) => void submit(event) },
+    startFieldset,
+    h(
+      'fieldset',
+      {},
+      h('legend', {}, 'You play'),
+      radio('color', 'white', settings.color === 'white', 'White'),
+      radio('color', 'black', settings.color === 'black', 'Black'),
+      radio('color', 'random', settings.color === 'random', 'Random'),
+    ),
+    h(
+      'fieldset',
+      {},
+      h('legend', {}, 'Engine level'),
+      h('div', { class: 'option' }, radio('level', 'elo', settings.levelKind === 'elo', 'Elo'), ' ', eloInput),
+      h('div', { class: 'option' }, radio('level', 'depth', settings.levelKind === 'depth', 'Fixed depth'), ' ', depthInput),
+    ),
+    h(
+      'fieldset',
+      {},
+      h('legend', {}, 'Time'),
+      h('div', { class: 'option' }, h('label', {}, 'Time control ', clockSelect), ' ', customClock),
+      h('div', { class: 'option' }, h('label', {}, 'Study time before the clock starts ', studyInput, ' s')),
+    ),
+    message,
+    h('button', { type: 'submit', class: 'primary', 'data-testid': 'start-game' }, 'Play'),
+  );
+
+  const value = (name: string): string =>
+    form.querySelector<HTMLInputElement>(`input[name="${name}"]:checked`)?.value ?? '';
+
+  function showPreview(id: number, backRank: string): void {
+    fill(previewLabel, startLabel(id, backRank));
+    preview.show(startPlacement(backRank));
+  }
+
+  async function previewNumber(): Promise<void> {
+    const id = Number.parseInt(idInput.value, 10);
+    if (!Number.isInteger(id) || id < 0 || id > 959) {
+      fill(previewLabel, 'Enter a number from 0 to 959.');
+      return;
+    }
+    try {
+      const position = await api.position(id);
+      showPreview(position.id, position.back_rank);
+    } catch (error) {
+      fill(previewLabel, describeError(error));
+    }
+  }
+
+  function refresh(): void {
+    customClock.hidden = clockSelect.value !== 'custom';
+    const kind = value('start');
+    if (kind === 'id') void previewNumber();
+    else if (kind === 'draw' && drawn) showPreview(drawn.id, drawn.back_rank);
+    else {
+      fill(previewLabel, kind === 'import' ? 'The position comes from the PGN or FEN.' : 'The position is drawn when the game starts.');
+      preview.show('8/8/8/8/8/8/8/8');
+    }
+  }
+
+  function readSettings(): Settings {
+    return {
+      startKind: (value('start') || 'random') as StartKind,
+      id: Number.parseInt(idInput.value, 10) || 0,
+      method: methodSelect.value,
+      color: (value('color') || 'white') as Settings['color'],
+      levelKind: (value('level') || 'elo') as Settings['levelKind'],
+      elo: Number.parseInt(eloInput.value, 10) || DEFAULTS.elo,
+      depth: Number.parseInt(depthInput.value, 10) || DEFAULTS.depth,
+      clock: clockSelect.value,
+      minutes: Number.parseFloat(minutesInput.value) || 0,
+      increment: Number.parseInt(incrementInput.value, 10) || 0,
+      studySeconds: Number.parseInt(studyInput.value, 10) || 0,
+    };
+  }
+
+  async function startSpec(s: Settings): Promise<StartSpec> {
+    switch (s.startKind) {
+      case 'id':
+        return { id: s.id };
+      case 'random':
+        return { random: true, exclude_classical: false };
+      case 'random-not-518':
+        return { random: true, exclude_classical: true };
+      case 'draw': {
+        if (!drawn || drawn.method !== s.method) await drawNow();
+        if (!drawn) throw new Error('The position could not be drawn.');
+        return { id: drawn.id };
+      }
+      case 'import': {
+        const text = importText.value.trim();
+        if (!text) throw new Error('Paste a PGN or a FEN first.');
+        return looksLikeFen(text) ? { fen: text } : { pgn: text };
+      }
+    }
+  }
+
+  async function submit(event: Event): Promise<void> {
+    event.preventDefault();
+    message.textContent = '';
+    const s = readSettings();
+    localStorage.setItem(SETTINGS_KEY, JSON.stringify(s));
+    try {
+      const clock = s.clock === 'custom' ? `${s.minutes}+${s.increment}` : s.clock;
+      const [minutes, increment] = clock.split('+').map(Number);
+      const spec: NewGame = {
+        start: await startSpec(s),
+        color: s.color,
+        level: s.levelKind === 'elo' ? { elo: s.elo } : { depth: s.depth },
+        time_control:
+          clock === 'none' || minutes === undefined || increment === undefined
+            ? null
+            : { initial_ms: Math.round(minutes * 60_000), increment_ms: increment * 1000 },
+        study_ms: s.studySeconds * 1000,
+      };
+      const view = await api.newGame(spec);
+      navigate(`/game/${view.key}`);
+    } catch (error) {
+      message.textContent = describeError(error);
+    }
+  }
+
+  form.addEventListener('change', refresh);
+  idInput.addEventListener('input', () => {
+    const radioId = form.querySelector<HTMLInputElement>('input[name="start"][value="id"]');
+    if (radioId) radioId.checked = true;
+    refresh();
+  });
+  importText.addEventListener('input', () => {
+    const radioImport = form.querySelector<HTMLInputElement>('input[name="start"][value="import"]');
+    if (radioImport) radioImport.checked = true;
+  });
+
+  const el = h(
+    'section',
+    { class: 'home-page' },
+    h('h1', {}, 'New game'),
+    h('div', { class: 'home-columns' }, form, h('div', { class: 'preview-column' }, previewLabel, preview.el)),
+  );
+  requestAnimationFrame(refresh);
+  return { el, title: 'New game', dispose: () => preview.destroy() };
+}

@@ -1,0 +1,85 @@
+// The single-page app: picks the page for the URL (the server answers index.html for /, /games,
+// /positions, /projector and /game/<key>) and navigates between pages without reloading.
+
+import '@lichess-org/chessground/assets/chessground.base.css';
+import '@lichess-org/chessground/assets/chessground.brown.css';
+import '@lichess-org/chessground/assets/chessground.cburnett.css';
+import './style.css';
+
+import { h } from './dom';
+import { gamePage } from './game/gamePage';
+import { gamesPage } from './games/gamesPage';
+import { newGamePage } from './home/newGamePage';
+import type { Page } from './page';
+import { positionsPage } from './positions/positionsPage';
+import { projectorPage } from './positions/projectorPage';
+
+const main = h('main', { id: 'main' });
+let current: Page | null = null;
+
+const NAV: [string, string][] = [
+  ['/', 'New game'],
+  ['/games', 'Games'],
+  ['/positions', 'Positions'],
+  ['/projector', 'Projector'],
+];
+
+function navigate(path: string): void {
+  if (path !== location.pathname) history.pushState(null, '', path);
+  route();
+}
+
+function pageFor(path: string): Page {
+  const game = /^\/game\/([0-9a-f]{32})\/?$/.exec(path);
+  if (game?.[1]) return gamePage(game[1]);
+  switch (path.replace(/\/$/, '') || '/') {
+    case '/':
+      return newGamePage(navigate);
+    case '/games':
+      return gamesPage(navigate);
+    case '/positions':
+      return positionsPage(navigate);
+    case '/projector':
+      return projectorPage();
+    default:
+      return {
+        el: h('section', {}, h('h1', {}, 'Not found'), h('p', {}, `There is no page at ${path}.`)),
+        title: 'Not found',
+      };
+  }
+}
+
+function route(): void {
+  current?.dispose?.();
+  current = pageFor(location.pathname);
+  document.title = `${current.title} · chess960`;
+  document.body.classList.toggle('projector', location.pathname.startsWith('/projector'));
+  for (const link of document.querySelectorAll<HTMLAnchorElement>('header nav a')) {
+    if (link.getAttribute('href') === location.pathname) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+  main.replaceChildren(current.el);
+}
+
+const header = h(
+  'header',
+  { class: 'site-header' },
+  h('a', { class: 'brand', href: '/' }, 'chess960'),
+  h(
+    'nav',
+    { 'aria-label': 'Main' },
+    NAV.map(([path, label]) => h('a', { href: path }, label)),
+  ),
+);
+// Plain left clicks on same-site links stay in the app; others (new tab, download) go to the browser.
+document.addEventListener('click', event => {
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  const link = (event.target as Element | null)?.closest('a');
+  if (!link || link.origin !== location.origin || link.hasAttribute('download') || link.target) return;
+  if (link.pathname.startsWith('/api/')) return;
+  event.preventDefault();
+  navigate(link.pathname);
+});
+window.addEventListener('popstate', route);
+document.body.append(header, main);
+route();

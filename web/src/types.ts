@@ -1,0 +1,155 @@
+// The shapes of the server's JSON, as docs/api.md defines them.
+
+export type Color = 'white' | 'black';
+export type Square = string; // 'a1'..'h8'
+export type Result = '1-0' | '0-1' | '1/2-1/2';
+
+export interface Position {
+  id: number;
+  back_rank: string;
+  fen: string;
+}
+
+export interface DrawnPosition {
+  id: number;
+  back_rank: string;
+  method: string;
+  steps: string[];
+  fen?: string;
+}
+
+export interface Tables {
+  king_table: { row: number; pieces: string }[];
+  bishop_table: { row: number; squares: string[] }[];
+  example: { id: number; king_row: number; bishop_row: number; back_rank: string };
+}
+
+export interface FairnessClass {
+  times_960: string;
+  positions: number;
+  description: string;
+}
+
+export interface Fairness {
+  methods: { method: string; uniform: boolean; classes: FairnessClass[] }[];
+}
+
+export type Level = { elo: number } | { depth: number };
+
+export interface TimeControl {
+  initial_ms: number;
+  increment_ms: number;
+}
+
+export type StartSpec =
+  | { id: number }
+  | { random: true; exclude_classical: boolean }
+  | { fen: string }
+  | { pgn: string };
+
+export interface NewGame {
+  start: StartSpec;
+  color: Color | 'random';
+  level: Level;
+  time_control: TimeControl | null;
+  study_ms: number;
+}
+
+export interface Clocks {
+  white_ms: number;
+  black_ms: number;
+}
+
+export interface Castle {
+  side: 'king' | 'queen';
+  king_to: Square;
+  rook_from: Square;
+  rook_to: Square;
+  king_destination_move: boolean;
+  looks_like_king_step: boolean;
+}
+
+export interface LegalMove {
+  uci: string;
+  san: string;
+  from: Square;
+  to: Square;
+  promotion: string | null;
+  castle: Castle | null;
+}
+
+export interface PlayedMove {
+  uci: string;
+  san: string;
+  clocks?: Clocks | null;
+  /** The position after the move (X-FEN). */
+  fen: string;
+  /** The square of the king in check after the move, if any. */
+  check: Square | null;
+}
+
+export interface GameView {
+  key: string;
+  id: number;
+  start_id: number | null;
+  /** null for a game set up from a FEN that is not a Chess960 start position. */
+  back_rank: string | null;
+  start_fen: string;
+  fen: string;
+  turn: Color;
+  human: Color;
+  level: Level;
+  white: string;
+  black: string;
+  moves: PlayedMove[];
+  time_control: TimeControl | null;
+  /** null when the game has no time control. */
+  clocks: (Clocks & { running: Color | null }) | null;
+  status: 'study' | 'playing' | 'finished';
+  result: Result | null;
+  reason: string | null;
+  check: Square | null;
+  last_move: { from: Square; to: Square } | null;
+  legal: LegalMove[];
+  draw_claim: string | null;
+  premove: string | null;
+  engine_thinking: boolean;
+  /** Loaded after a server restart and waiting for the player: the clocks are stopped. */
+  paused?: boolean;
+  /** Study time left, while in study. */
+  study_ms?: number | null;
+  /** Present in the answer to a draw offer the engine turned down. */
+  draw_offer?: string;
+}
+
+export interface GameSummary {
+  key: string;
+  id: number;
+  start_id: number | null;
+  white: string;
+  black: string;
+  result: Result | '*';
+  reason: string | null;
+  date: string;
+  plies: number;
+}
+
+export interface GameList {
+  total: number;
+  games: GameSummary[];
+}
+
+export type Score = { cp: number } | { mate: number };
+
+export interface Analysis {
+  ply: number;
+  score: Score;
+  depth: number;
+  pv: string[];
+  pv_san: string[];
+}
+
+export type SocketMessage =
+  | { type: 'state'; game: GameView }
+  | { type: 'thinking'; depth: number; score: Score; pv_san: string[]; nodes: number }
+  | { type: 'clock'; white_ms: number; black_ms: number; running: Color | null };

@@ -1,0 +1,323 @@
+// Browser tests: the real server, headless Chromium, the UI used as a person would.
+//   cd web && npm run test:browser            (server binary: ../target/release/chess960)
+//   CHESS960_BIN=/path/to/chess960 npm run test:browser
+// Screenshots go to web/test-results/.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { boardPieces, drag, eventually, shot, start } from './harness.mjs';
+
+let env;
+
+/** The pieces of a FEN's placement in `boardPieces`' form, ordered by square. */
+function fenPieces(fen) {
+  const roles = { p: 'pawn', n: 'knight', b: 'bishop', r: 'rook', q: 'queen', k: 'king' };
+  const out = {};
+  fen
+    .split(' ')[0]
+    .split('/')
+    .forEach((row, i) => {
+      let file = 0;
+      for (const c of row) {
+        if (/\d/.test(c)) file += Number(c);
+        else {
+          out[`${'abcdefgh'[file]}${8 - i}`] = `${c === c.toLowerCase() ? 'black' : 'white'} ${roles[c.toLowerCase()]}`;
+          file += 1;
+        }
+      }
+    });
+  return Object.fromEntries(Object.entries(out).sort());
+}
+
+before(async () => {
+  env = await start();
+});
+
+after(async () => {
+  await env?.close();
+});
+
+/** A new game through the API from a FEN, opened in a fresh page. */
+async function openFen(fen, color = 'white') {
+  const view = await env.api('POST', '/api/games', {
+    start: { fen },
+    color,
+    level: { depth: 1 },
+    time_control: null,
+    study_ms: 0,
+  });
+  const page = await env.newPage();
+  await page.goto(`/game/${view.key}`);
+  await page.locator('[data-testid=board] cg-board piece').first().waitFor();
+  await page.locator('[data-testid=status]', { hasText: 'Your move' }).waitFor();
+  return { page, key: view.key };
+}
+
+async function firstMove(key) {
+  return eventually(async () => (await env.api('GET', `/api/games/${key}`)).moves[0], 'the move to reach the server');
+}
+
+// Each castling gesture (spec §4) in positions where king and rook stand side by side and where
+// the king already stands on its destination, plus the destination gesture and the look-alike
+// king step. `expect` is where king and rook stand afterwards.
+const CASTLES = [
+  {
+    name: 'side by side, drag king onto rook (O-O)',
+    fen: '4k3/8/8/8/8/8/8/5KR1 w K - 0 1',
+    gesture: { drag: ['f1', 'g1'] },
+    uci: 'f1g1',
+    expect: { g1: 'white king', f1: 'white rook' },
+  },
+  {
+    name: 'side by side, O-O button',
+    fen: '4k3/8/8/8/8/8/8/5KR1 w K - 0 1',
+    gesture: { button: 'king' },
+    uci: 'f1g1',
+    expect: { g1: 'white king', f1: 'white rook' },
+  },
+  {
+    name: 'side by side, text box O-O',
+    fen: '4k3/8/8/8/8/8/8/5KR1 w K - 0 1',
+    gesture: { text: 'O-O' },
+    uci: 'f1g1',
+    expect: { g1: 'white king', f1: 'white rook' },
+  },
+  {
+    name: 'side by side a-side, drag king onto rook (O-O-O)',
+    fen: '4k3/8/8/8/8/8/8/RK6 w Q - 0 1',
+    gesture: { drag: ['b1', 'a1'] },
+    uci: 'b1a1',
+    expect: { c1: 'white king', d1: 'white rook' },
+  },
+  {
+    name: 'side by side a-side, text box 0-0-0',
+    fen: '4k3/8/8/8/8/8/8/2RK4 w Q - 0 1',
+    gesture: { text: '0-0-0' },
+    uci: 'd1c1',
+    expect: { c1: 'white king', d1: 'white rook' },
+  },
+  {
+    name: 'king on its destination, drag king onto rook (O-O)',
+    fen: '4k3/8/8/8/8/8/8/6KR w K - 0 1',
+    gesture: { drag: ['g1', 'h1'] },
+    uci: 'g1h1',
+    expect: { g1: 'white king', f1: 'white rook' },
+  },
+  {
+    name: 'king on its destination, O-O button',
+    fen: '4k3/8/8/8/8/8/8/6KR w K - 0 1',
+    gesture: { button: 'king' },
+    uci: 'g1h1',
+    expect: { g1: 'white king', f1: 'white rook' },
+  },
+  {
+    name: 'king on its destination, text box UCI g1h1',
+    fen: '4k3/8/8/8/8/8/8/6KR w K - 0 1',
+    gesture: { text: 'g1h1' },
+    uci: 'g1h1',
+    expect: { g1: 'white king', f1: 'white rook' },
+  },
+  {
+    name: 'king on its destination a-side, O-O-O button',
+    fen: '4k3/8/8/8/8/8/8/R1K5 w Q - 0 1',
+    gesture: { button: 'queen' },
+    uci: 'c1a1',
+    expect: { c1: 'white king', d1: 'white rook' },
+  },
+  {
+    name: 'king on its destination a-side, drag king onto rook',
+    fen: '4k3/8/8/8/8/8/8/R1K5 w Q - 0 1',
+    gesture: { drag: ['c1', 'a1'] },
+    uci: 'c1a1',
+    expect: { c1: 'white king', d1: 'white rook' },
+  },
+  {
+    name: 'king to its destination three files away (O-O), with the preview while dragging',
+    fen: '4k3/8/8/8/8/8/8/3K3R w K - 0 1',
+    gesture: { drag: ['d1', 'g1'], screenshot: 'castle-preview-drag' },
+    uci: 'd1h1',
+    expect: { g1: 'white king', f1: 'white rook' },
+  },
+  {
+    name: 'look-alike king step: asked, castle chosen',
+    fen: '4k3/8/8/8/8/8/8/5K1R w K - 0 1',
+    gesture: { drag: ['f1', 'g1'], choose: 'ambiguous-castle', screenshot: 'castle-or-king-step' },
+    uci: 'f1h1',
+    expect: { g1: 'white king', f1: 'white rook' },
+  },
+  {
+    name: 'look-alike king step: asked, king step chosen',
+    fen: '4k3/8/8/8/8/8/8/5K1R w K - 0 1',
+    gesture: { drag: ['f1', 'g1'], choose: 'ambiguous-step' },
+    uci: 'f1g1',
+    expect: { g1: 'white king', h1: 'white rook' },
+  },
+  {
+    name: 'Black, king to its destination two files away (O-O-O), board flipped',
+    fen: 'r3k3/8/8/8/8/8/8/4K3 b q - 0 1',
+    color: 'black',
+    gesture: { drag: ['e8', 'c8'] },
+    uci: 'e8a8',
+    expect: { c8: 'black king', d8: 'black rook' },
+  },
+];
+
+describe('castling gestures', () => {
+  for (const c of CASTLES) {
+    test(c.name, async () => {
+      const { page, key } = await openFen(c.fen, c.color);
+      const g = c.gesture;
+      if (g.drag) {
+        await drag(page, g.drag[0], g.drag[1], async () => {
+          if (g.screenshot && !g.choose) {
+            // The preview: ghost king and rook on their final squares while the king is held.
+            assert.ok((await page.locator('[data-testid=board] cg-auto-pieces piece').count()) >= 1, 'castle preview shown');
+            await shot(page, g.screenshot);
+          }
+        });
+        if (g.choose) {
+          await page.locator(`[data-testid=${g.choose}]`).waitFor();
+          if (g.screenshot) await shot(page, g.screenshot);
+          await page.locator(`[data-testid=${g.choose}]`).click();
+        }
+      } else if (g.button) {
+        await page.locator(`[data-testid=castle-${g.button}]`).click();
+      } else if (g.text) {
+        await page.locator('[data-testid=move-input]').fill(g.text);
+        await page.locator('[data-testid=move-input]').press('Enter');
+      }
+      const move = await firstMove(key);
+      assert.equal(move.uci, c.uci, `${c.name}: the move sent`);
+      const pieces = await eventually(async () => {
+        const shown = await boardPieces(page);
+        return Object.entries(c.expect).every(([sq, p]) => shown[sq] === p) ? shown : null;
+      }, `king and rook on ${JSON.stringify(c.expect)}`);
+      assert.ok(pieces);
+      await page.close();
+    });
+  }
+});
+
+describe('a game', () => {
+  test('promotion asks for the piece', async () => {
+    const { page, key } = await openFen('4k3/1P6/8/8/8/8/8/4K3 w - - 0 1');
+    await drag(page, 'b7', 'b8');
+    await page.locator('[data-testid=promote-n]').waitFor();
+    await shot(page, 'promotion-choice');
+    await page.locator('[data-testid=promote-n]').click();
+    const move = await firstMove(key);
+    assert.equal(move.uci, 'b7b8n');
+    assert.match(move.san, /^b8=N/);
+    await eventually(async () => (await boardPieces(page)).b8 === 'white knight', 'a knight on b8');
+    await page.close();
+  });
+
+  test('new game from the form, moves by mouse, reload, browse, resign, evaluate, find it saved', async () => {
+    const page = await env.newPage();
+    await page.goto('/');
+    await page.locator('[data-testid=start-id]').check();
+    await page.locator('[data-testid=id]').fill('123');
+    await page.locator('[data-testid=preview-label]', { hasText: '#123' }).waitFor();
+    await page.locator('[data-testid=color-white]').check();
+    await page.locator('[data-testid=level-depth]').check();
+    await page.locator('[data-testid=depth]').fill('1');
+    await page.locator('[data-testid=clock]').selectOption('5+3');
+    await page.locator('[data-testid=study]').fill('0');
+    await shot(page, 'new-game-form');
+    await page.locator('[data-testid=start-game]').click();
+    await page.waitForURL(/\/game\/[0-9a-f]{32}$/);
+    const key = page.url().split('/').pop();
+    await page.locator('[data-testid=start-banner]', { hasText: '#123' }).waitFor();
+
+    // Three moves by mouse, each answered by the engine.
+    for (let i = 0; i < 3; i++) {
+      const view = await eventually(async () => {
+        const v = await env.api('GET', `/api/games/${key}`);
+        return v.turn === v.human && v.legal.length > 0 ? v : null;
+      }, 'the human to be on move');
+      const move = view.legal.find(m => !m.castle && !m.promotion && m.from[1] === '2') ?? view.legal.find(m => !m.castle && !m.promotion);
+      await drag(page, move.from, move.to);
+      await eventually(async () => (await env.api('GET', `/api/games/${key}`)).moves.length >= view.moves.length + 2, 'the engine reply');
+    }
+    await page.locator('[data-testid=moves] button.move').nth(5).waitFor();
+    await shot(page, 'game-in-progress');
+
+    // Reload mid-game: the key in the URL restores everything.
+    const before = await env.api('GET', `/api/games/${key}`);
+    const movesText = await page.locator('[data-testid=moves]').innerText();
+    const piecesBefore = await boardPieces(page);
+    await page.reload();
+    await page.locator('[data-testid=moves] button.move').nth(5).waitFor();
+    assert.equal(await page.locator('[data-testid=moves]').innerText(), movesText, 'the same moves after the reload');
+    assert.deepEqual(await boardPieces(page), piecesBefore, 'the same position after the reload');
+    assert.match(await page.locator('[data-testid=start-banner]').innerText(), /#123/);
+    const afterReload = await env.api('GET', `/api/games/${key}`);
+    assert.equal(afterReload.moves.length, before.moves.length);
+    assert.ok(await page.locator('[data-testid=clock-white]').isVisible(), 'clocks shown');
+
+    // Browse back with the keyboard and by clicking a move.
+    await page.locator('body').press('ArrowLeft');
+    await page.locator(`[data-testid=moves] button.move[data-ply="${before.moves.length - 1}"][aria-current]`).waitFor();
+    await page.locator('[data-testid=moves] button.move[data-ply="1"]').click();
+    await page.locator('[data-testid=moves] button.move[data-ply="1"][aria-current]').waitFor();
+    // The board shows the server's position after the first move.
+    const expected = fenPieces(before.moves[0].fen);
+    await eventually(
+      async () => JSON.stringify(Object.fromEntries(Object.entries(await boardPieces(page)).sort())) === JSON.stringify(expected),
+      'the position after the first move',
+    );
+    await shot(page, 'browsing-ply-1');
+    await page.locator('body').press('End');
+
+    // Resign, then ask the engine for an evaluation.
+    await page.locator('[data-testid=resign]').click();
+    await page.locator('[data-testid=status]', { hasText: 'resignation' }).waitFor();
+    await page.locator('[data-testid=evaluate]').click();
+    await page.locator('.analysis-output', { hasText: /depth|error|finished/i }).waitFor({ timeout: 30_000 });
+    await shot(page, 'game-over');
+
+    // The games page lists it, filtered by its start position.
+    await page.goto('/games');
+    await page.locator('[data-testid=filter-start]').fill('123');
+    await page.locator('[data-testid=filter-start]').press('Enter');
+    await page.locator(`[data-testid=games] a[href="/game/${key}"]`).waitFor();
+    await shot(page, 'games');
+    await page.locator(`[data-testid=games] a[href="/game/${key}"]`).click();
+    await page.waitForURL(`**/game/${key}`);
+    await page.locator('[data-testid=status]', { hasText: 'resignation' }).waitFor();
+    await page.locator('[data-testid=evaluate]').waitFor();
+    await page.close();
+  });
+});
+
+describe('positions', () => {
+  test('the positions page searches all 960 and shows both tables and the fairness table', async () => {
+    const page = await env.newPage();
+    await page.goto('/positions');
+    await page.locator('[data-testid=positions] li').nth(959).waitFor();
+    assert.equal(await page.locator('[data-testid=positions] li').count(), 960);
+    await page.locator('[data-testid=position-search]').fill('518');
+    await eventually(async () => (await page.locator('[data-testid=positions] li').count()) === 1, 'one match');
+    assert.match(await page.locator('[data-testid=positions] li').innerText(), /RNBQKBNR/);
+    await page.locator('.king-table').waitFor();
+    await page.locator('.fairness').waitFor();
+    await shot(page, 'positions');
+    await page.close();
+  });
+
+  test('the projector shows a drawn position large and draws the next on Space', async () => {
+    const page = await env.newPage();
+    await page.goto('/projector');
+    const number = page.locator('[data-testid=projector-number]');
+    await eventually(async () => /^\d+$/.test(await number.innerText()), 'a drawn number');
+    assert.match(await page.locator('[data-testid=projector-rank]').innerText(), /^[KQRBN]{8}$/);
+    await page.keyboard.press('Space');
+    await eventually(async () => /^\d+$/.test(await number.innerText()), 'the next number');
+    await shot(page, 'projector');
+    await page.close();
+  });
+});
+
+test('no script errors on any page', () => {
+  assert.deepEqual(env.pageErrors, []);
+});

@@ -1,0 +1,175 @@
+// Shared set-up for the browser tests: the real `chess960 serve` on a free port with a fresh
+// database, Debian's Chromium driven by playwright-core, and helpers to act on the board the way
+// a person does (drag with the mouse, click, type).
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const RESULTS = resolve(here, '..', 'test-results');
+const REPO = resolve(here, '..', '..');
+
+function freePort() {
+  return new Promise((ok, fail) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => ok(port));
+    });
+  });
+}
+
+async function waitForServer(base, child, log) {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child && child.exitCode !== null) throw new Error(`chess960 serve exited with ${child.exitCode}:\n${log.join('')}`);
+    try {
+      const response = await fetch(`${base}/api/positions/518`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise(r => setTimeout(r, 200));
+  }
+  throw new Error(`chess960 serve did not answer at ${base} within 30 s:\n${log.join('')}`);
+}
+
+/**
+ * Starts the server (or uses CHESS960_URL, a server already running) and Chromium.
+ * Returns { base, browser, newPage, api, close }.
+ */
+export async function start() {
+  mkdirSync(RESULTS, { recursive: true });
+  const scratch = mkdtempSync(join(tmpdir(), 'chess960-web-'));
+  const log = [];
+  let child = null;
+  let base = process.env.CHESS960_URL?.replace(/\/$/, '');
+  if (!base) {
+    const bin = process.env.CHESS960_BIN ?? join(REPO, 'target', 'release', 'chess960');
+    if (!existsSync(bin)) throw new Error(`no server binary at ${bin}: run 'cargo build --release -p chess960-cli' or set CHESS960_BIN`);
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    child = spawn(bin, ['serve', '--port', String(port), '--db', join(scratch, 'games.sqlite3')], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.on('data', d => log.push(String(d)));
+    child.stderr.on('data', d => log.push(String(d)));
+  }
+  await waitForServer(base, child, log);
+
+  const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+  if (!existsSync(executablePath)) throw new Error(`no Chromium at ${executablePath}: apt-get install -y chromium`);
+  const profile = join(scratch, 'profile');
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+    viewport: { width: 1200, height: 900 },
+    baseURL: base,
+  });
+
+  const pageErrors = [];
+  async function newPage() {
+    const page = await context.newPage();
+    page.on('pageerror', error => pageErrors.push(String(error)));
+    page.on('dialog', dialog => void dialog.accept());
+    return page;
+  }
+
+  async function api(method, path, body) {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+    return JSON.parse(text);
+  }
+
+  async function close() {
+    await context.close().catch(() => {});
+    if (child) {
+      child.kill('SIGTERM');
+      await new Promise(r => (child.exitCode !== null ? r() : child.once('exit', r)));
+    }
+    rmSync(scratch, { recursive: true, force: true });
+  }
+
+  return { base, newPage, api, close, pageErrors, serverLog: log };
+}
+
+/** The centre of a square on the board, in page coordinates. */
+export async function squareCenter(page, square) {
+  const box = await page.locator('[data-testid=board] cg-board').boundingBox();
+  if (!box) throw new Error('the board is not visible');
+  const black = await page.locator('[data-testid=board]').evaluate(el => el.classList.contains('orientation-black'));
+  const file = square.charCodeAt(0) - 97;
+  const rank = square.charCodeAt(1) - 49;
+  const col = black ? 7 - file : file;
+  const row = black ? rank : 7 - rank;
+  return { x: box.x + ((col + 0.5) * box.width) / 8, y: box.y + ((row + 0.5) * box.height) / 8 };
+}
+
+/** Drags the piece on `from` to `to` with the mouse; `midway` runs while the piece is held over `to`. */
+export async function drag(page, from, to, midway) {
+  const a = await squareCenter(page, from);
+  const b = await squareCenter(page, to);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 4 });
+  await page.mouse.move(b.x, b.y, { steps: 4 });
+  if (midway) await midway();
+  await page.mouse.up();
+}
+
+/** The pieces chessground shows: { e1: 'white king', ... }. */
+export async function boardPieces(page) {
+  return page.locator('[data-testid=board] cg-board').evaluate(board => {
+    const out = {};
+    for (const piece of board.querySelectorAll('piece')) {
+      if (piece.classList.contains('ghost') || piece.classList.contains('fading')) continue;
+      const classes = [...piece.classList];
+      const color = classes.find(c => c === 'white' || c === 'black');
+      const role = classes.find(c => ['king', 'queen', 'rook', 'bishop', 'knight', 'pawn'].includes(c));
+      out[piece.cgKey] = `${color} ${role}`;
+    }
+    return out;
+  });
+}
+
+/** Polls `check` until it returns a truthy value (which is returned) or time runs out. */
+export async function eventually(check, what, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  let last;
+  while (Date.now() < deadline) {
+    try {
+      last = await check();
+      if (last) return last;
+    } catch (error) {
+      last = error;
+    }
+    await new Promise(r => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what} (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`);
+}
+
+export function shot(page, name) {
+  return page.screenshot({ path: join(RESULTS, `${name}.png`), fullPage: true });
+}
