@@ -24,11 +24,12 @@ if ! python3 -c 'import chess, sys; sys.exit(chess.__version__ != "1.11.2")' 2>/
 fi
 python3 -c 'import chess; print("python-chess", chess.__version__)'
 
-step "Debian packages: pgn-extract and Scid (read back our PGN), engines (match runner tests)"
+step "Debian packages: pgn-extract and Scid (read back our PGN), engines (match runner tests), Chromium (browser tests)"
 # Debian puts these in /usr/games, which root's PATH often lacks; the tests look there too.
 missing=()
 for pair in pgn-extract:pgn-extract tkscid:scid stockfish:stockfish glaurung:glaurung \
-            ethereal-chess:ethereal-chess fairy-stockfish:fairy-stockfish polyglot:polyglot; do
+            ethereal-chess:ethereal-chess fairy-stockfish:fairy-stockfish polyglot:polyglot \
+            chromium:chromium; do
   bin=${pair%%:*} pkg=${pair#*:}
   command -v "$bin" >/dev/null || [ -x "/usr/games/$bin" ] || missing+=("$pkg")
 done
@@ -49,6 +50,12 @@ if [ ! -d tests/oracle/js/node_modules/chessops ]; then
   (cd tests/oracle/js && npm ci --silent --no-audit --no-fund)
 fi
 
+step "web UI: npm ci, and the committed web/dist is what the sources build"
+# The server embeds web/dist at compile time, so that 'cargo run -- serve' needs no npm; this
+# keeps the committed build honest.
+(cd web && npm ci --silent --no-audit --no-fund)
+bash web/check-dist.sh
+
 step "cargo fmt --check"
 cargo fmt --all -- --check
 
@@ -57,6 +64,10 @@ cargo clippy --workspace --all-targets --profile ci -- -D warnings
 
 step "cargo test (optimised profile 'ci')"
 cargo test --workspace --profile ci
+
+step "browser tests: the real server in headless Chromium"
+cargo build --profile ci -p chess960-cli
+(cd web && CHESS960_BIN="$PWD/../target/ci/chess960" npm run --silent test:browser)
 
 if [ -f fuzz/Cargo.toml ]; then
   step "fuzz targets compile"

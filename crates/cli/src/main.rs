@@ -52,6 +52,9 @@ enum Command {
     Pgn(cmd::pgn::PgnArgs),
     Uci(cmd::uci::UciArgs),
     Match(cmd::matchcmd::MatchArgs),
+    Db(cmd::db::DbArgs),
+    Serve(cmd::serve::ServeArgs),
+    Play(cmd::play::PlayArgs),
 }
 
 fn main() -> ExitCode {
@@ -71,6 +74,10 @@ fn main() -> ExitCode {
         Command::Pgn(args) => return cmd::pgn::main(args),
         // The engine talks on standard input/output until `quit`.
         Command::Uci(args) => return cmd::uci::main(args),
+        // These three report for themselves (exit codes, progress, long-running loops).
+        Command::Db(args) => return cmd::db::main(args),
+        Command::Serve(args) => return cmd::serve::main(args),
+        Command::Play(args) => return cmd::play::main(args),
     };
     match result {
         Ok(text) => write_stdout(&text),

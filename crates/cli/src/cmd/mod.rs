@@ -1,6 +1,7 @@
 //! The subcommands, one module each. Every `run` function returns the text to print on
 //! standard output, or the error to report.
 
+pub mod db;
 pub mod draw;
 pub mod fairness;
 pub mod fen;
@@ -10,7 +11,9 @@ pub mod matchcmd;
 pub mod moves;
 pub mod perft;
 pub mod pgn;
+pub mod play;
 pub mod position;
+pub mod serve;
 pub mod tables;
 pub mod uci;
 
