@@ -279,28 +279,7 @@ pub fn main(args: &DbArgs) -> ExitCode {
         DbCommand::Stats(a) => stats(db, a).map(|t| (t, false)),
         DbCommand::Check(_) => check(db).map(|t| (t, false)),
     };
-    match result {
-        Ok((text, failed)) => {
-            let mut out = io::stdout().lock();
-            match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-                Ok(()) => {}
-                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
-                Err(e) => {
-                    eprintln!("chess960: cannot write the output: {e}");
-                    return ExitCode::from(2);
-                }
-            }
-            if failed {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            }
-        }
-        Err(e) => {
-            eprintln!("chess960: {e}");
-            ExitCode::from(2)
-        }
-    }
+    crate::cmd::print_with_failures(result)
 }
 
 /// A store error as a command error, naming the database file when the message does not.

@@ -45,3 +45,35 @@ pub fn json_line<T: serde::Serialize>(value: &T) -> crate::error::CliResult<Stri
     s.push('\n');
     Ok(s)
 }
+
+/// Prints the output of a subcommand with three outcomes (`pgn`, `db`): exit 0, exit 1 when
+/// the work was done but some input was bad and skipped (`failed`), exit 2 with one line on
+/// standard error when it could not be done. A closed pipe (`… | head`) is not an error.
+pub fn print_with_failures(
+    result: Result<(String, bool), impl std::fmt::Display>,
+) -> std::process::ExitCode {
+    use std::io::Write;
+    use std::process::ExitCode;
+    match result {
+        Ok((text, failed)) => {
+            let mut out = std::io::stdout().lock();
+            match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+                Err(e) => {
+                    eprintln!("chess960: cannot write the output: {e}");
+                    return ExitCode::from(2);
+                }
+            }
+            if failed {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(e) => {
+            eprintln!("chess960: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -139,28 +139,7 @@ pub fn main(args: &PgnArgs) -> ExitCode {
         PgnCommand::Convert(a) => convert(a),
         PgnCommand::Stats(a) => stats(a),
     };
-    match result {
-        Ok((text, failed)) => {
-            let mut out = io::stdout().lock();
-            match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-                Ok(()) => {}
-                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
-                Err(e) => {
-                    eprintln!("chess960: cannot write the output: {e}");
-                    return ExitCode::from(2);
-                }
-            }
-            if failed {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            }
-        }
-        Err(e) => {
-            eprintln!("chess960: {e}");
-            ExitCode::from(2)
-        }
-    }
+    crate::cmd::print_with_failures(result)
 }
 
 /// A file name for messages.
