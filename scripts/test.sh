@@ -67,7 +67,8 @@ cargo test --workspace --profile ci
 
 step "browser tests: the real server in headless Chromium"
 cargo build --profile ci -p chess960-cli
-(cd web && CHESS960_BIN="$PWD/../target/ci/chess960" npm run --silent test:browser)
+target_dir=$(cd "${CARGO_TARGET_DIR:-target}" && pwd)
+(cd web && CHESS960_BIN="$target_dir/ci/chess960" npm run --silent test:browser)
 
 if [ -f fuzz/Cargo.toml ]; then
   step "fuzz targets compile"
