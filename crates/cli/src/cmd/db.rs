@@ -5,12 +5,13 @@
 //! success, 1 when `import` skipped games with errors, 2 (one `chess960: …` line on standard
 //! error) when the command cannot do its work.
 
+use crate::cmd::file_name as name;
 use crate::cmd::json_line;
 use crate::error::{quote, CliError, CliResult};
 use crate::input::{parse_count, parse_id, ID_HELP};
 use crate::progress::GameProgress;
 use chess960_core::{CastlingDialect, Color, Position};
-use chess960_pgn::{PgnError, Reader, WriteOptions, Writer};
+use chess960_pgn::{PgnError, Reader};
 use chess960_store::pgn::{from_pgn, to_pgn, ImportGame};
 use chess960_store::stats::{all_stats, back_rank, chart_svg, counts_from_file, PositionStats};
 use chess960_store::{
@@ -22,7 +23,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -298,11 +299,6 @@ fn open(db: Option<&Path>) -> CliResult<SqliteStore> {
     SqliteStore::open_default(db).map_err(|e| store_err(&path, e))
 }
 
-/// A file name for messages.
-fn name(path: &Path) -> String {
-    quote(&path.display().to_string())
-}
-
 /// `1-0`, `0-1`, `1/2-1/2` or `*`, from what a user may type.
 fn parse_result(text: &str) -> CliResult<String> {
     match text.trim().to_ascii_lowercase().as_str() {
@@ -518,18 +514,7 @@ fn export(db: Option<&Path>, args: &ExportArgs) -> CliResult<(String, bool)> {
     let to_stdout = args.output.as_os_str() == "-";
     let write_failed =
         |e: io::Error| CliError::new(format!("cannot write {}: {e}", name(&args.output)));
-    let sink: Box<dyn Write> = if to_stdout {
-        Box::new(io::stdout().lock())
-    } else {
-        Box::new(File::create(&args.output).map_err(write_failed)?)
-    };
-    let mut writer = Writer::new(
-        io::BufWriter::with_capacity(1 << 16, sink),
-        WriteOptions {
-            dialect,
-            ..WriteOptions::default()
-        },
-    );
+    let mut writer = crate::cmd::pgn_writer(&args.output, dialect)?;
     let mut progress = GameProgress::new(
         name(&args.output),
         Some(total),

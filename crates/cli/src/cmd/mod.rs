@@ -77,3 +77,29 @@ pub fn print_with_failures(
         }
     }
 }
+
+/// A file name for messages, control characters escaped.
+pub fn file_name(path: &std::path::Path) -> String {
+    crate::error::quote(&path.display().to_string())
+}
+
+/// A buffered PGN writer on `output` (`-` is standard output), castling written in `dialect`.
+pub fn pgn_writer(
+    output: &std::path::Path,
+    dialect: chess960_core::CastlingDialect,
+) -> crate::error::CliResult<chess960_pgn::Writer<std::io::BufWriter<Box<dyn std::io::Write>>>> {
+    let sink: Box<dyn std::io::Write> = if output.as_os_str() == "-" {
+        Box::new(std::io::stdout().lock())
+    } else {
+        Box::new(std::fs::File::create(output).map_err(|e| {
+            crate::error::CliError::new(format!("cannot write {}: {e}", file_name(output)))
+        })?)
+    };
+    Ok(chess960_pgn::Writer::new(
+        std::io::BufWriter::with_capacity(1 << 16, sink),
+        chess960_pgn::WriteOptions {
+            dialect,
+            ..chess960_pgn::WriteOptions::default()
+        },
+    ))
+}

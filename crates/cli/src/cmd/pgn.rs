@@ -6,16 +6,17 @@
 //! unreadable files (exit 2, one `chess960: …` line on standard error). So [`main`] prints
 //! its own output and returns the exit code.
 
+use crate::cmd::file_name as name;
 use crate::cmd::json_line;
 use crate::error::{quote, CliError, CliResult};
 use crate::progress::GameProgress;
 use chess960_core::{CastlingDialect, StartId};
-use chess960_pgn::{GameResult, PgnError, Reader, WriteOptions, Writer};
+use chess960_pgn::{GameResult, PgnError, Reader};
 use clap::{Args, Subcommand};
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -142,11 +143,6 @@ pub fn main(args: &PgnArgs) -> ExitCode {
     crate::cmd::print_with_failures(result)
 }
 
-/// A file name for messages.
-fn name(path: &Path) -> String {
-    quote(&path.display().to_string())
-}
-
 /// Opens `path` for reading ('-' is standard input), with its size when known.
 fn open(path: &Path) -> CliResult<(Box<dyn Read>, Option<u64>)> {
     if path.as_os_str() == "-" {
@@ -261,18 +257,7 @@ fn convert(args: &ConvertArgs) -> CliResult<(String, bool)> {
     let (src, size) = open(&args.input)?;
     let write_failed =
         |e: io::Error| CliError::new(format!("cannot write {}: {e}", name(&args.output)));
-    let sink: Box<dyn Write> = if to_stdout {
-        Box::new(io::stdout().lock())
-    } else {
-        Box::new(File::create(&args.output).map_err(write_failed)?)
-    };
-    let mut writer = Writer::new(
-        io::BufWriter::with_capacity(1 << 16, sink),
-        WriteOptions {
-            dialect,
-            ..WriteOptions::default()
-        },
-    );
+    let mut writer = crate::cmd::pgn_writer(&args.output, dialect)?;
     let mut reader = Reader::new(src);
     let mut progress = read_progress(&args.input, size);
     let (mut written, mut skipped) = (0u64, 0u64);
