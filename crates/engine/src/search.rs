@@ -113,6 +113,8 @@ pub struct Searcher<'a> {
     seldepth: i32,
     deadlines: Deadlines,
     node_limit: Option<u64>,
+    /// At least one iteration has completed in this search (the node limit waits for it).
+    iteration_done: bool,
     start: Instant,
 }
 
@@ -151,6 +153,7 @@ impl<'a> Searcher<'a> {
             seldepth: 0,
             deadlines,
             node_limit: None,
+            iteration_done: false,
             start: Instant::now(),
         }
     }
@@ -163,12 +166,17 @@ impl<'a> Searcher<'a> {
         self.nodes += 1;
         if self.nodes & 1023 == 0 {
             self.shared.nodes.fetch_add(1024, Ordering::Relaxed);
-            if self.thread == 0 {
-                let hard = self.deadlines.hard.is_some_and(|d| Instant::now() >= d);
-                let nodes = self
-                    .node_limit
-                    .is_some_and(|n| self.shared.nodes.load(Ordering::Relaxed) >= n);
-                if hard || nodes {
+            if self.thread == 0 && self.deadlines.hard.is_some_and(|d| Instant::now() >= d) {
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        // The node limit is checked at every node, not every 1024: `go nodes 100` and the
+        // small budgets of `UCI_Elo` must mean what they say. It only bites once depth 1 is
+        // complete, so even a budget of one node plays a move chosen by a full 1-ply search
+        // rather than whichever root move happened to be scored first.
+        if self.thread == 0 && self.iteration_done {
+            if let Some(n) = self.node_limit {
+                if self.shared.nodes.load(Ordering::Relaxed) + (self.nodes & 1023) >= n {
                     self.shared.stop.store(true, Ordering::Relaxed);
                 }
             }
@@ -185,6 +193,7 @@ impl<'a> Searcher<'a> {
     ) -> Outcome {
         self.start = Instant::now();
         self.node_limit = limits.nodes;
+        self.iteration_done = false;
         let legal = pos.legal_moves();
         let mut root: Vec<RootMove> = legal
             .iter()
@@ -252,6 +261,7 @@ impl<'a> Searcher<'a> {
                 break;
             }
             completed = depth;
+            self.iteration_done = true;
             if best_line.first() == root[0].pv.first() {
                 stable += 1;
             } else {
@@ -848,5 +858,67 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
         score + ply as i32
     } else {
         score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chess960_core::StartId;
+
+    fn search(fen: &str, limits: &Limits) -> (Outcome, u64) {
+        let pos = Position::from_fen(fen).unwrap();
+        let shared = Shared {
+            tt: Table::new(1),
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+        };
+        let mut s = Searcher::new(&shared, 0, Vec::new(), Deadlines::default());
+        let outcome = s.run(&pos, limits, |_| {});
+        (outcome, s.nodes())
+    }
+
+    #[test]
+    fn the_node_limit_is_kept_to_the_node() {
+        let fen = StartId::new(518).unwrap().position().fen();
+        for limit in [200, 700, 1500, 5000] {
+            let (outcome, nodes) = search(
+                &fen,
+                &Limits {
+                    nodes: Some(limit),
+                    multipv: 1,
+                    ..Limits::default()
+                },
+            );
+            // Once the limit is reached the search unwinds without visiting more nodes.
+            assert!(
+                (limit..limit + 8).contains(&nodes),
+                "limit {limit}: searched {nodes} nodes"
+            );
+            assert!(outcome.best.is_some() && outcome.depth >= 1);
+        }
+    }
+
+    #[test]
+    fn a_tiny_node_limit_still_completes_depth_one() {
+        // Kiwipete: 48 legal moves and captures everywhere, so depth 1 alone costs far more
+        // than one node; the move must come from the full 1-ply search all the same.
+        let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let depth_one = |limits: Limits| search(fen, &limits);
+        let (full, full_nodes) = depth_one(Limits {
+            depth: Some(1),
+            multipv: 1,
+            ..Limits::default()
+        });
+        let (tiny, tiny_nodes) = depth_one(Limits {
+            nodes: Some(1),
+            multipv: 1,
+            ..Limits::default()
+        });
+        assert!(full_nodes > 48);
+        assert_eq!(tiny.depth, 1);
+        assert_eq!(tiny.best, full.best);
+        assert_eq!(tiny.score, full.score);
+        assert!(tiny_nodes <= full_nodes + 8, "{tiny_nodes} vs {full_nodes}");
     }
 }
