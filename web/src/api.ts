@@ -6,6 +6,7 @@ import type {
   Fairness,
   GameList,
   GameView,
+  Levels,
   NewGame,
   Position,
   Tables,
@@ -61,6 +62,7 @@ const game = (key: string): string => `/api/games/${encodeURIComponent(key)}`;
 export const api = {
   positions: () => request<Position[]>('GET', '/api/positions'),
   position: (id: number) => request<Position>('GET', `/api/positions/${id}`),
+  levels: () => request<Levels>('GET', '/api/levels'),
   tables: () => request<Tables>('GET', '/api/tables'),
   fairness: () => request<Fairness>('GET', '/api/fairness'),
   draw: (method: string, seed?: number) =>

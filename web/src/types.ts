@@ -18,6 +18,13 @@ export interface DrawnPosition {
   fen?: string;
 }
 
+/** `GET /api/levels`: the engine levels a new game accepts. */
+export interface Levels {
+  elo: { min: number; max: number };
+  depth: { min: number; max: number };
+  default: { elo: number } | { depth: number };
+}
+
 export interface Tables {
   king_table: { row: number; pieces: string }[];
   bishop_table: { row: number; squares: string[] }[];

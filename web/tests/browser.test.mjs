@@ -218,6 +218,11 @@ describe('a game', () => {
     await page.locator('[data-testid=start-id]').check();
     await page.locator('[data-testid=id]').fill('123');
     await page.locator('[data-testid=preview-label]', { hasText: '#123' }).waitFor();
+    // The Elo input offers exactly the range the server accepts.
+    const levels = await env.api('GET', '/api/levels');
+    await page.locator('[data-testid=elo-range]', { hasText: `${levels.elo.min}–${levels.elo.max}` }).waitFor();
+    const elo = page.locator('[data-testid=elo]');
+    assert.deepEqual([await elo.getAttribute('min'), await elo.getAttribute('max')], [String(levels.elo.min), String(levels.elo.max)]);
     await page.locator('[data-testid=color-white]').check();
     await page.locator('[data-testid=level-depth]').check();
     await page.locator('[data-testid=depth]').fill('1');

@@ -34,8 +34,9 @@ use std::time::{Duration, Instant};
 /// How strongly to play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Level {
-    /// About this rating: the search is capped at [`nodes_for_elo`] nodes per move (the
-    /// `UCI_Elo` mapping of the UCI engine), 1000..2800.
+    /// About this rating on the scale of Stockfish's `UCI_Elo`: the search is capped at
+    /// [`nodes_for_elo`] nodes per move (the calibrated `UCI_Elo` mapping of the UCI engine,
+    /// [`ELO_MIN`](crate::uci::ELO_MIN)..=[`ELO_MAX`](crate::uci::ELO_MAX)).
     Elo(u32),
     /// A fixed search depth in plies (1 or more).
     Depth(u32),
@@ -373,6 +374,7 @@ fn replay(start: &Position, moves: &[Move]) -> (Position, Vec<u64>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::uci::{ELO_MAX, ELO_MIN};
     use chess960_core::StartId;
 
     #[test]
@@ -381,7 +383,7 @@ mod tests {
         let start = StartId::new(249).unwrap().position();
         let stop = AtomicBool::new(false);
         let mut moves = Vec::new();
-        for level in [Level::Elo(1000), Level::Depth(2), Level::Elo(2000)] {
+        for level in [Level::Elo(ELO_MIN), Level::Depth(2), Level::Elo(ELO_MAX)] {
             let mut reports = 0;
             let chosen = player
                 .choose_move(&start, &moves, level, None, &stop, |_| reports += 1)

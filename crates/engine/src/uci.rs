@@ -52,16 +52,38 @@ impl Default for Options {
     }
 }
 
-/// Lowest `UCI_Elo`.
-pub const ELO_MIN: u32 = 1000;
-/// Highest `UCI_Elo`.
-pub const ELO_MAX: u32 = 2800;
+/// The calibration of `UCI_Elo`: nodes per move and the strength they showed in Chess960 at
+/// 10s+0.1s against Stockfish 15.1 limited by its own `UCI_Elo` (docs/strength.md, "Calibration
+/// of UCI_Elo"), weakest first. One node means a complete 1-ply search and nothing more (the
+/// node limit waits for depth 1). Between two points the node count grows geometrically.
+pub const ELO_CALIBRATION: [(u32, u64); 6] = [
+    (1110, 1),
+    (1250, 200),
+    (1430, 1_024),
+    (1790, 10_000),
+    (1890, 100_000),
+    (1950, 300_000),
+];
 
-/// Nodes per move allowed at a given `UCI_Elo` (uncalibrated first mapping: roughly ten times
-/// the nodes per 450 Elo; see docs/engine.md).
+/// Lowest `UCI_Elo`: the weakest calibrated point.
+pub const ELO_MIN: u32 = ELO_CALIBRATION[0].0;
+/// Highest `UCI_Elo`: the largest calibrated budget (the unlimited engine is stronger still).
+pub const ELO_MAX: u32 = ELO_CALIBRATION[ELO_CALIBRATION.len() - 1].0;
+
+/// Nodes per move allowed at a given `UCI_Elo` (clamped to [`ELO_MIN`]..=[`ELO_MAX`]),
+/// interpolated in [`ELO_CALIBRATION`].
 pub fn nodes_for_elo(elo: u32) -> u64 {
-    let e = elo.clamp(ELO_MIN, ELO_MAX) as f64;
-    10f64.powf(1.7 + (e - ELO_MIN as f64) / 450.0) as u64
+    let elo = elo.clamp(ELO_MIN, ELO_MAX);
+    let upper = ELO_CALIBRATION
+        .iter()
+        .position(|&(e, _)| e >= elo)
+        .unwrap_or(ELO_CALIBRATION.len() - 1)
+        .max(1);
+    let (e0, n0) = ELO_CALIBRATION[upper - 1];
+    let (e1, n1) = ELO_CALIBRATION[upper];
+    let t = (elo - e0) as f64 / (e1 - e0) as f64;
+    let (l0, l1) = ((n0 as f64).ln(), (n1 as f64).ln());
+    (l0 + t * (l1 - l0)).exp().round() as u64
 }
 
 /// The protocol state.
@@ -496,4 +518,51 @@ fn print_bestmove<W: Write>(out: &Arc<Mutex<W>>, pos: &Position, o: &Outcome, mo
         None => writeln!(out, "bestmove 0000"),
     };
     let _ = out.flush();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_elo_mapping_goes_through_the_calibration_points() {
+        for &(elo, nodes) in &ELO_CALIBRATION {
+            assert_eq!(nodes_for_elo(elo), nodes, "UCI_Elo {elo}");
+        }
+        assert_eq!(nodes_for_elo(0), nodes_for_elo(ELO_MIN));
+        assert_eq!(nodes_for_elo(u32::MAX), nodes_for_elo(ELO_MAX));
+        // More Elo never means fewer nodes, and a point in the middle of two is their
+        // geometric mean.
+        let all: Vec<u64> = (ELO_MIN..=ELO_MAX).map(nodes_for_elo).collect();
+        assert!(all.windows(2).all(|w| w[0] <= w[1]));
+        let (e0, n0) = ELO_CALIBRATION[1];
+        let (e1, n1) = ELO_CALIBRATION[2];
+        if (e0 + e1) % 2 == 0 {
+            let mid = nodes_for_elo((e0 + e1) / 2) as f64;
+            assert!((mid / ((n0 * n1) as f64).sqrt() - 1.0).abs() < 0.01);
+        }
+    }
+
+    #[test]
+    fn the_documented_calibration_is_the_one_in_force() {
+        // docs/strength.md holds the measured table; the code must use the same points.
+        let doc = include_str!("../../../docs/strength.md");
+        let table: Vec<(u32, u64)> = doc
+            .split("<!-- UCI_Elo calibration table -->")
+            .nth(1)
+            .expect("the calibration table marker in docs/strength.md")
+            .lines()
+            .skip_while(|l| !l.starts_with('|'))
+            .take_while(|l| l.starts_with('|'))
+            .skip(2)
+            .map(|row| {
+                let cells: Vec<String> = row
+                    .split('|')
+                    .map(|c| c.trim().replace([',', '`', '*'], ""))
+                    .collect();
+                (cells[1].parse().unwrap(), cells[2].parse().unwrap())
+            })
+            .collect();
+        assert_eq!(table, ELO_CALIBRATION.to_vec());
+    }
 }

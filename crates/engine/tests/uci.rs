@@ -2,6 +2,7 @@
 //! malformed commands, mates, and many fast games against itself without an illegal move.
 
 use chess960_core::{CastlingMode, Game, Position, StartId};
+use chess960_engine::uci::{nodes_for_elo, ELO_MAX, ELO_MIN};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -88,10 +89,12 @@ fn handshake_lists_the_options() {
         "option name Ponder type check",
         "option name UCI_Chess960 type check",
         "option name UCI_LimitStrength type check",
-        "option name UCI_Elo type spin default 2800 min 1000 max 2800",
     ] {
         assert!(text.contains(opt), "missing '{opt}' in\n{text}");
     }
+    let elo =
+        format!("option name UCI_Elo type spin default {ELO_MAX} min {ELO_MIN} max {ELO_MAX}");
+    assert!(text.contains(&elo), "missing '{elo}' in\n{text}");
     assert!(lines[0].starts_with("id name chess960-engine"));
     e.send("isready");
     assert_eq!(e.until("readyok"), ["readyok"]);
@@ -235,6 +238,59 @@ fn isready_answers_while_searching() {
     e.send("stop");
     lines.extend(e.until("bestmove"));
     assert!(lines.iter().any(|l| l.starts_with("info depth")));
+}
+
+/// The numbers after `name` in an `info` line.
+fn info_field(line: &str, name: &str) -> Option<u64> {
+    let mut words = line.split_whitespace();
+    words.find(|&w| w == name)?;
+    words.next()?.parse().ok()
+}
+
+#[test]
+fn uci_elo_caps_the_search() {
+    for elo in [ELO_MIN, 1600, ELO_MAX] {
+        let mut e = Engine::start();
+        e.send("setoption name UCI_LimitStrength value true");
+        e.send(&format!("setoption name UCI_Elo value {elo}"));
+        e.send("position startpos moves e2e4 e7e5 g1f3");
+        let started = Instant::now();
+        // Ten seconds of thinking time that the cap must cut short.
+        let (best, lines) = e.bestmove("go movetime 10000");
+        assert!(started.elapsed() < Duration::from_secs(8), "UCI_Elo {elo}");
+        assert_ne!(best, "0000");
+        let cap = nodes_for_elo(elo);
+        let infos: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info depth"))
+            .collect();
+        assert!(!infos.is_empty(), "UCI_Elo {elo}: no info line");
+        for info in &infos {
+            // Reports come after completed iterations, so within the cap (one node means a
+            // 1-ply search, whatever it costs).
+            let nodes = info_field(info, "nodes").unwrap();
+            assert!(nodes <= cap.max(1_000) + 16, "UCI_Elo {elo}: {info}");
+        }
+        if elo == ELO_MIN {
+            assert!(
+                infos.iter().all(|l| info_field(l, "depth") == Some(1)),
+                "{infos:?}"
+            );
+        }
+    }
+    // Switched off again, the same search runs to its time.
+    let mut e = Engine::start();
+    e.send("setoption name UCI_LimitStrength value true");
+    e.send(&format!("setoption name UCI_Elo value {ELO_MIN}"));
+    e.send("setoption name UCI_LimitStrength value false");
+    e.send("position startpos moves e2e4 e7e5 g1f3");
+    let (_, lines) = e.bestmove("go depth 6");
+    assert!(lines.iter().any(|l| info_field(l, "depth") == Some(6)));
+    // Out of range: ignored with a reason.
+    let mut e = Engine::start();
+    e.send(&format!("setoption name UCI_Elo value {}", ELO_MAX + 1));
+    e.send("isready");
+    assert_eq!(e.until("readyok"), ["readyok"]);
 }
 
 #[test]

@@ -33,6 +33,22 @@ const DEFAULT_NAME: &str = "Player";
 /// The most games one list answer holds.
 const MAX_LIMIT: u32 = 500;
 
+// ---- engine levels -------------------------------------------------------------------------
+
+/// `GET /api/levels`: the levels a new game accepts, so that the UI offers exactly the range
+/// the engine is calibrated for (docs/strength.md) instead of a copy of it.
+pub async fn levels() -> Json<serde_json::Value> {
+    let default = match crate::game::DEFAULT_LEVEL {
+        Level::Elo(elo) => json!({"elo": elo}),
+        Level::Depth(depth) => json!({"depth": depth}),
+    };
+    Json(json!({
+        "elo": {"min": ELO_MIN, "max": ELO_MAX},
+        "depth": {"min": 1, "max": MAX_DEPTH},
+        "default": default,
+    }))
+}
+
 // ---- start positions ----------------------------------------------------------------------
 
 /// `GET /api/positions`.

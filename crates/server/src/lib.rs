@@ -95,6 +95,7 @@ impl AppState {
 pub fn router(state: AppState) -> Router {
     let game = "/api/games/{key}";
     Router::new()
+        .route("/api/levels", get(api::levels))
         .route("/api/positions", get(api::positions))
         .route("/api/positions/{id}", get(api::position))
         .route("/api/tables", get(api::tables))

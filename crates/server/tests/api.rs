@@ -211,6 +211,31 @@ async fn new_game_and_its_view() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_advertised_levels_are_the_accepted_ones() {
+    let a = app().await;
+    let r = a.get("/api/levels").await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let (min, max) = (
+        r.json["elo"]["min"].as_u64().unwrap(),
+        r.json["elo"]["max"].as_u64().unwrap(),
+    );
+    assert!(min < max, "{}", r.text);
+    assert_eq!(r.json["depth"], json!({"min": 1, "max": 30}));
+    // The default is a level the server accepts.
+    let g = a.new_game(json!({"level": r.json["default"]})).await;
+    assert_eq!(g["level"], r.json["default"]);
+    for elo in [min, max] {
+        let g = a.new_game(json!({"level": {"elo": elo}})).await;
+        assert_eq!(g["level"]["elo"].as_u64(), Some(elo));
+    }
+    for elo in [min - 1, max + 1] {
+        let r = a.post("/api/games", json!({"level": {"elo": elo}})).await;
+        assert_eq!(r.status, 400, "{}", r.text);
+        assert!(r.error().contains(&format!("{min}..{max}")), "{}", r.text);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn new_game_bad_input() {
     let a = app().await;
     let cases: &[(&str, u16, &str)] = &[

@@ -127,7 +127,21 @@ export function newGamePage(navigate: Navigate): Page {
     h('div', { class: 'option' }, radio('start', 'import', settings.startKind === 'import', 'Continue from a PGN or FEN'), importText),
   );
 
-  const eloInput = number('elo', settings.elo, 100, 3500, { step: '50', 'aria-label': 'Engine Elo' });
+  // The range comes from the server (GET /api/levels), which knows what the engine is
+  // calibrated for; until it answers the input takes what the server will check anyway.
+  const eloInput = number('elo', settings.elo, 0, 9999, { step: '50', 'aria-label': 'Engine Elo' });
+  const eloRange = h('span', { class: 'muted', 'data-testid': 'elo-range' });
+  void api
+    .levels()
+    .then(levels => {
+      const { min, max } = levels.elo;
+      eloInput.min = String(min);
+      eloInput.max = String(max);
+      const elo = Number.parseInt(eloInput.value, 10);
+      if (!Number.isInteger(elo) || elo < min || elo > max) eloInput.value = String(Math.min(Math.max(elo || min, min), max));
+      eloRange.textContent = ` ${min}–${max}, on the scale of Stockfish's UCI_Elo`;
+    })
+    .catch(() => undefined);
   const depthInput = number('depth', settings.depth, 1, 30, { 'aria-label': 'Engine search depth' });
   const clockSelect = h(
     'select',
@@ -157,7 +171,7 @@ export function newGamePage(navigate: Navigate): Page {
       'fieldset',
       {},
       h('legend', {}, 'Engine level'),
-      h('div', { class: 'option' }, radio('level', 'elo', settings.levelKind === 'elo', 'Elo'), ' ', eloInput),
+      h('div', { class: 'option' }, radio('level', 'elo', settings.levelKind === 'elo', 'Elo'), ' ', eloInput, eloRange),
       h('div', { class: 'option' }, radio('level', 'depth', settings.levelKind === 'depth', 'Fixed depth'), ' ', depthInput),
     ),
     h(

@@ -7,6 +7,7 @@ use chess960_draw::rng::SplitMix64;
 use chess960_engine::player::{
     accepts_draw, AnalysisLimit, Level, PlayClock, Player, Score, DRAW_OFFER_THINK,
 };
+use chess960_engine::uci::{ELO_MAX, ELO_MIN};
 use chess960_server::record::{
     engine_game, human_of, now_ms, parse_level_tag, TimeControl, LEVEL_TAG,
 };
@@ -31,7 +32,7 @@ resign, draw, pgn, flip, moves, quit.\n\n\
 Every move is saved in the game database as it is played (see 'chess960 db'); a game left with \
 'quit' (or interrupted) can be continued with --resume ID.",
     after_help = "Examples:\n  chess960 play                         # random start, White, level 1500\n  \
-chess960 play --id 518 --color black --level 2000 --tc 5+3\n  \
+chess960 play --id 518 --color black --level 1800 --tc 5+3\n  \
 chess960 play --random --level depth:6\n  chess960 play --resume 12"
 )]
 pub struct PlayArgs {
@@ -48,8 +49,9 @@ pub struct PlayArgs {
     /// Your colour.
     #[arg(long, value_enum, default_value = "white", conflicts_with = "resume")]
     pub color: ColorChoice,
-    /// The engine's strength: an Elo from 1000 to 2800 (e.g. 1500), or a fixed search depth
-    /// as depth:N (e.g. depth:6).
+    /// The engine's strength: an Elo from 1110 to 1950 (e.g. 1500) on the scale of Stockfish's
+    /// UCI_Elo, calibrated by matches (docs/strength.md), or a fixed search depth as depth:N
+    /// (e.g. depth:6).
     #[arg(
         long,
         value_name = "L",
@@ -148,9 +150,9 @@ fn parse_level(text: &str) -> Result<Level, String> {
         };
     }
     match t.parse::<u32>() {
-        Ok(elo) if (1000..=2800).contains(&elo) => Ok(Level::Elo(elo)),
+        Ok(elo) if (ELO_MIN..=ELO_MAX).contains(&elo) => Ok(Level::Elo(elo)),
         _ => Err(format!(
-            "bad --level '{}': give an Elo from 1000 to 2800 (e.g. 1500) or depth:N",
+            "bad --level '{}': give an Elo from {ELO_MIN} to {ELO_MAX} (e.g. 1500) or depth:N",
             crate::error::quote(text)
         )),
     }
@@ -720,10 +722,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_help_names_the_calibrated_elo_range() {
+        use clap::CommandFactory;
+        let mut cli = crate::Cli::command();
+        let play = cli.find_subcommand_mut("play").expect("a play subcommand");
+        let level = play
+            .get_arguments()
+            .find(|a| a.get_id() == "level")
+            .expect("--level");
+        let help = level.get_help().expect("help for --level").to_string();
+        assert!(
+            help.contains(&format!("from {ELO_MIN} to {ELO_MAX}")),
+            "{help}"
+        );
+    }
+
+    #[test]
     fn levels_and_time_controls() {
         assert_eq!(parse_level("1500"), Ok(Level::Elo(1500)));
         assert_eq!(parse_level("depth:6"), Ok(Level::Depth(6)));
-        assert!(parse_level("999").is_err());
+        assert_eq!(parse_level(&ELO_MIN.to_string()), Ok(Level::Elo(ELO_MIN)));
+        assert_eq!(parse_level(&ELO_MAX.to_string()), Ok(Level::Elo(ELO_MAX)));
+        assert!(parse_level(&(ELO_MIN - 1).to_string()).is_err());
+        assert!(parse_level(&(ELO_MAX + 1).to_string()).is_err());
         assert!(parse_level("depth:0").is_err());
         let tc = parse_tc("5+3").unwrap();
         assert_eq!(tc.to_pgn(), "300+3");
