@@ -223,6 +223,8 @@ describe('a game', () => {
     await page.locator('[data-testid=elo-range]', { hasText: `${levels.elo.min}–${levels.elo.max}` }).waitFor();
     const elo = page.locator('[data-testid=elo]');
     assert.deepEqual([await elo.getAttribute('min'), await elo.getAttribute('max')], [String(levels.elo.min), String(levels.elo.max)]);
+    // The browser checks the input's step from its min: the default must still be valid, or the form will not submit.
+    assert.ok(await elo.evaluate(input => input.checkValidity()), `Elo ${await elo.inputValue()} is a valid value of the input`);
     await page.locator('[data-testid=color-white]').check();
     await page.locator('[data-testid=level-depth]').check();
     await page.locator('[data-testid=depth]').fill('1');

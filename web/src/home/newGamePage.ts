@@ -128,8 +128,10 @@ export function newGamePage(navigate: Navigate): Page {
   );
 
   // The range comes from the server (GET /api/levels), which knows what the engine is
-  // calibrated for; until it answers the input takes what the server will check anyway.
-  const eloInput = number('elo', settings.elo, 0, 9999, { step: '50', 'aria-label': 'Engine Elo' });
+  // calibrated for; until it answers the input takes what the server will check anyway. The
+  // browser counts steps from `min`, so the step must divide the calibrated minimum (1110)
+  // and the default (1500), or the form would refuse to submit.
+  const eloInput = number('elo', settings.elo, 0, 9999, { step: '10', 'aria-label': 'Engine Elo' });
   const eloRange = h('span', { class: 'muted', 'data-testid': 'elo-range' });
   void api
     .levels()
