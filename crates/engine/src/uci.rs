@@ -234,7 +234,12 @@ impl<W: Write + Send + 'static> Uci<W> {
             }
         };
         if ok.is_none() {
-            complain(&format!("bad value {value:?} for option '{name}' ignored"));
+            complain(&match value {
+                Some(v) => format!(
+                    "bad value '{v}' for option '{name}' ignored ('uci' lists its type and range)"
+                ),
+                None => format!("option '{name}' needs a value; ignored"),
+            });
         }
     }
 

@@ -286,11 +286,35 @@ fn uci_elo_caps_the_search() {
     e.send("position startpos moves e2e4 e7e5 g1f3");
     let (_, lines) = e.bestmove("go depth 6");
     assert!(lines.iter().any(|l| info_field(l, "depth") == Some(6)));
-    // Out of range: ignored with a reason.
-    let mut e = Engine::start();
-    e.send(&format!("setoption name UCI_Elo value {}", ELO_MAX + 1));
-    e.send("isready");
-    assert_eq!(e.until("readyok"), ["readyok"]);
+    // Out of range: ignored with a reason on standard error, and the engine goes on.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chess960-engine"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let too_high = ELO_MAX + 1;
+    writeln!(
+        child.stdin.take().unwrap(),
+        "setoption name UCI_Elo value {too_high}\nsetoption name UCI_Elo\nisready\nquit"
+    )
+    .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(stdout.contains("readyok"), "{stdout}");
+    assert!(
+        stderr.contains(&format!(
+            "bad value '{too_high}' for option 'UCI_Elo' ignored"
+        )),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("option 'UCI_Elo' needs a value"),
+        "{stderr}"
+    );
 }
 
 #[test]
