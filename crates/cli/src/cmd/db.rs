@@ -512,8 +512,7 @@ fn export(db: Option<&Path>, args: &ExportArgs) -> CliResult<(String, bool)> {
     let total = store.count(&filter).map_err(|e| store_err(&db_path, e))?;
     let total = filter.limit.map_or(total, |l| total.min(u64::from(l)));
     let to_stdout = args.output.as_os_str() == "-";
-    let write_failed =
-        |e: io::Error| CliError::new(format!("cannot write {}: {e}", name(&args.output)));
+    let write_failed = |e: io::Error| crate::cmd::write_error(&args.output, e);
     let mut writer = crate::cmd::pgn_writer(&args.output, dialect)?;
     let mut progress = GameProgress::new(
         name(&args.output),
@@ -556,11 +555,7 @@ fn export(db: Option<&Path>, args: &ExportArgs) -> CliResult<(String, bool)> {
     if pipe_closed {
         return Ok((String::new(), false));
     }
-    match writer.into_inner() {
-        Ok(_) => {}
-        Err(e) if to_stdout && e.kind() == io::ErrorKind::BrokenPipe => {}
-        Err(e) => return Err(write_failed(e)),
-    }
+    crate::cmd::finish_pgn(writer, &args.output)?;
     let summary = if to_stdout {
         String::new()
     } else {

@@ -83,6 +83,24 @@ pub fn file_name(path: &std::path::Path) -> String {
     crate::error::quote(&path.display().to_string())
 }
 
+/// The error for a failed write to `output`.
+pub fn write_error(output: &std::path::Path, e: std::io::Error) -> crate::error::CliError {
+    crate::error::CliError::new(format!("cannot write {}: {e}", file_name(output)))
+}
+
+/// Flushes what [`pgn_writer`] buffered. A reader of standard output that went away (`| head`)
+/// is not an error: it has all it wanted.
+pub fn finish_pgn(
+    writer: chess960_pgn::Writer<std::io::BufWriter<Box<dyn std::io::Write>>>,
+    output: &std::path::Path,
+) -> crate::error::CliResult<()> {
+    match writer.into_inner() {
+        Ok(_) => Ok(()),
+        Err(e) if output.as_os_str() == "-" && e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(write_error(output, e)),
+    }
+}
+
 /// A buffered PGN writer on `output` (`-` is standard output), castling written in `dialect`.
 pub fn pgn_writer(
     output: &std::path::Path,
@@ -91,9 +109,7 @@ pub fn pgn_writer(
     let sink: Box<dyn std::io::Write> = if output.as_os_str() == "-" {
         Box::new(std::io::stdout().lock())
     } else {
-        Box::new(std::fs::File::create(output).map_err(|e| {
-            crate::error::CliError::new(format!("cannot write {}: {e}", file_name(output)))
-        })?)
+        Box::new(std::fs::File::create(output).map_err(|e| write_error(output, e))?)
     };
     Ok(chess960_pgn::Writer::new(
         std::io::BufWriter::with_capacity(1 << 16, sink),

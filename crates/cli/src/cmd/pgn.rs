@@ -255,8 +255,7 @@ fn convert(args: &ConvertArgs) -> CliResult<(String, bool)> {
         }
     }
     let (src, size) = open(&args.input)?;
-    let write_failed =
-        |e: io::Error| CliError::new(format!("cannot write {}: {e}", name(&args.output)));
+    let write_failed = |e: io::Error| crate::cmd::write_error(&args.output, e);
     let mut writer = crate::cmd::pgn_writer(&args.output, dialect)?;
     let mut reader = Reader::new(src);
     let mut progress = read_progress(&args.input, size);
@@ -282,11 +281,7 @@ fn convert(args: &ConvertArgs) -> CliResult<(String, bool)> {
         progress.tick(reader.bytes_read(), reader.games());
     }
     progress.finish();
-    match writer.into_inner() {
-        Ok(_) => {}
-        Err(e) if to_stdout && e.kind() == io::ErrorKind::BrokenPipe => {}
-        Err(e) => return Err(write_failed(e)),
-    }
+    crate::cmd::finish_pgn(writer, &args.output)?;
     let summary = if to_stdout {
         String::new()
     } else {
