@@ -5,6 +5,9 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+use common::{shared, stderr, stdout};
+
 fn run(db: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_chess960"))
         .arg("db")
@@ -14,24 +17,6 @@ fn run(db: &Path, args: &[&str]) -> Output {
         .env_remove("CHESS960_DB")
         .output()
         .expect("the chess960 binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("UTF-8 stdout")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).expect("UTF-8 stderr")
-}
-
-fn shared(rel: &str) -> String {
-    let base = match std::env::var("CHESS960_SHARED_DATA") {
-        Ok(p) => PathBuf::from(p),
-        Err(_) => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
-    };
-    let p = base.join(rel);
-    assert!(p.is_file(), "test data not found: {}", p.display());
-    p.to_string_lossy().into_owned()
 }
 
 /// A scratch directory unique to this test process and `name`.

@@ -6,6 +6,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+mod common;
+use common::{shared, stderr, stdout};
+
 fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_chess960"))
         .args(args)
@@ -13,23 +16,9 @@ fn run(args: &[&str]) -> Output {
         .expect("the chess960 binary runs")
 }
 
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("UTF-8 stdout")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).expect("UTF-8 stderr")
-}
-
 /// `shared/data/pgn/<rel>` (or under `CHESS960_SHARED_DATA`).
 fn data(rel: &str) -> String {
-    let base = match std::env::var("CHESS960_SHARED_DATA") {
-        Ok(p) => PathBuf::from(p),
-        Err(_) => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
-    };
-    let p = base.join("pgn").join(rel);
-    assert!(p.is_file(), "test data not found: {}", p.display());
-    p.to_string_lossy().into_owned()
+    shared(&format!("pgn/{rel}"))
 }
 
 /// A scratch file with `text`, unique to this test process and `name`.
