@@ -3,7 +3,7 @@
 
 use chess960_core::{CastlingMode, Game, Position, StartId};
 use chess960_engine::uci::{nodes_for_elo, ELO_MAX, ELO_MIN};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -52,6 +52,19 @@ impl Engine {
                 return lines;
             }
         }
+    }
+
+    /// Sends `quit` and returns all the engine wrote on standard error.
+    fn quit_for_stderr(mut self) -> String {
+        self.send("quit");
+        let mut text = String::new();
+        self.child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut text)
+            .unwrap();
+        text
     }
 
     fn bestmove(&mut self, go: &str) -> (String, Vec<String>) {
@@ -214,6 +227,26 @@ fn malformed_commands_are_ignored() {
         pos.parse_uci(&best, CastlingMode::Standard).is_ok(),
         "{best}"
     );
+    // Each non-blank line got one reason on standard error.
+    let stderr = e.quit_for_stderr();
+    let reasons: Vec<&str> = stderr.lines().collect();
+    assert_eq!(reasons.len(), 13, "{stderr}");
+    assert!(
+        reasons.iter().all(|l| l.starts_with("info string ")),
+        "{stderr}"
+    );
+    for expected in [
+        "unknown command 'foo' ignored",
+        "position ignored: move 1 (e2e5): illegal move 'e2e5'",
+        "bad value '-3' for option 'Hash' ignored",
+        "unknown option 'NoSuchOption' ignored",
+        "go ignored: 'abc' is not a number",
+    ] {
+        assert!(
+            stderr.contains(expected),
+            "'{expected}' missing in\n{stderr}"
+        );
+    }
 }
 
 #[test]
@@ -287,24 +320,13 @@ fn uci_elo_caps_the_search() {
     let (_, lines) = e.bestmove("go depth 6");
     assert!(lines.iter().any(|l| info_field(l, "depth") == Some(6)));
     // Out of range: ignored with a reason on standard error, and the engine goes on.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chess960-engine"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut e = Engine::start();
     let too_high = ELO_MAX + 1;
-    writeln!(
-        child.stdin.take().unwrap(),
-        "setoption name UCI_Elo value {too_high}\nsetoption name UCI_Elo\nisready\nquit"
-    )
-    .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr),
-    );
-    assert!(stdout.contains("readyok"), "{stdout}");
+    e.send(&format!("setoption name UCI_Elo value {too_high}"));
+    e.send("setoption name UCI_Elo");
+    e.send("isready");
+    assert_eq!(e.until("readyok"), ["readyok"]);
+    let stderr = e.quit_for_stderr();
     assert!(
         stderr.contains(&format!(
             "bad value '{too_high}' for option 'UCI_Elo' ignored"
