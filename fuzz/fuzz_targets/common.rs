@@ -40,6 +40,15 @@ pub const FENS: &[&str] = &[
     "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
 ];
 
+/// The fuzz input of the notation targets: the first byte picks one of [`positions`], the
+/// rest is the text typed in it (`None` when there is no text or it is not UTF-8).
+pub fn position_and_text(data: &[u8]) -> Option<(&'static Position, &str)> {
+    let (&pick, rest) = data.split_first()?;
+    let text = std::str::from_utf8(rest).ok()?;
+    let positions = positions();
+    Some((&positions[pick as usize % positions.len()], text))
+}
+
 /// The positions of [`FENS`], parsed once.
 pub fn positions() -> &'static [Position] {
     static P: OnceLock<Vec<Position>> = OnceLock::new();

@@ -8,14 +8,9 @@ use libfuzzer_sys::fuzz_target;
 mod common;
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&pick, rest)) = data.split_first() else {
+    let Some((p, text)) = common::position_and_text(data) else {
         return;
     };
-    let Ok(text) = std::str::from_utf8(rest) else {
-        return;
-    };
-    let positions = common::positions();
-    let p = &positions[pick as usize % positions.len()];
     match p.parse_san(text) {
         Ok(m) => {
             common::check_notation(p, m);
