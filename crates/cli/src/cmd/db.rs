@@ -10,7 +10,7 @@ use crate::cmd::json_line;
 use crate::error::{quote, CliError, CliResult};
 use crate::input::{parse_count, parse_id, ID_HELP};
 use crate::progress::GameProgress;
-use chess960_core::{CastlingDialect, Color, Position};
+use chess960_core::{Color, Position};
 use chess960_pgn::{PgnError, Reader};
 use chess960_store::pgn::{from_pgn, to_pgn, ImportGame};
 use chess960_store::stats::{all_stats, back_rank, chart_svg, counts_from_file, PositionStats};
@@ -486,12 +486,7 @@ fn import(db: Option<&Path>, args: &ImportArgs) -> CliResult<(String, bool)> {
 // ---------------------------------------------------------------------------------------
 
 fn export(db: Option<&Path>, args: &ExportArgs) -> CliResult<(String, bool)> {
-    let dialect = CastlingDialect::parse(&args.fen_dialect).ok_or_else(|| {
-        CliError::new(format!(
-            "invalid --fen-dialect '{}': expected xfen or shredder",
-            quote(&args.fen_dialect)
-        ))
-    })?;
+    let dialect = crate::cmd::fen_dialect(&args.fen_dialect)?;
     let mut filter = args.filter.to_filter()?;
     filter.limit = args
         .limit

@@ -83,6 +83,16 @@ pub fn file_name(path: &std::path::Path) -> String {
     crate::error::quote(&path.display().to_string())
 }
 
+/// The value of `--fen-dialect`: `xfen` or `shredder`.
+pub fn fen_dialect(text: &str) -> crate::error::CliResult<chess960_core::CastlingDialect> {
+    chess960_core::CastlingDialect::parse(text).ok_or_else(|| {
+        crate::error::CliError::new(format!(
+            "invalid --fen-dialect '{}': expected xfen or shredder",
+            crate::error::quote(text)
+        ))
+    })
+}
+
 /// The error for a failed write to `output`.
 pub fn write_error(output: &std::path::Path, e: std::io::Error) -> crate::error::CliError {
     crate::error::CliError::new(format!("cannot write {}: {e}", file_name(output)))

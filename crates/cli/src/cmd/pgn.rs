@@ -8,9 +8,9 @@
 
 use crate::cmd::file_name as name;
 use crate::cmd::json_line;
-use crate::error::{quote, CliError, CliResult};
+use crate::error::{CliError, CliResult};
 use crate::progress::GameProgress;
-use chess960_core::{CastlingDialect, StartId};
+use chess960_core::StartId;
 use chess960_pgn::{GameResult, PgnError, Reader};
 use clap::{Args, Subcommand};
 use serde::Serialize;
@@ -236,12 +236,7 @@ fn check(args: &CheckArgs) -> CliResult<(String, bool)> {
 }
 
 fn convert(args: &ConvertArgs) -> CliResult<(String, bool)> {
-    let dialect = CastlingDialect::parse(&args.fen_dialect).ok_or_else(|| {
-        CliError::new(format!(
-            "invalid --fen-dialect '{}': expected xfen or shredder",
-            quote(&args.fen_dialect)
-        ))
-    })?;
+    let dialect = crate::cmd::fen_dialect(&args.fen_dialect)?;
     let to_stdout = args.output.as_os_str() == "-";
     if !to_stdout && args.input.as_os_str() != "-" {
         // Writing over the file being read would destroy it before it is read.
