@@ -11,6 +11,7 @@ import type {
   Position,
   Tables,
 } from './types';
+import { rememberSeat, seatOf } from './seats';
 
 /** A non-2xx answer; `message` is the server's `{"error": ...}` text, meant for the user. */
 export class ApiError extends Error {
@@ -23,12 +24,15 @@ export class ApiError extends Error {
   }
 }
 
-async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown, seat?: string): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (seat !== undefined) headers['X-Seat-Token'] = seat;
   let response: Response;
   try {
     response = await fetch(path, {
       method,
-      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      headers,
       body: body === undefined ? null : JSON.stringify(body),
     });
   } catch {
@@ -59,6 +63,10 @@ export function describeError(error: unknown): string {
 
 const game = (key: string): string => `/api/games/${encodeURIComponent(key)}`;
 
+/** An action on the game `key`: a POST carrying this browser's seat token for it. */
+const act = <T>(key: string, action: string, body: unknown): Promise<T> =>
+  request<T>('POST', `${game(key)}/${action}`, body, seatOf(key));
+
 export const api = {
   positions: () => request<Position[]>('GET', '/api/positions'),
   position: (id: number) => request<Position>('GET', `/api/positions/${id}`),
@@ -68,7 +76,11 @@ export const api = {
   draw: (method: string, seed?: number) =>
     request<DrawnPosition>('POST', '/api/draw', seed === undefined ? { method } : { method, seed }),
 
-  newGame: (spec: NewGame) => request<GameView>('POST', '/api/games', spec),
+  newGame: async (spec: NewGame): Promise<GameView> => {
+    const view = await request<GameView>('POST', '/api/games', spec);
+    if (view.seat_token) rememberSeat(view.key, view.seat_token);
+    return view;
+  },
   games: (filter: { start_id?: number; result?: string; limit: number; offset: number }) => {
     const query = new URLSearchParams();
     for (const [name, value] of Object.entries(filter)) {
@@ -77,16 +89,15 @@ export const api = {
     return request<GameList>('GET', `/api/games?${query.toString()}`);
   },
   game: (key: string) => request<GameView>('GET', game(key)),
-  move: (key: string, move: string, ply: number) =>
-    request<GameView>('POST', `${game(key)}/moves`, { move, ply }),
-  premove: (key: string, move: string | null) => request<GameView>('POST', `${game(key)}/premove`, { move }),
-  takeback: (key: string) => request<GameView>('POST', `${game(key)}/takeback`, {}),
-  resign: (key: string) => request<GameView>('POST', `${game(key)}/resign`, {}),
-  drawAction: (key: string, action: 'offer' | 'claim') =>
-    request<GameView>('POST', `${game(key)}/draw`, { action }),
-  startClock: (key: string) => request<GameView>('POST', `${game(key)}/start`, {}),
-  analysis: (key: string, ply: number, depth: number) =>
-    request<Analysis>('POST', `${game(key)}/analysis`, { depth, ply }),
+  /** True if this browser holds the game's seat (it created the game). */
+  seated: (key: string) => seatOf(key) !== undefined,
+  move: (key: string, move: string, ply: number) => act<GameView>(key, 'moves', { move, ply }),
+  premove: (key: string, move: string | null) => act<GameView>(key, 'premove', { move }),
+  takeback: (key: string) => act<GameView>(key, 'takeback', {}),
+  resign: (key: string) => act<GameView>(key, 'resign', {}),
+  drawAction: (key: string, action: 'offer' | 'claim') => act<GameView>(key, 'draw', { action }),
+  startClock: (key: string) => act<GameView>(key, 'start', {}),
+  analysis: (key: string, ply: number, depth: number) => act<Analysis>(key, 'analysis', { depth, ply }),
   pgnUrl: (key: string) => `${game(key)}/pgn`,
   pgn: async (key: string): Promise<string> => {
     const response = await fetch(`${game(key)}/pgn`);
@@ -94,8 +105,11 @@ export const api = {
     if (!response.ok) throw new ApiError(response.status, errorMessage(text, response));
     return text;
   },
+  /** The game's WebSocket; with the seat token, connecting resumes a game paused by a restart. */
   socketUrl: (key: string) => {
     const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    return `${scheme}//${location.host}${game(key)}/ws`;
+    const seat = seatOf(key);
+    const query = seat === undefined ? '' : `?seat=${encodeURIComponent(seat)}`;
+    return `${scheme}//${location.host}${game(key)}/ws${query}`;
   },
 };

@@ -121,12 +121,16 @@ export interface GameView {
   draw_claim: string | null;
   premove: string | null;
   engine_thinking: boolean;
+  /** While the engine's search waits for a free search thread: searches before it, time waited. */
+  engine_queue?: { ahead: number; waited_ms: number } | null;
   /** Loaded after a server restart and waiting for the player: the clocks are stopped. */
   paused?: boolean;
   /** Study time left, while in study. */
   study_ms?: number | null;
   /** Present in the answer to a draw offer the engine turned down. */
   draw_offer?: string;
+  /** In the answer to the new-game request only: the secret every action on the game needs. */
+  seat_token?: string;
 }
 
 export interface GameSummary {

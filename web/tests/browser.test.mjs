@@ -37,16 +37,32 @@ after(async () => {
   await env?.close();
 });
 
-/** A new game through the API from a FEN, opened in a fresh page. */
-async function openFen(fen, color = 'white') {
-  const view = await env.api('POST', '/api/games', {
+/** A new game through the API from a FEN. */
+function newFenGame(fen, color = 'white') {
+  return env.api('POST', '/api/games', {
     start: { fen },
     color,
     level: { depth: 1 },
     time_control: null,
     study_ms: 0,
   });
+}
+
+/** Gives the browser the seat of a game created through the API, as if it had created it. */
+async function takeSeat(page, view) {
+  await page.goto('/');
+  await page.evaluate(([key, token]) => {
+    const seats = JSON.parse(localStorage.getItem('chess960.seats') ?? '{}');
+    seats[key] = token;
+    localStorage.setItem('chess960.seats', JSON.stringify(seats));
+  }, [view.key, view.seat_token]);
+}
+
+/** A new game through the API from a FEN, opened in a fresh page that holds its seat. */
+async function openFen(fen, color = 'white') {
+  const view = await newFenGame(fen, color);
   const page = await env.newPage();
+  await takeSeat(page, view);
   await page.goto(`/game/${view.key}`);
   await page.locator('[data-testid=board] cg-board piece').first().waitFor();
   await page.locator('[data-testid=status]', { hasText: 'Your move' }).waitFor();
@@ -294,6 +310,33 @@ describe('a game', () => {
     await page.locator('[data-testid=status]', { hasText: 'resignation' }).waitFor();
     await page.locator('[data-testid=evaluate]').waitFor();
     await page.close();
+  });
+});
+
+describe('seats', () => {
+  test('a game opened without its seat is watched: the board takes no move, the player\'s moves appear', async () => {
+    const view = await newFenGame('4k3/8/8/8/8/8/8/4K2R w K - 0 1');
+    const watcher = await env.newPage();
+    await watcher.goto(`/game/${view.key}`);
+    await watcher.locator('[data-testid=status]', { hasText: 'You are watching' }).waitFor();
+    assert.ok(await watcher.locator('[data-testid=move-input]').isDisabled(), 'no move input');
+    assert.equal(await watcher.locator('[data-testid=resign]').count(), 0, 'no resign button');
+    assert.equal(await watcher.locator('[data-testid^=castle-]').count(), 0, 'no castle buttons');
+    await drag(watcher, 'e1', 'e2');
+    await new Promise(r => setTimeout(r, 500));
+    assert.equal((await env.api('GET', `/api/games/${view.key}`)).moves.length, 0, 'the drag sent no move');
+    await shot(watcher, 'watching');
+
+    // The browser with the seat plays; the watcher sees it.
+    const player = await env.newPage();
+    await takeSeat(player, view);
+    await player.goto(`/game/${view.key}`);
+    await player.locator('[data-testid=status]', { hasText: 'Your move' }).waitFor();
+    await player.locator('[data-testid=castle-king]').click();
+    await firstMove(view.key);
+    await eventually(async () => (await boardPieces(watcher)).g1 === 'white king', 'the castled king on the watcher\'s board');
+    await watcher.close();
+    await player.close();
   });
 });
 

@@ -1,24 +1,28 @@
 //! The HTTP handlers of docs/api.md.
 
 use crate::catalog;
+use crate::create::{self, NewGameSpec};
 use crate::error::{ApiError, ApiResult, JsonBody};
-use crate::game::{engine_game, finish_of, GameView, Live, TimeControl};
-use crate::live::{blocking, GameHandle};
+use crate::game::{GameView, TimeControl};
+use crate::live::{blocking, Actor, GameHandle};
+use crate::seat;
 use crate::AppState;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, Query, State};
+use axum::extract::{ConnectInfo, FromRequestParts, Path, Query, State};
+use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use chess960_core::{Color, Game, Move, Position, StartId};
+use chess960_core::{Color, Move, Position, StartId};
 use chess960_draw::rng::SplitMix64;
 use chess960_engine::player::{AnalysisLimit, Level};
 use chess960_engine::uci::{ELO_MAX, ELO_MIN};
-use chess960_store::{GameFilter, MoveRecord};
+use chess960_store::GameFilter;
 use serde::Deserialize;
 use serde_json::json;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The deepest fixed level and analysis depth accepted.
 const MAX_DEPTH: u32 = 30;
@@ -46,6 +50,20 @@ pub async fn levels() -> Json<serde_json::Value> {
         "elo": {"min": ELO_MIN, "max": ELO_MAX},
         "depth": {"min": 1, "max": MAX_DEPTH},
         "default": default,
+    }))
+}
+
+/// `GET /api/server`: how loaded the server is: games in memory, engine searches waiting and
+/// running, search threads.
+pub async fn server_load(State(state): State<AppState>) -> Json<serde_json::Value> {
+    let (waiting, running) = state.searches();
+    Json(json!({
+        "games_in_memory": state.games_in_memory(),
+        "searches": {
+            "waiting": waiting,
+            "running": running,
+            "threads": state.capacity().search_threads,
+        },
     }))
 }
 
@@ -202,9 +220,10 @@ fn level_of(level: Option<LevelIn>) -> ApiResult<Level> {
     }
 }
 
-/// `POST /api/games`: 201 with the game view.
+/// `POST /api/games`: 201 with the game view and its seat token.
 pub async fn create_game(
     State(state): State<AppState>,
+    client: Client,
     JsonBody(req): JsonBody<NewGameRequest>,
 ) -> ApiResult<(StatusCode, Json<GameView>)> {
     let mut rng = SplitMix64::from_entropy();
@@ -268,49 +287,17 @@ pub async fn create_game(
         }),
         &mut rng,
     )?;
-    // The start's number only when the position is exactly that start position.
-    let start_id = StartId::of_board(start.board()).filter(|id| id.position() == start);
-    let mut game = match start_id {
-        Some(id) => Game::chess960(id),
-        None => Game::from_position(start),
+    let spec = NewGameSpec {
+        start,
+        moves,
+        human,
+        name,
+        level,
+        tc,
+        study: Duration::from_millis(study_ms),
     };
-    let mut records = Vec::with_capacity(moves.len());
-    for (i, &m) in moves.iter().enumerate() {
-        let pos = *game.position();
-        game.play(m)
-            .map_err(|e| ApiError::unprocessable(format!("start.pgn: move {}: {e}", i + 1)))?;
-        records.push(MoveRecord {
-            uci: m.to_uci(chess960_core::CastlingMode::Chess960),
-            san: pos.san(m),
-            clocks: None,
-            played_at_ms: crate::game::now_ms(),
-        });
-    }
-    let meta = engine_game(&start, start_id, human, name, level, tc, "chess960 serve");
-    let store = Arc::clone(&state.games().ctx().store);
-    let (m2, recs) = (meta.clone(), records.clone());
-    let (id, key) = blocking(move || {
-        let (id, key) = store.create_game(&m2)?;
-        for (ply, rec) in recs.iter().enumerate() {
-            store.append_move(id, ply as u32, rec)?;
-        }
-        Ok((id, key))
-    })
-    .await?;
-    let mut live = Live::new(id, key, meta, game, human, level, tc);
-    live.records = records;
-    if let Some(o) = live.game.outcome() {
-        // A PGN that ends in mate or stalemate: the game is over before it starts.
-        let store = Arc::clone(&state.games().ctx().store);
-        let f = finish_of(o);
-        let f2 = f.clone();
-        blocking(move || store.finish_game(id, &f2)).await?;
-        live.set_finished(f, Instant::now());
-    }
-    let handle = state.games().insert(live);
-    let mut g = handle.lock().await;
-    handle.begin(&mut g, Some(Duration::from_millis(study_ms)));
-    Ok((StatusCode::CREATED, Json(g.view(Instant::now()))))
+    let view = create::create_game(state.games(), spec, client.0).await?;
+    Ok((StatusCode::CREATED, Json(view)))
 }
 
 // ---- game list -----------------------------------------------------------------------------
@@ -396,7 +383,54 @@ pub async fn list_games(
 // ---- one game -----------------------------------------------------------------------------
 
 async fn handle(state: &AppState, key: &str) -> ApiResult<Arc<GameHandle>> {
-    state.games().get(key).await
+    Ok(state.games().get(key).await?)
+}
+
+/// The client's IP address (unspecified when the server runs without connection info, as
+/// when the router is called directly).
+pub struct Client(pub IpAddr);
+
+impl<S: Send + Sync> FromRequestParts<S> for Client {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(Client(
+            parts
+                .extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip()),
+        ))
+    }
+}
+
+/// Who acts on a game: the seat token of the `X-Seat-Token` header and the client's address.
+pub struct Seated {
+    token: Option<String>,
+    client: IpAddr,
+}
+
+impl Seated {
+    fn actor(&self) -> Actor<'_> {
+        Actor {
+            seat: self.token.as_deref(),
+            client: self.client,
+        }
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Seated {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let Client(client) = Client::from_request_parts(parts, state).await?;
+        let token = parts
+            .headers
+            .get(seat::HEADER)
+            .and_then(|v| v.to_str().ok())
+            .map(|t| t.trim().to_string())
+            .filter(|t| !t.is_empty());
+        Ok(Seated { token, client })
+    }
 }
 
 /// `GET /api/games/{key}`.
@@ -418,10 +452,11 @@ pub struct MoveRequest {
 pub async fn post_move(
     State(state): State<AppState>,
     Path(key): Path<String>,
+    who: Seated,
     JsonBody(req): JsonBody<MoveRequest>,
 ) -> ApiResult<Json<GameView>> {
     let h = handle(&state, &key).await?;
-    Ok(Json(h.human_move(&req.mv, req.ply).await?))
+    Ok(Json(h.human_move(&who.actor(), &req.mv, req.ply).await?))
 }
 
 #[derive(Deserialize)]
@@ -434,10 +469,11 @@ pub struct PremoveRequest {
 pub async fn post_premove(
     State(state): State<AppState>,
     Path(key): Path<String>,
+    who: Seated,
     JsonBody(req): JsonBody<PremoveRequest>,
 ) -> ApiResult<Json<GameView>> {
     let h = handle(&state, &key).await?;
-    Ok(Json(h.premove(req.mv).await?))
+    Ok(Json(h.premove(&who.actor(), req.mv).await?))
 }
 
 /// An action without parameters: the body, if any, must be a JSON object.
@@ -448,27 +484,34 @@ pub struct Empty {}
 pub async fn post_takeback(
     State(state): State<AppState>,
     Path(key): Path<String>,
+    who: Seated,
     JsonBody(_): JsonBody<Empty>,
 ) -> ApiResult<Json<GameView>> {
-    Ok(Json(handle(&state, &key).await?.takeback().await?))
+    Ok(Json(
+        handle(&state, &key).await?.takeback(&who.actor()).await?,
+    ))
 }
 
 /// `POST /api/games/{key}/resign`.
 pub async fn post_resign(
     State(state): State<AppState>,
     Path(key): Path<String>,
+    who: Seated,
     JsonBody(_): JsonBody<Empty>,
 ) -> ApiResult<Json<GameView>> {
-    Ok(Json(handle(&state, &key).await?.resign().await?))
+    Ok(Json(
+        handle(&state, &key).await?.resign(&who.actor()).await?,
+    ))
 }
 
 /// `POST /api/games/{key}/start`.
 pub async fn post_start(
     State(state): State<AppState>,
     Path(key): Path<String>,
+    who: Seated,
     JsonBody(_): JsonBody<Empty>,
 ) -> ApiResult<Json<GameView>> {
-    Ok(Json(handle(&state, &key).await?.start().await?))
+    Ok(Json(handle(&state, &key).await?.start(&who.actor()).await?))
 }
 
 #[derive(Deserialize)]
@@ -480,12 +523,13 @@ pub struct DrawActionRequest {
 pub async fn post_draw(
     State(state): State<AppState>,
     Path(key): Path<String>,
+    who: Seated,
     JsonBody(req): JsonBody<DrawActionRequest>,
 ) -> ApiResult<Json<GameView>> {
     let h = handle(&state, &key).await?;
     match req.action.trim() {
-        "offer" => Ok(Json(h.offer_draw().await?)),
-        "claim" => Ok(Json(h.claim_draw().await?)),
+        "offer" => Ok(Json(h.offer_draw(&who.actor()).await?)),
+        "claim" => Ok(Json(h.claim_draw(&who.actor()).await?)),
         _ => Err(ApiError::bad_request("action: must be offer or claim")),
     }
 }
@@ -502,6 +546,7 @@ pub struct AnalysisRequest {
 pub async fn post_analysis(
     State(state): State<AppState>,
     Path(key): Path<String>,
+    who: Seated,
     JsonBody(req): JsonBody<AnalysisRequest>,
 ) -> ApiResult<Json<crate::live::AnalysisJson>> {
     let limit = match (req.depth, req.movetime_ms) {
@@ -527,7 +572,7 @@ pub async fn post_analysis(
         (None, None) => AnalysisLimit::Depth(12),
     };
     let h = handle(&state, &key).await?;
-    Ok(Json(h.analyse(req.ply, limit).await?))
+    Ok(Json(h.analyse(&who.actor(), req.ply, limit).await?))
 }
 
 /// `GET /api/games/{key}/pgn`.
@@ -555,26 +600,44 @@ pub async fn get_pgn(
 pub async fn websocket(
     State(state): State<AppState>,
     Path(key): Path<String>,
+    Client(client): Client,
+    query: Result<Query<WsQuery>, axum::extract::rejection::QueryRejection>,
     ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
+    let Query(query) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let h = handle(&state, &key).await?;
     let ws = ws.map_err(|e| {
         ApiError::bad_request(format!("this address takes WebSocket connections: {e}"))
     })?;
     let shutdown = state.shutdown_signal();
-    Ok(ws.on_upgrade(move |socket| session(h, socket, shutdown)))
+    let seat = query.seat.filter(|t| !t.trim().is_empty());
+    Ok(ws.on_upgrade(move |socket| session(h, socket, shutdown, seat, client)))
 }
 
-/// One WebSocket client: the state at once (a paused game resumes), then every event.
+/// `GET /api/games/{key}/ws` query: the seat token, for the player (a WebSocket cannot carry
+/// the header from a browser).
+#[derive(Deserialize)]
+pub struct WsQuery {
+    seat: Option<String>,
+}
+
+/// One WebSocket client: the state at once (a paused game resumes if the client holds the
+/// seat), then every event.
 async fn session(
     h: Arc<GameHandle>,
     mut socket: WebSocket,
     mut shutdown: tokio::sync::watch::Receiver<bool>,
+    seat: Option<String>,
+    client: IpAddr,
 ) {
     let mut rx = h.subscribe();
-    let first = match h.client_connected().await {
+    let who = Actor {
+        seat: seat.as_deref(),
+        client,
+    };
+    let first = match h.client_connected(&who).await {
         Ok(v) => json!({"type": "state", "game": v}).to_string(),
-        Err(e) => json!({"type": "error", "error": e.message}).to_string(),
+        Err(e) => json!({"type": "error", "error": e.to_string()}).to_string(),
     };
     if socket.send(Message::Text(first.into())).await.is_err() {
         return;

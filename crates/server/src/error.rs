@@ -1,6 +1,7 @@
 //! Errors as the API reports them (`{"error": "..."}` with a 4xx or 5xx status), and the JSON
 //! body extractor whose rejections name the field at fault.
 
+use crate::game_error::GameError;
 use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -68,6 +69,38 @@ impl From<chess960_store::StoreError> for ApiError {
             StoreError::Conflict(what) => ApiError::conflict(what),
             other => ApiError::internal(format!("game database: {other}")),
         }
+    }
+}
+
+impl From<GameError> for ApiError {
+    /// The edge between the game and HTTP: each refusal's status.
+    fn from(e: GameError) -> ApiError {
+        match e {
+            // The store's own errors keep their mapping (unknown game, conflict, failure).
+            GameError::Store(s) => ApiError::from(s),
+            e => ApiError::new(status_of(&e), e.to_string()),
+        }
+    }
+}
+
+/// The HTTP status of a refused action on a game.
+fn status_of(e: &GameError) -> StatusCode {
+    use GameError as E;
+    match e {
+        E::NoSuchGame { .. } => StatusCode::NOT_FOUND,
+        E::Over { .. }
+        | E::StalePly { .. }
+        | E::NotYourTurn { .. }
+        | E::YourTurn
+        | E::TakebackAfter(_)
+        | E::NothingToTakeBack
+        | E::NoDrawToClaim
+        | E::StillPlaying => StatusCode::CONFLICT,
+        E::BadStart(_) | E::IllegalMove(_) => StatusCode::UNPROCESSABLE_ENTITY,
+        E::BeyondGame { .. } => StatusCode::BAD_REQUEST,
+        E::Seat(_) => StatusCode::FORBIDDEN,
+        E::EngineUnavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+        E::Unreadable { .. } | E::Worker(_) | E::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
 

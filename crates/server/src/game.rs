@@ -3,6 +3,8 @@
 //! API returns. Everything here is synchronous and does no I/O; `live.rs` persists and
 //! broadcasts.
 
+use crate::pool::Ticket;
+use crate::seat::Seat;
 use chess960_core::{
     CastlingMode, CastlingSide, Color, Game, Move, Outcome, Position, Role, StartId, Termination,
     Validation,
@@ -10,6 +12,7 @@ use chess960_core::{
 use chess960_engine::player::Level;
 use chess960_store::{Clocks, Finish, GameId, GameKey, MoveRecord, NewGame, StoredGame};
 use serde::Serialize;
+use std::net::{IpAddr, Ipv4Addr};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// PGN tag holding the engine's level (`elo 1500` or `depth 4`), so that a game loaded from the
@@ -143,12 +146,12 @@ pub enum Phase {
     Playing,
 }
 
-/// The engine's search in progress.
+/// The engine's search in progress (waiting in the search pool, or running there).
 pub struct EngineJob {
     /// The [`Live::generation`] it searches for; a result for another is thrown away.
     pub generation: u64,
-    /// Set to stop the search.
-    pub stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// The search in the pool: cancels it, tells its place in the queue.
+    pub ticket: Ticket,
 }
 
 /// A game in memory.
@@ -174,6 +177,11 @@ pub struct Live {
     /// A move queued by the human for their next turn (as typed).
     pub premove: Option<String>,
     pub engine: Option<EngineJob>,
+    /// Who may play the game.
+    pub seat: Seat,
+    /// The address of the client that acted on the game last: the engine's searches are
+    /// queued in its name (the search pool is fair between clients).
+    pub client: IpAddr,
     /// Counts every change of the position or the game's state; outstanding engine searches
     /// and timers compare it to see whether they are still current.
     pub generation: u64,
@@ -252,6 +260,26 @@ pub fn human_of(meta: &NewGame) -> Color {
     }
 }
 
+/// Whether a game read from the store starts paused: an unfinished game whose clocks would
+/// run or whose engine would think, so that nothing happens to it until its player is back.
+/// An untimed game waiting for the player's move has nothing to pause.
+fn paused_on_load(finished: bool, timed: bool, engine_to_move: bool) -> bool {
+    !finished && (timed || engine_to_move)
+}
+
+/// The human's colour, the engine's level and the time control of a game from its record
+/// ([`engine_game`] writes them there).
+fn setup_of(meta: &NewGame) -> (Color, Level, Option<TimeControl>) {
+    let level = meta
+        .tags
+        .iter()
+        .find(|(n, _)| n == LEVEL_TAG)
+        .and_then(|(_, v)| parse_level_tag(v))
+        .unwrap_or(DEFAULT_LEVEL);
+    let tc = meta.time_control.as_deref().and_then(TimeControl::parse);
+    (human_of(meta), level, tc)
+}
+
 /// The default level for a stored game that does not record one.
 pub const DEFAULT_LEVEL: Level = Level::Elo(1500);
 
@@ -262,10 +290,10 @@ impl Live {
         key: GameKey,
         meta: NewGame,
         game: Game,
-        human: Color,
-        level: Level,
-        tc: Option<TimeControl>,
+        seat: Seat,
+        client: IpAddr,
     ) -> Live {
+        let (human, level, tc) = setup_of(&meta);
         Live {
             id,
             key,
@@ -282,12 +310,18 @@ impl Live {
             paused: false,
             premove: None,
             engine: None,
+            seat,
+            client,
             generation: 0,
         }
     }
 
-    /// A game read back from the store, paused (see [`Live::paused`]). Fails if a stored move
-    /// is not legal (a damaged database).
+    /// A game read back from the store. An unfinished game is paused (see [`Live::paused`])
+    /// when pausing means something: its clocks would run, or the engine is to move. Fails if
+    /// a stored move is not legal (a damaged database).
+    ///
+    /// A game unloaded from memory while idle ([`Live::unloadable`]) reads back to exactly the
+    /// view it had.
     pub fn from_stored(stored: StoredGame) -> Result<Live, String> {
         let start = Position::from_fen(&stored.game.start_fen)
             .or_else(|_| Position::from_fen_with(&stored.game.start_fen, Validation::Lenient))
@@ -310,14 +344,7 @@ impl Live {
                 .map_err(|e| format!("stored move {} ({}): {e}", i + 1, rec.uci))?;
         }
         let meta = stored.game;
-        let human = human_of(&meta);
-        let level = meta
-            .tags
-            .iter()
-            .find(|(n, _)| n == LEVEL_TAG)
-            .and_then(|(_, v)| parse_level_tag(v))
-            .unwrap_or(DEFAULT_LEVEL);
-        let tc = meta.time_control.as_deref().and_then(TimeControl::parse);
+        let (human, level, tc) = setup_of(&meta);
         // The clocks as stored with the last move, else as at the start.
         let clocks = tc.map(|tc| {
             stored
@@ -327,6 +354,11 @@ impl Live {
                 .or(meta.clocks)
                 .unwrap_or_else(|| tc.initial())
         });
+        let paused = paused_on_load(
+            stored.finish.is_some(),
+            tc.is_some(),
+            game.position().turn() != human,
+        );
         Ok(Live {
             id: stored.id,
             key: stored.key,
@@ -340,9 +372,12 @@ impl Live {
             clocks,
             running: None,
             phase: Phase::Playing,
-            paused: true,
+            paused,
             premove: None,
             engine: None,
+            seat: Seat::from_stored(stored.seat_hash),
+            // Until someone acts on it.
+            client: IpAddr::V4(Ipv4Addr::LOCALHOST),
             generation: 0,
         })
     }
@@ -453,11 +488,24 @@ impl Live {
         self.generation += 1;
     }
 
-    /// Stops the engine's search, if one runs; its result will be ignored.
+    /// Stops the engine's search, if one waits or runs; its result will be ignored.
     pub fn stop_engine(&mut self) {
         if let Some(job) = self.engine.take() {
-            job.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+            job.ticket.cancel();
         }
+    }
+
+    /// True when the game may leave memory: nothing is pending in it (no search, no queued
+    /// premove, no running clock, no study time), so that [`Live::from_stored`] gives back
+    /// exactly this state. A game whose clock runs stays, so that its flag can fall on time.
+    pub fn unloadable(&self) -> bool {
+        self.engine.is_none()
+            && self.premove.is_none()
+            && self.running.is_none()
+            && self.phase == Phase::Playing
+            && (self.finished()
+                || self.paused
+                    == paused_on_load(false, self.tc.is_some(), self.turn() != self.human))
     }
 
     /// The record of `m` played by the side to move at `now`: SAN, and the clocks after it
@@ -599,6 +647,14 @@ impl Live {
             draw_claim: self.draw_claim().map(reason_text),
             premove: self.premove.clone(),
             engine_thinking: self.engine.is_some(),
+            engine_queue: self
+                .engine
+                .as_ref()
+                .and_then(|j| j.ticket.place())
+                .map(|p| EngineQueue {
+                    ahead: p.ahead,
+                    waited_ms: p.waited.as_millis() as u64,
+                }),
             paused: self.paused && !self.finished(),
             study_ms: match self.phase {
                 Phase::Study { until } if !self.finished() => {
@@ -607,6 +663,7 @@ impl Live {
                 _ => None,
             },
             draw_offer: None,
+            seat_token: None,
         }
     }
 }
@@ -736,6 +793,9 @@ pub struct GameView {
     pub draw_claim: Option<&'static str>,
     pub premove: Option<String>,
     pub engine_thinking: bool,
+    /// While the engine's search waits for a free search thread (the server runs a bounded
+    /// number at once): how many searches start before it, and how long it has waited.
+    pub engine_queue: Option<EngineQueue>,
     /// Loaded after a restart and waiting for the player: the clocks are stopped.
     pub paused: bool,
     /// Study time left, while in study.
@@ -743,6 +803,19 @@ pub struct GameView {
     /// The engine's answer to a draw offer, in the answer to that offer only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub draw_offer: Option<&'static str>,
+    /// The seat token, in the answer to `POST /api/games` only: the secret that every action
+    /// on the game needs (see `seat.rs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seat_token: Option<String>,
+}
+
+/// The engine's search waiting in the search pool.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineQueue {
+    /// Searches that start before it.
+    pub ahead: usize,
+    /// How long it has waited, in milliseconds.
+    pub waited_ms: u64,
 }
 
 #[cfg(test)]

@@ -21,10 +21,15 @@
 mod api;
 mod assets;
 pub mod catalog;
+mod create;
 pub mod error;
 mod game;
+mod game_error;
 mod live;
 mod pgn;
+mod pool;
+mod registry;
+mod seat;
 
 /// How games against the engine are recorded in the store (players, tags, time control), shared
 /// with `chess960 play` so that the terminal and the browser keep their games alike.
@@ -42,33 +47,70 @@ use axum::routing::{get, post};
 use axum::Router;
 use chess960_store::GameStore;
 use error::ApiError;
-use live::{Ctx, Games};
+use live::Ctx;
+use pool::SearchPool;
+use registry::Games;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::net::ToSocketAddrs;
 use tokio::sync::watch;
 
-/// The server's state, shared by every request: the games in memory and the store.
+/// How much of the machine the server uses for games: the engine's search threads and their
+/// hash tables, and how long an idle game stays in memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Capacity {
+    /// Engine searches that run at once; the others wait in a queue, fair between clients.
+    pub search_threads: usize,
+    /// Each search thread's hash table, MiB.
+    pub search_hash_mb: usize,
+    /// A game nobody has asked for this long, with nothing pending, leaves memory (it is read
+    /// back from the database when asked for again).
+    pub unload_after: Duration,
+}
+
+impl Default for Capacity {
+    /// One search thread per core, 16 MiB each, games unloaded after a minute idle.
+    fn default() -> Capacity {
+        Capacity {
+            search_threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            search_hash_mb: 16,
+            unload_after: Duration::from_secs(60),
+        }
+    }
+}
+
+/// The server's state, shared by every request: the games in memory, the search pool and
+/// the store.
 #[derive(Clone)]
 pub struct AppState {
     inner: Arc<Inner>,
 }
 
 struct Inner {
-    games: Games,
+    games: Arc<Games>,
+    capacity: Capacity,
     shutdown: watch::Sender<bool>,
 }
 
 impl AppState {
-    /// A state over `store`.
+    /// A state over `store` with the default [`Capacity`].
     pub fn new(store: Arc<dyn GameStore>) -> AppState {
+        AppState::with_capacity(store, Capacity::default())
+    }
+
+    /// A state over `store` using `capacity`.
+    pub fn with_capacity(store: Arc<dyn GameStore>, capacity: Capacity) -> AppState {
         let (tx, rx) = watch::channel(false);
+        let pool = SearchPool::new(capacity.search_threads, capacity.search_hash_mb);
         AppState {
             inner: Arc::new(Inner {
-                games: Games::new(Arc::new(Ctx {
+                games: Arc::new(Games::new(Arc::new(Ctx {
                     store,
+                    pool,
                     shutdown: rx,
-                })),
+                }))),
+                capacity,
                 shutdown: tx,
             }),
         }
@@ -76,6 +118,28 @@ impl AppState {
 
     fn games(&self) -> &Games {
         &self.inner.games
+    }
+
+    /// The number of games in memory now.
+    pub fn games_in_memory(&self) -> usize {
+        self.inner.games.loaded()
+    }
+
+    /// Unloads the games idle for at least `idle` that have nothing pending (the server does
+    /// this by itself every so often); returns how many.
+    pub fn unload_idle(&self, idle: Duration) -> usize {
+        self.inner.games.unload_idle(idle)
+    }
+
+    /// Engine searches waiting for a search thread, and running.
+    pub fn searches(&self) -> (usize, usize) {
+        let load = self.inner.games.ctx().pool.load();
+        (load.waiting, load.running)
+    }
+
+    /// The capacity the server runs with.
+    pub fn capacity(&self) -> Capacity {
+        self.inner.capacity
     }
 
     fn shutdown_signal(&self) -> watch::Receiver<bool> {
@@ -96,6 +160,7 @@ pub fn router(state: AppState) -> Router {
     let game = "/api/games/{key}";
     Router::new()
         .route("/api/levels", get(api::levels))
+        .route("/api/server", get(api::server_load))
         .route("/api/positions", get(api::positions))
         .route("/api/positions/{id}", get(api::position))
         .route("/api/tables", get(api::tables))
@@ -154,24 +219,42 @@ pub struct Server {
 
 impl Server {
     /// Listens on `addr` (port 0 for any free port) and serves in the background of the
-    /// current tokio runtime.
+    /// current tokio runtime, with the default [`Capacity`].
     pub async fn bind(
         addr: impl ToSocketAddrs,
         store: Arc<dyn GameStore>,
     ) -> std::io::Result<Server> {
+        Server::bind_with(addr, store, Capacity::default()).await
+    }
+
+    /// As [`Server::bind`], using `capacity`.
+    pub async fn bind_with(
+        addr: impl ToSocketAddrs,
+        store: Arc<dyn GameStore>,
+        capacity: Capacity,
+    ) -> std::io::Result<Server> {
         let listener = tokio::net::TcpListener::bind(addr).await?;
         let addr = listener.local_addr()?;
-        let state = AppState::new(store);
+        let state = AppState::with_capacity(store, capacity);
+        state.inner.games.spawn_unloader(capacity.unload_after);
         let app = router(state.clone());
         let mut stop = state.shutdown_signal();
         let task = tokio::spawn(async move {
-            axum::serve(listener, app)
-                .with_graceful_shutdown(async move {
-                    let _ = stop.wait_for(|&s| s).await;
-                })
-                .await
+            axum::serve(
+                listener,
+                app.into_make_service_with_connect_info::<SocketAddr>(),
+            )
+            .with_graceful_shutdown(async move {
+                let _ = stop.wait_for(|&s| s).await;
+            })
+            .await
         });
         Ok(Server { addr, state, task })
+    }
+
+    /// The server's state (games in memory, searches), for tests and monitoring.
+    pub fn state(&self) -> &AppState {
+        &self.state
     }
 
     /// The address listened on.
@@ -254,6 +337,7 @@ pub fn run(
     host: &str,
     port: u16,
     store: Arc<dyn GameStore>,
+    capacity: Capacity,
     ready: impl FnOnce(&str),
 ) -> Result<(), RunError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -267,7 +351,7 @@ pub fn run(
         } else {
             format!("{host}:{port}")
         };
-        let server = Server::bind(addr.as_str(), store)
+        let server = Server::bind_with(addr.as_str(), store, capacity)
             .await
             .map_err(|error| RunError::Bind {
                 addr: addr.clone(),

@@ -1,39 +1,39 @@
-//! Games in play: loading them from the store, the actions of the API, the engine's moves on a
-//! blocking thread, the clocks' timer, and the events sent to WebSocket clients.
+//! Games in play: the actions of the API on one game, the engine's moves through the search
+//! pool, the clocks' timer, and the events sent to WebSocket clients.
 //!
-//! Each game has one [`GameHandle`]: its state behind an async mutex (so that actions on one
-//! game happen one at a time, each with its store write), a broadcast channel of events, a
-//! `Notify` that wakes its timer task when the clocks change, and the engine's player with
-//! its hash table.
+//! Each game in memory has one [`GameHandle`]: its state behind an async mutex (so that
+//! actions on one game happen one at a time, each with its store write), a broadcast channel
+//! of events, and a timer task that wakes when the clocks change. The handle has no engine of
+//! its own: searches run in the server's [`SearchPool`]. Which games are in memory is the
+//! registry's business (`registry.rs`).
+//!
+//! Every action that changes a game needs its seat ([`Actor::seat`], see `seat.rs`); reading
+//! it does not.
 
-use crate::error::{ApiError, ApiResult};
 use crate::game::{color_name, finish_of, mover, parse_move, GameView, Live, Phase};
+use crate::game_error::{GameError, GameResult};
+use crate::pool::{SearchPool, Ticket, Urgency};
 use chess960_core::{Color, Move, Outcome, Position, Termination};
-use chess960_engine::player::{
-    accepts_draw, AnalysisLimit, PlayClock, Player, Score, Thinking, DRAW_OFFER_THINK,
-};
-use chess960_store::{Finish, GameKey, GameStore};
+use chess960_engine::player::DRAW_OFFER_THINK;
+use chess960_engine::player::{accepts_draw, AnalysisLimit, PlayClock, Score, Thinking};
+use chess960_store::{Finish, GameStore};
 use serde::Serialize;
 use serde_json::json;
-use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex as StdMutex};
+use std::sync::{Arc, Mutex as StdMutex, Weak};
 use std::time::{Duration, Instant};
 use tokio::sync::{broadcast, watch, Mutex, MutexGuard, Notify};
 
-/// Hash table of each game's engine, MiB. Small: the levels people play against search few
-/// nodes, and many games may be open at once.
-const GAME_HASH_MB: usize = 8;
-/// Hash table for analysis, MiB.
-const ANALYSIS_HASH_MB: usize = 32;
 /// At most this many `thinking` events a second per search.
 const THINKING_INTERVAL: Duration = Duration::from_millis(250);
 /// The `clock` event's period.
 const CLOCK_TICK: Duration = Duration::from_secs(1);
 
-/// What every game shares: the store and the server's shutdown signal.
+/// What every game shares: the store, the search pool and the server's shutdown signal.
 pub struct Ctx {
     pub store: Arc<dyn GameStore>,
+    pub pool: SearchPool,
     pub shutdown: watch::Receiver<bool>,
 }
 
@@ -46,11 +46,20 @@ impl Ctx {
 /// Runs a store call on a blocking thread.
 pub async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> Result<T, chess960_store::StoreError> + Send + 'static,
-) -> ApiResult<T> {
+) -> GameResult<T> {
     tokio::task::spawn_blocking(f)
         .await
-        .map_err(|e| ApiError::internal(format!("a worker thread failed: {e}")))?
-        .map_err(ApiError::from)
+        .map_err(|e| GameError::Worker(e.to_string()))?
+        .map_err(GameError::from)
+}
+
+/// Who asks for an action: the seat token they sent, if any, and their address.
+#[derive(Clone, Copy, Debug)]
+pub struct Actor<'a> {
+    /// The seat token (`X-Seat-Token`).
+    pub seat: Option<&'a str>,
+    /// The client's IP address: searches the action starts are queued in its name.
+    pub client: IpAddr,
 }
 
 /// One game in memory.
@@ -58,89 +67,16 @@ pub struct GameHandle {
     ctx: Arc<Ctx>,
     state: Mutex<Live>,
     events: broadcast::Sender<Arc<str>>,
-    notify: Notify,
-    player: Player,
-    /// The stop flag of the engine's current search, reachable without the game's lock (at
-    /// shutdown).
-    search_stop: StdMutex<Arc<AtomicBool>>,
+    /// Wakes the timer task: the clocks changed, or the handle is gone.
+    wake: Arc<Notify>,
+    /// When the game was last asked for (the registry unloads idle games).
+    last_used: StdMutex<Instant>,
 }
 
-/// The games in memory, by key; others are loaded from the store when first asked for.
-pub struct Games {
-    ctx: Arc<Ctx>,
-    map: StdMutex<HashMap<String, Arc<GameHandle>>>,
-}
-
-impl Games {
-    /// No games loaded yet.
-    pub fn new(ctx: Arc<Ctx>) -> Games {
-        Games {
-            ctx,
-            map: StdMutex::new(HashMap::new()),
-        }
-    }
-
-    /// The shared context.
-    pub fn ctx(&self) -> &Arc<Ctx> {
-        &self.ctx
-    }
-
-    /// The game with this key, from memory or the store; 404 for a malformed or unknown key.
-    pub async fn get(&self, key: &str) -> ApiResult<Arc<GameHandle>> {
-        let unknown = || ApiError::not_found(format!("no game with key '{key}'"));
-        let key = GameKey::parse(key).ok_or_else(unknown)?;
-        if let Some(h) = self.lock().get(key.as_str()) {
-            return Ok(Arc::clone(h));
-        }
-        let store = Arc::clone(&self.ctx.store);
-        let k = key.clone();
-        let stored = blocking(move || store.game_by_key(&k))
-            .await?
-            .ok_or_else(unknown)?;
-        let live = Live::from_stored(stored).map_err(|e| {
-            ApiError::internal(format!("game {key} cannot be read from the database: {e}"))
-        })?;
-        // Another request may have loaded it meanwhile: keep the first.
-        let handle = {
-            let mut map = self.lock();
-            if let Some(h) = map.get(key.as_str()) {
-                return Ok(Arc::clone(h));
-            }
-            let h = GameHandle::new(Arc::clone(&self.ctx), live);
-            map.insert(key.to_string(), Arc::clone(&h));
-            h
-        };
-        // A game whose last move ended it by the rules but whose result was not stored (the
-        // server stopped between the two writes) gets it now.
-        let mut g = handle.state.lock().await;
-        if g.finish.is_none() {
-            if let Some(o) = g.game.outcome() {
-                handle.finish(&mut g, finish_of(o)).await?;
-            }
-        }
-        drop(g);
-        Ok(handle)
-    }
-
-    /// Adds a game just created.
-    pub fn insert(&self, live: Live) -> Arc<GameHandle> {
-        let key = live.key.to_string();
-        let h = GameHandle::new(Arc::clone(&self.ctx), live);
-        self.lock().insert(key, Arc::clone(&h));
-        h
-    }
-
-    /// Stops every search (at shutdown).
-    pub fn stop_all(&self) {
-        for h in self.lock().values() {
-            h.notify.notify_one();
-            let stop = h.search_stop.lock().unwrap_or_else(|e| e.into_inner());
-            stop.store(true, std::sync::atomic::Ordering::SeqCst);
-        }
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<GameHandle>>> {
-        self.map.lock().unwrap_or_else(|e| e.into_inner())
+impl Drop for GameHandle {
+    fn drop(&mut self) {
+        // The timer holds only a weak reference: woken, it finds the game gone and ends.
+        self.wake.notify_one();
     }
 }
 
@@ -190,18 +126,29 @@ pub struct AnalysisJson {
     pv_san: Vec<String>,
 }
 
+/// Cancels a search when the request waiting for it goes away (the client disconnected).
+struct CancelOnDrop(Ticket);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
+}
+
 impl GameHandle {
-    fn new(ctx: Arc<Ctx>, live: Live) -> Arc<GameHandle> {
+    /// A handle for `live`, with its timer running.
+    pub fn new(ctx: Arc<Ctx>, live: Live) -> Arc<GameHandle> {
         let (events, _) = broadcast::channel(64);
+        let wake = Arc::new(Notify::new());
         let h = Arc::new(GameHandle {
             ctx,
             state: Mutex::new(live),
             events,
-            notify: Notify::new(),
-            player: Player::new(GAME_HASH_MB),
-            search_stop: StdMutex::new(Arc::new(AtomicBool::new(false))),
+            wake: Arc::clone(&wake),
+            last_used: StdMutex::new(Instant::now()),
         });
-        tokio::spawn(Arc::clone(&h).timer());
+        let shutdown = h.ctx.shutdown.clone();
+        tokio::spawn(timer(Arc::downgrade(&h), wake, shutdown));
         h
     }
 
@@ -215,21 +162,52 @@ impl GameHandle {
         self.events.subscribe()
     }
 
+    /// Marks the game as used now.
+    pub fn touch(&self) {
+        *self.last_used.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+    }
+
+    /// How long the game has not been asked for.
+    pub fn idle_for(&self, now: Instant) -> Duration {
+        now.saturating_duration_since(*self.last_used.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// True if the game could leave memory now ([`Live::unloadable`]); false while an action
+    /// holds it.
+    pub fn unloadable_now(&self) -> bool {
+        self.state.try_lock().is_ok_and(|g| g.unloadable())
+    }
+
+    /// Wakes the timer (at shutdown, so that it ends).
+    pub fn wake_timer(&self) {
+        self.wake.notify_one();
+    }
+
     /// The game view now, after checking the flag.
-    pub async fn view(self: &Arc<Self>) -> ApiResult<GameView> {
+    pub async fn view(self: &Arc<Self>) -> GameResult<GameView> {
         let mut g = self.lock().await;
         self.settle(&mut g).await?;
         Ok(g.view(Instant::now()))
     }
 
+    /// Locks the game for an action of `who`: their seat is checked, the flag too, and the
+    /// engine's searches will be queued in their name.
+    async fn seated(&self, who: &Actor<'_>) -> GameResult<MutexGuard<'_, Live>> {
+        let mut g = self.lock().await;
+        g.seat.check(who.seat, g.id.0)?;
+        g.client = who.client;
+        self.settle(&mut g).await?;
+        Ok(g)
+    }
+
     /// Sends the state to every client and wakes the timer.
     fn changed(&self, g: &Live) {
         let _ = self.events.send(state_event(&g.view(Instant::now())));
-        self.notify.notify_one();
+        self.wake.notify_one();
     }
 
     /// Stores a result and ends the game.
-    async fn finish(&self, g: &mut Live, finish: Finish) -> ApiResult<()> {
+    pub async fn finish(&self, g: &mut Live, finish: Finish) -> GameResult<()> {
         let store = Arc::clone(&self.ctx.store);
         let (id, f) = (g.id, finish.clone());
         blocking(move || store.finish_game(id, &f)).await?;
@@ -239,7 +217,7 @@ impl GameHandle {
     }
 
     /// Ends the game on time if the running side's flag has fallen.
-    async fn settle(&self, g: &mut Live) -> ApiResult<()> {
+    async fn settle(&self, g: &mut Live) -> GameResult<()> {
         if let Some(f) = g.flag_fall(Instant::now()) {
             self.finish(g, f).await?;
         }
@@ -260,12 +238,16 @@ impl GameHandle {
         true
     }
 
-    /// A client connected: a paused game resumes.
-    pub async fn client_connected(self: &Arc<Self>) -> ApiResult<GameView> {
+    /// A WebSocket client connected: with the seat, a paused game resumes; without it, the
+    /// client only watches.
+    pub async fn client_connected(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<GameView> {
         let mut g = self.lock().await;
         self.settle(&mut g).await?;
-        if g.paused && self.resume(&mut g) {
-            self.changed(&g);
+        if g.paused && g.seat.check(who.seat, g.id.0).is_ok() {
+            g.client = who.client;
+            if self.resume(&mut g) {
+                self.changed(&g);
+            }
         }
         Ok(g.view(Instant::now()))
     }
@@ -280,7 +262,7 @@ impl GameHandle {
                 g.phase = Phase::Study {
                     until: Instant::now() + d,
                 };
-                self.notify.notify_one();
+                self.wake.notify_one();
             }
             _ => {
                 g.phase = Phase::Playing;
@@ -291,29 +273,24 @@ impl GameHandle {
     }
 
     /// `POST /moves`: the human's move at half-move `ply`.
-    pub async fn human_move(self: &Arc<Self>, text: &str, ply: u64) -> ApiResult<GameView> {
-        let mut g = self.lock().await;
-        self.settle(&mut g).await?;
-        if let Some(f) = &g.finish {
-            return Err(ApiError::conflict(format!(
-                "the game is over ({} by {})",
-                f.result, f.reason
-            )));
-        }
+    pub async fn human_move(
+        self: &Arc<Self>,
+        who: &Actor<'_>,
+        text: &str,
+        ply: u64,
+    ) -> GameResult<GameView> {
+        let mut g = self.seated(who).await?;
+        over(&g)?;
         if ply != g.ply() as u64 {
-            return Err(ApiError::conflict(format!(
-                "ply: {ply} moves were expected to be played, but the game has {} (reload it)",
-                g.ply()
-            )));
+            return Err(GameError::StalePly {
+                sent: ply,
+                played: g.ply(),
+            });
         }
         if g.turn() != g.human {
-            return Err(ApiError::conflict(format!(
-                "it is not your turn: {} (the engine) is to move",
-                color_name(g.turn())
-            )));
+            return Err(GameError::NotYourTurn { to_move: g.turn() });
         }
-        let m = parse_move(g.game.position(), text)
-            .map_err(|e| ApiError::unprocessable(format!("move: {e}")))?;
+        let m = parse_move(g.game.position(), text).map_err(GameError::IllegalMove)?;
         // A move in study time or in a paused game starts the clocks first, so that it costs
         // the mover nothing.
         self.resume(&mut g);
@@ -324,7 +301,7 @@ impl GameHandle {
 
     /// Stores and applies a legal move of the side to move, then lets the engine reply (or
     /// plays the human's premove after the engine's move).
-    async fn play(self: &Arc<Self>, g: &mut Live, m: Move) -> ApiResult<()> {
+    async fn play(self: &Arc<Self>, g: &mut Live, m: Move) -> GameResult<()> {
         let now = Instant::now();
         let record = g.record_for(m, now);
         let store = Arc::clone(&self.ctx.store);
@@ -342,7 +319,8 @@ impl GameHandle {
         Ok(())
     }
 
-    /// Starts the engine's search if it is to move in an active game and not searching yet.
+    /// Queues the engine's search in the pool if it is to move in an active game and has no
+    /// search yet; a task plays its move when the search returns.
     fn start_engine(self: &Arc<Self>, g: &mut Live) {
         if !g.active() || g.turn() != g.engine_color() || g.engine.is_some() {
             return;
@@ -352,15 +330,12 @@ impl GameHandle {
         }
         let stop = Arc::new(AtomicBool::new(false));
         let generation = g.generation;
-        g.engine = Some(crate::game::EngineJob {
-            generation,
-            stop: Arc::clone(&stop),
-        });
-        *self.search_stop.lock().unwrap_or_else(|e| e.into_inner()) = Arc::clone(&stop);
         let start = *g.game.start();
         let moves: Vec<Move> = g.game.moves().to_vec();
         let root = *g.game.position();
         let level = g.level;
+        // The engine's clock runs while its search waits for a worker: the search gets what
+        // is left when it starts.
         let clock = match (g.tc, g.clocks_at(Instant::now())) {
             (Some(tc), Some(c)) => Some(PlayClock {
                 remaining: Duration::from_millis(match g.engine_color() {
@@ -371,30 +346,29 @@ impl GameHandle {
             }),
             _ => None,
         };
-        let handle = Arc::clone(self);
-        tokio::spawn(async move {
-            let h = Arc::clone(&handle);
-            let chosen = tokio::task::spawn_blocking(move || {
-                let mut last: Option<Instant> = None;
-                let events = &h.events;
-                h.player
-                    .choose_move(&start, &moves, level, clock, &stop, |t: &Thinking| {
+        let events = self.events.clone();
+        let flag = Arc::clone(&stop);
+        let (ticket, result) =
+            self.ctx
+                .pool
+                .submit(g.client, Urgency::Normal, stop, move |player, waited| {
+                    let clock = clock.map(|c| PlayClock {
+                        remaining: c.remaining.saturating_sub(waited),
+                        ..c
+                    });
+                    let mut last: Option<Instant> = None;
+                    player.choose_move(&start, &moves, level, clock, &flag, |t: &Thinking| {
                         if last.is_some_and(|l| l.elapsed() < THINKING_INTERVAL) {
                             return;
                         }
                         last = Some(Instant::now());
-                        let msg = json!({
-                            "type": "thinking",
-                            "depth": t.depth,
-                            "score": ScoreJson::from(t.score.for_white(root.turn())),
-                            "pv": t.pv.iter().map(|m| m.to_uci(chess960_core::CastlingMode::Chess960)).collect::<Vec<_>>(),
-                            "pv_san": pv_san(&root, &t.pv),
-                            "nodes": t.nodes,
-                        });
-                        let _ = events.send(msg.to_string().into());
+                        let _ = events.send(thinking_event(&root, t));
                     })
-            })
-            .await;
+                });
+        g.engine = Some(crate::game::EngineJob { generation, ticket });
+        let handle = Arc::clone(self);
+        tokio::spawn(async move {
+            let chosen = result.await;
             let mut g = handle.lock().await;
             if g.engine.as_ref().map(|j| j.generation) != Some(generation) {
                 return; // taken back, resigned, ... meanwhile
@@ -406,8 +380,8 @@ impl GameHandle {
             let chosen = match chosen {
                 Ok(Some(c)) => c,
                 Ok(None) => return, // no legal move: the game is already over
-                Err(e) => {
-                    tracing::error!("game {}: the engine's thread failed: {e}", g.key);
+                Err(_) => {
+                    tracing::error!("game {}: the engine's search failed", g.key);
                     handle.changed(&g);
                     return;
                 }
@@ -448,26 +422,25 @@ impl GameHandle {
     }
 
     /// `POST /premove`.
-    pub async fn premove(self: &Arc<Self>, text: Option<String>) -> ApiResult<GameView> {
-        let mut g = self.lock().await;
-        self.settle(&mut g).await?;
-        if g.finished() {
-            return Err(ApiError::conflict("the game is over"));
-        }
+    pub async fn premove(
+        self: &Arc<Self>,
+        who: &Actor<'_>,
+        text: Option<String>,
+    ) -> GameResult<GameView> {
+        let mut g = self.seated(who).await?;
+        over(&g)?;
         match text {
             None => g.premove = None,
             Some(t) => {
                 let t = t.trim().to_string();
                 if !plausible_move(&t) {
-                    return Err(ApiError::unprocessable(format!(
-                        "move: '{}' is not a move in UCI (g1f3, e7e8q) or SAN (Nf3, O-O)",
+                    return Err(GameError::IllegalMove(format!(
+                        "'{}' is not a move in UCI (g1f3, e7e8q) or SAN (Nf3, O-O)",
                         t.chars().take(20).collect::<String>()
                     )));
                 }
                 if g.turn() == g.human && g.phase == Phase::Playing && !g.paused {
-                    return Err(ApiError::conflict(
-                        "it is your turn: play the move instead of queuing it",
-                    ));
+                    return Err(GameError::YourTurn);
                 }
                 g.premove = Some(t);
             }
@@ -478,19 +451,16 @@ impl GameHandle {
     }
 
     /// `POST /takeback`: the human's last move and the engine's reply to it.
-    pub async fn takeback(self: &Arc<Self>) -> ApiResult<GameView> {
-        let mut g = self.lock().await;
-        self.settle(&mut g).await?;
+    pub async fn takeback(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<GameView> {
+        let mut g = self.seated(who).await?;
         if g.finished() && g.game.outcome().is_none() {
             let reason = g.finish.as_ref().map_or("", |f| f.reason.as_str());
-            return Err(ApiError::conflict(format!(
-                "the game ended by {reason}: only a game ended on the board can be taken back"
-            )));
+            return Err(GameError::TakebackAfter(reason.to_string()));
         }
         let first = g.game.start().turn();
         let human = g.human;
         let Some(keep) = (0..g.ply()).rev().find(|&i| mover(first, i) == human) else {
-            return Err(ApiError::conflict("you have no move to take back"));
+            return Err(GameError::NothingToTakeBack);
         };
         g.stop_engine();
         let store = Arc::clone(&self.ctx.store);
@@ -504,12 +474,9 @@ impl GameHandle {
     }
 
     /// `POST /resign`.
-    pub async fn resign(self: &Arc<Self>) -> ApiResult<GameView> {
-        let mut g = self.lock().await;
-        self.settle(&mut g).await?;
-        if g.finished() {
-            return Err(ApiError::conflict("the game is over"));
-        }
+    pub async fn resign(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<GameView> {
+        let mut g = self.seated(who).await?;
+        over(&g)?;
         let f = finish_of(Outcome::Win {
             winner: g.engine_color(),
             reason: Termination::Resignation,
@@ -519,17 +486,11 @@ impl GameHandle {
     }
 
     /// `POST /draw` with `claim`.
-    pub async fn claim_draw(self: &Arc<Self>) -> ApiResult<GameView> {
-        let mut g = self.lock().await;
-        self.settle(&mut g).await?;
-        if g.finished() {
-            return Err(ApiError::conflict("the game is over"));
-        }
+    pub async fn claim_draw(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<GameView> {
+        let mut g = self.seated(who).await?;
+        over(&g)?;
         let Some(t) = g.draw_claim() else {
-            return Err(ApiError::conflict(
-                "no draw to claim: the position has not occurred three times and there were \
-                 fewer than 50 moves by each side without a capture or pawn move",
-            ));
+            return Err(GameError::NoDrawToClaim);
         };
         self.finish(&mut g, finish_of(Outcome::Draw { reason: t }))
             .await?;
@@ -538,13 +499,10 @@ impl GameHandle {
 
     /// `POST /draw` with `offer`: the engine accepts when its evaluation of the position is
     /// within ±0.3 pawns after move 30.
-    pub async fn offer_draw(self: &Arc<Self>) -> ApiResult<GameView> {
+    pub async fn offer_draw(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<GameView> {
         let (pos, history, generation) = {
-            let mut g = self.lock().await;
-            self.settle(&mut g).await?;
-            if g.finished() {
-                return Err(ApiError::conflict("the game is over"));
-            }
+            let g = self.seated(who).await?;
+            over(&g)?;
             // Declined at once when no evaluation could make the engine accept.
             if !accepts_draw(Score::Cp(0), g.game.position().fullmoves()) {
                 let mut v = g.view(Instant::now());
@@ -554,25 +512,28 @@ impl GameHandle {
             (*g.game.start(), g.game.moves().to_vec(), g.generation)
         };
         // Evaluate without holding the game, so that clocks and the engine's own search go
-        // on meanwhile.
-        let analysis = tokio::task::spawn_blocking(move || {
-            let player = Player::new(4);
-            let stop = AtomicBool::new(false);
-            player.analyse(
-                &pos,
-                &history,
-                AnalysisLimit::Movetime(DRAW_OFFER_THINK),
-                &stop,
-                |_| {},
-            )
-        })
-        .await
-        .map_err(|e| ApiError::internal(format!("a worker thread failed: {e}")))?;
+        // on meanwhile. A short, bounded search: it goes before the client's other searches.
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let (ticket, result) =
+            self.ctx
+                .pool
+                .submit(who.client, Urgency::Quick, stop, move |player, _| {
+                    player.analyse(
+                        &pos,
+                        &history,
+                        AnalysisLimit::Movetime(DRAW_OFFER_THINK),
+                        &flag,
+                        |_| {},
+                    )
+                });
+        let _cancel = CancelOnDrop(ticket);
+        let analysis = result
+            .await
+            .map_err(|_| GameError::EngineUnavailable("the server is shutting down".into()))?;
         let mut g = self.lock().await;
         self.settle(&mut g).await?;
-        if g.finished() {
-            return Err(ApiError::conflict("the game is over"));
-        }
+        over(&g)?;
         let accept = g.generation == generation
             && accepts_draw(analysis.score, g.game.position().fullmoves());
         if accept {
@@ -587,148 +548,177 @@ impl GameHandle {
     }
 
     /// `POST /start`: ends the study time.
-    pub async fn start(self: &Arc<Self>) -> ApiResult<GameView> {
-        let mut g = self.lock().await;
-        self.settle(&mut g).await?;
-        if g.finished() {
-            return Err(ApiError::conflict("the game is over"));
-        }
+    pub async fn start(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<GameView> {
+        let mut g = self.seated(who).await?;
+        over(&g)?;
         if self.resume(&mut g) {
             self.changed(&g);
         }
         Ok(g.view(Instant::now()))
     }
 
-    /// `POST /analysis`: the engine's evaluation after `ply` moves of a finished game.
+    /// `POST /analysis`: the engine's evaluation after `ply` moves of a finished game. The
+    /// search waits its turn in the pool like any other; it is dropped if the client goes.
     pub async fn analyse(
         self: &Arc<Self>,
+        who: &Actor<'_>,
         ply: Option<u64>,
         limit: AnalysisLimit,
-    ) -> ApiResult<AnalysisJson> {
+    ) -> GameResult<AnalysisJson> {
         let (start, moves) = {
-            let mut g = self.lock().await;
-            self.settle(&mut g).await?;
+            let g = self.seated(who).await?;
             if !g.finished() {
-                return Err(ApiError::conflict(
-                    "analysis is only for finished games (it would help one side)",
-                ));
+                return Err(GameError::StillPlaying);
             }
             let n = g.ply() as u64;
             let ply = ply.unwrap_or(n);
             if ply > n {
-                return Err(ApiError::bad_request(format!(
-                    "ply: {ply} is beyond the game's {n} half-moves"
-                )));
+                return Err(GameError::BeyondGame {
+                    ply,
+                    plies: g.ply(),
+                });
             }
             (*g.game.start(), g.game.moves()[..ply as usize].to_vec())
         };
-        tokio::task::spawn_blocking(move || {
-            let player = Player::new(ANALYSIS_HASH_MB);
-            let stop = AtomicBool::new(false);
-            let a = player.analyse(&start, &moves, limit, &stop, |_| {});
-            let pos = moves.iter().fold(start, |p, &m| p.play(m));
-            AnalysisJson {
-                ply: moves.len(),
-                score: a.score.for_white(pos.turn()).into(),
-                depth: a.depth,
-                pv: a
-                    .pv
-                    .iter()
-                    .map(|m| m.to_uci(chess960_core::CastlingMode::Chess960))
-                    .collect(),
-                pv_san: pv_san(&pos, &a.pv),
-            }
-        })
-        .await
-        .map_err(|e| ApiError::internal(format!("a worker thread failed: {e}")))
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let (ticket, result) =
+            self.ctx
+                .pool
+                .submit(who.client, Urgency::Normal, stop, move |player, _| {
+                    let a = player.analyse(&start, &moves, limit, &flag, |_| {});
+                    let pos = moves.iter().fold(start, |p, &m| p.play(m));
+                    AnalysisJson {
+                        ply: moves.len(),
+                        score: a.score.for_white(pos.turn()).into(),
+                        depth: a.depth,
+                        pv: a
+                            .pv
+                            .iter()
+                            .map(|m| m.to_uci(chess960_core::CastlingMode::Chess960))
+                            .collect(),
+                        pv_san: pv_san(&pos, &a.pv),
+                    }
+                });
+        let _cancel = CancelOnDrop(ticket);
+        result
+            .await
+            .map_err(|_| GameError::EngineUnavailable("the server is shutting down".into()))
     }
 
     /// The game as stored, for a PGN export (after recording a fallen flag).
-    pub async fn stored(self: &Arc<Self>) -> ApiResult<chess960_store::StoredGame> {
-        let id = {
+    pub async fn stored(self: &Arc<Self>) -> GameResult<chess960_store::StoredGame> {
+        let (id, key) = {
             let mut g = self.lock().await;
             self.settle(&mut g).await?;
-            g.id
+            (g.id, g.key.to_string())
         };
         let store = Arc::clone(&self.ctx.store);
         blocking(move || store.game(id))
             .await?
-            .ok_or_else(|| ApiError::not_found(format!("no game {id}")))
+            .ok_or(GameError::NoSuchGame { key })
     }
 
-    /// The timer: ends study time, sends a `clock` event every second while a clock runs,
-    /// and ends the game when a flag falls. Sleeps until the next of these, or until woken by
-    /// a change of the game.
-    async fn timer(self: Arc<Self>) {
-        let mut shutdown = self.ctx.shutdown.clone();
-        let mut next_tick: Option<Instant> = None;
-        loop {
-            if *shutdown.borrow() {
-                return;
+    /// One step of the timer: what to do now, and when to wake next (`None`: only when
+    /// woken). `next_tick` is the next one-second `clock` event while a clock runs.
+    async fn tick(self: &Arc<Self>, next_tick: &mut Option<Instant>) -> Option<Instant> {
+        let mut g = self.lock().await;
+        let now = Instant::now();
+        if let Phase::Study { until } = g.phase {
+            if now >= until && !g.finished() {
+                self.resume(&mut g);
+                self.changed(&g);
             }
-            let wake = {
-                let g = self.lock().await;
-                if g.finished() {
-                    None
-                } else {
-                    let mut wake = None;
-                    if let Phase::Study { until } = g.phase {
-                        wake = Some(until);
-                    }
-                    if let Some(flag) = g.flag_time() {
-                        let tick = *next_tick.get_or_insert_with(|| Instant::now() + CLOCK_TICK);
-                        wake = Some(flag.min(tick));
-                    } else {
-                        next_tick = None;
-                    }
-                    wake
+        }
+        if let Err(e) = self.settle(&mut g).await {
+            tracing::error!("game {}: cannot store the time forfeit: {e}", g.key);
+        }
+        if g.finished() {
+            *next_tick = None;
+            return None;
+        }
+        if next_tick.is_some_and(|t| now >= t) {
+            *next_tick = Some(now + CLOCK_TICK);
+            if let Some(c) = g.clocks_at(now) {
+                let msg = json!({
+                    "type": "clock",
+                    "white_ms": c.white_ms,
+                    "black_ms": c.black_ms,
+                    "running": g.running().map(color_name),
+                });
+                let _ = self.events.send(msg.to_string().into());
+            }
+        }
+        let mut wake = None;
+        if let Phase::Study { until } = g.phase {
+            wake = Some(until);
+        }
+        if let Some(flag) = g.flag_time() {
+            let tick = *next_tick.get_or_insert_with(|| now + CLOCK_TICK);
+            wake = Some(flag.min(tick));
+        } else {
+            *next_tick = None;
+        }
+        wake
+    }
+}
+
+/// The timer of one game: ends study time, sends a `clock` event every second while a clock
+/// runs, and ends the game when a flag falls. It sleeps until the next of these or until
+/// woken, and holds the game only while it works, so that an idle game can leave memory; it
+/// ends when the game has.
+async fn timer(game: Weak<GameHandle>, wake: Arc<Notify>, mut shutdown: watch::Receiver<bool>) {
+    let mut next_tick: Option<Instant> = None;
+    loop {
+        if *shutdown.borrow() {
+            return;
+        }
+        let at = {
+            let Some(h) = game.upgrade() else { return };
+            h.tick(&mut next_tick).await
+        };
+        let woken = wake.notified();
+        match at {
+            Some(at) => {
+                tokio::select! {
+                    _ = tokio::time::sleep_until(at.into()) => {}
+                    _ = woken => {}
+                    _ = shutdown.changed() => return,
                 }
-            };
-            let notified = self.notify.notified();
-            match wake {
-                Some(at) => {
-                    tokio::select! {
-                        _ = tokio::time::sleep_until(at.into()) => {}
-                        _ = notified => continue,
-                        _ = shutdown.changed() => return,
-                    }
-                }
-                None => {
-                    tokio::select! {
-                        _ = notified => continue,
-                        _ = shutdown.changed() => return,
-                    }
-                }
             }
-            let mut g = self.lock().await;
-            let now = Instant::now();
-            if let Phase::Study { until } = g.phase {
-                if now >= until && !g.finished() {
-                    self.resume(&mut g);
-                    self.changed(&g);
-                    continue;
-                }
-            }
-            if let Err(e) = self.settle(&mut g).await {
-                tracing::error!("game {}: cannot store the time forfeit: {e}", g.key);
-            }
-            if g.finished() {
-                continue;
-            }
-            if next_tick.is_some_and(|t| now >= t) {
-                next_tick = Some(now + CLOCK_TICK);
-                if let Some(c) = g.clocks_at(now) {
-                    let msg = json!({
-                        "type": "clock",
-                        "white_ms": c.white_ms,
-                        "black_ms": c.black_ms,
-                        "running": g.running().map(color_name),
-                    });
-                    let _ = self.events.send(msg.to_string().into());
+            None => {
+                tokio::select! {
+                    _ = woken => {}
+                    _ = shutdown.changed() => return,
                 }
             }
         }
     }
+}
+
+/// Refuses an action on a finished game.
+fn over(g: &Live) -> GameResult<()> {
+    match &g.finish {
+        Some(f) => Err(GameError::Over {
+            result: f.result.clone(),
+            reason: f.reason.clone(),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// A `thinking` event: the engine's line so far, from White's point of view.
+fn thinking_event(root: &Position, t: &Thinking) -> Arc<str> {
+    json!({
+        "type": "thinking",
+        "depth": t.depth,
+        "score": ScoreJson::from(t.score.for_white(root.turn())),
+        "pv": t.pv.iter().map(|m| m.to_uci(chess960_core::CastlingMode::Chess960)).collect::<Vec<_>>(),
+        "pv_san": pv_san(root, &t.pv),
+        "nodes": t.nodes,
+    })
+    .to_string()
+    .into()
 }
 
 /// A premove must look like a move: its legality is only known once the engine has replied.

@@ -115,6 +115,9 @@ pub struct StoredGame {
     pub finish: Option<Finish>,
     pub created_at_ms: i64,
     pub updated_at_ms: i64,
+    /// The SHA-256 (hex) of the secret token that lets its holder play the game through the
+    /// web server; `None` for games without a seat (imported, or played on the terminal).
+    pub seat_hash: Option<String>,
 }
 
 /// One line of a game list.
@@ -227,6 +230,16 @@ impl std::error::Error for StoreError {}
 pub trait GameStore: Send + Sync {
     /// Starts a game (autosave) and gives it an id and an unguessable key.
     fn create_game(&self, game: &NewGame) -> Result<(GameId, GameKey), StoreError>;
+
+    /// Starts a game with the moves already played (a game continued from a PGN), and the
+    /// hash of its seat token if it has one, atomically: either the game exists with all of
+    /// them, or nothing was written.
+    fn create_game_with_moves(
+        &self,
+        game: &NewGame,
+        moves: &[MoveRecord],
+        seat_hash: Option<&str>,
+    ) -> Result<(GameId, GameKey), StoreError>;
 
     /// Records the move at half-move index `ply` (0 for the first move); durable when this
     /// returns. Fails with `Conflict` unless the game has exactly `ply` moves and is unfinished.

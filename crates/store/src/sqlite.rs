@@ -77,6 +77,10 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX games_date   ON games (date);
     -- Only complete games (imported or finished) have a hash.
     CREATE INDEX games_dup    ON games (dup_hash) WHERE dup_hash IS NOT NULL;",
+    // Version 2: the seat of a game played through the web server (the SHA-256 of the
+    // secret token its creator holds, never the token); NULL for imported games and for games
+    // of `chess960 play`.
+    "ALTER TABLE games ADD COLUMN seat_hash TEXT;",
 ];
 
 /// The schema version this program writes.
@@ -554,6 +558,9 @@ fn complete(c: &Connection, h: Head) -> rusqlite::Result<StoredGame> {
         result: h.result,
         reason: h.reason.unwrap_or_default(),
     });
+    let seat_hash = c
+        .prepare_cached("SELECT seat_hash FROM games WHERE id = ?1")?
+        .query_row([h.id], |r| r.get(0))?;
     Ok(StoredGame {
         id: GameId(h.id),
         key,
@@ -570,6 +577,7 @@ fn complete(c: &Connection, h: Head) -> rusqlite::Result<StoredGame> {
         finish,
         created_at_ms: h.created_at_ms,
         updated_at_ms: h.updated_at_ms,
+        seat_hash,
     })
 }
 
@@ -785,6 +793,28 @@ fn valid_tag_name(name: &str) -> bool {
 impl GameStore for SqliteStore {
     fn create_game(&self, game: &NewGame) -> Result<(GameId, GameKey), StoreError> {
         self.write(|tx| insert_game(tx, game, now_ms(), "*", None, 0, None))
+    }
+
+    fn create_game_with_moves(
+        &self,
+        game: &NewGame,
+        moves: &[MoveRecord],
+        seat_hash: Option<&str>,
+    ) -> Result<(GameId, GameKey), StoreError> {
+        self.write(|tx| {
+            let plies = u32::try_from(moves.len())
+                .map_err(|_| StoreError::Conflict("too many moves for one game".into()))?;
+            let (id, key) = insert_game(tx, game, now_ms(), "*", None, plies, None)?;
+            for (ply, mv) in moves.iter().enumerate() {
+                insert_move(tx, id.0, ply as u32, mv).map_err(db_err)?;
+            }
+            tx.execute(
+                "UPDATE games SET seat_hash = ?2 WHERE id = ?1",
+                params![id.0, seat_hash],
+            )
+            .map_err(db_err)?;
+            Ok((id, key))
+        })
     }
 
     fn append_move(&self, id: GameId, ply: u32, mv: &MoveRecord) -> Result<(), StoreError> {

@@ -23,6 +23,8 @@ const ROLE_NAMES: Record<string, string> = { q: 'Queen', r: 'Rook', b: 'Bishop',
 export class GameBoard {
   readonly cg: Api;
   private legal: LegalMove[] = [];
+  /** Whether the live position is playable from this browser (see `showLive`). */
+  private seated = false;
   private human: Color = 'white';
   private interactive = false;
   private live: GameView | null = null;
@@ -63,12 +65,14 @@ export class GameBoard {
     this.bindPreview();
   }
 
-  /** Shows the game's live position, ready for the human's move when it is their turn. */
-  showLive(view: GameView): void {
+  /** Shows the game's live position, ready for the human's move when it is their turn and
+   * `seated` (this browser holds the game's seat; otherwise the board only shows the game). */
+  showLive(view: GameView, seated: boolean): void {
     this.live = view;
-    this.legal = view.legal;
+    this.seated = seated;
+    this.legal = seated ? view.legal : [];
     this.human = view.human;
-    const playing = view.status === 'playing';
+    const playing = view.status === 'playing' && seated;
     this.interactive = playing && view.turn === view.human && view.legal.length > 0;
     this.cg.set({
       fen: view.fen.split(' ')[0],
@@ -151,7 +155,7 @@ export class GameBoard {
         break;
     }
     if (!move) {
-      if (this.live) this.showLive(this.live); // undo what chessground did on the board
+      if (this.live) this.showLive(this.live, this.seated); // undo what chessground did on the board
       return;
     }
     if (move.castle) this.placeCastle(move);

@@ -30,6 +30,8 @@ class GamePage {
   /** While in study time: when the view with `study_ms` arrived, for the local countdown. */
   private studyFrom = 0;
   private studyTimer: number | undefined;
+  /** This browser created the game and holds its seat; without it the page only watches. */
+  private readonly seated: boolean;
   private readonly board: GameBoard;
   private readonly clocks: Clocks;
   private readonly socket: GameSocket;
@@ -59,6 +61,7 @@ class GamePage {
   });
 
   constructor(private readonly key: string) {
+    this.seated = api.seated(key);
     const boardEl = h('div', {
       class: 'board',
       'data-testid': 'board',
@@ -200,7 +203,7 @@ class GamePage {
     if (!view) return;
     const ok = await this.act(() => api.move(this.key, move, view.moves.length));
     if (ok) this.moveInput.value = '';
-    else if (this.view) this.board.showLive(this.view); // undo the move on the board
+    else if (this.view) this.board.showLive(this.view, this.seated); // undo the move on the board
   }
 
   /** Runs one action; its answer (a game view) is applied, its error shown. */
@@ -270,8 +273,8 @@ class GamePage {
     this.renderActions();
     this.renderAnalysis();
     const over = view.status === 'finished';
-    this.moveInput.disabled = over;
-    this.moveInput.placeholder = over ? 'The game is over' : 'e4, Nf3, O-O, e2e4';
+    this.moveInput.disabled = over || !this.seated;
+    this.moveInput.placeholder = over ? 'The game is over' : this.seated ? 'e4, Nf3, O-O, e2e4' : 'Watching';
     fill(
       this.info,
       h('dt', {}, 'Level'),
@@ -288,7 +291,7 @@ class GamePage {
     if (!view) return;
     const position = this.shownPly === null ? undefined : this.positions[this.shownPly];
     if (position) this.board.showPast(position);
-    else this.board.showLive(view);
+    else this.board.showLive(view, this.seated);
   }
 
   private renderPlayers(): void {
@@ -304,7 +307,7 @@ class GamePage {
       fill(
         el,
         h('span', { class: `swatch ${color}`, 'aria-hidden': 'true' }),
-        h('span', { class: 'name' }, name, color === view.human ? ' (you)' : ''),
+        h('span', { class: 'name' }, name, color === view.human && this.seated ? ' (you)' : ''),
         view.clocks ? h('span', { class: 'clock', 'data-color': color, 'data-testid': `clock-${color}` }) : null,
       );
     }
@@ -326,8 +329,15 @@ class GamePage {
     let text: string;
     if (view.status === 'finished') text = resultMessage(view);
     else if (view.status === 'study') text = 'Study time: look at the start position.';
+    else if (view.turn === view.human && !this.seated) text = 'The player is to move.';
     else if (view.turn === view.human) text = view.check ? 'Your move: you are in check.' : 'Your move.';
-    else text = view.engine_thinking ? 'The engine is thinking…' : 'The engine is to move.';
+    else if (view.engine_queue) {
+      const ahead = view.engine_queue.ahead;
+      text = `The engine waits for a free search thread (${ahead} search${ahead === 1 ? '' : 'es'} before it; the server is busy).`;
+    } else text = view.engine_thinking ? 'The engine is thinking…' : 'The engine is to move.';
+    if (!this.seated && view.status !== 'finished') {
+      text += ' You are watching: only the browser that started this game can play it.';
+    }
     if (view.paused && view.status === 'playing') text += ' (The clocks are stopped: the server restarted since the last move.)';
     if (!this.connected && view.status !== 'finished') text += ' (Reconnecting to the server…)';
     this.status.textContent = text;
@@ -381,7 +391,7 @@ class GamePage {
 
   private renderCastleButtons(): void {
     const view = this.view;
-    const playable = view && view.status === 'playing' && view.turn === view.human;
+    const playable = this.seated && view && view.status === 'playing' && view.turn === view.human;
     fill(
       this.castleButtons,
       playable
@@ -409,6 +419,10 @@ class GamePage {
     const humanMoves = view.moves.length > (view.human === 'white' ? 0 : 1);
     const button = (label: string, testId: string, enabled: boolean, run: () => void): HTMLButtonElement =>
       h('button', { type: 'button', 'data-testid': testId, disabled: !enabled, onclick: run }, label);
+    if (!this.seated) {
+      fill(this.actions, button('Flip board (f)', 'flip', true, () => this.flip()));
+      return;
+    }
     fill(
       this.actions,
       button('Take back', 'takeback', view.status === 'playing' && humanMoves, () => void this.act(() => api.takeback(this.key), true)),
@@ -425,7 +439,7 @@ class GamePage {
 
   private renderAnalysis(): void {
     const view = this.view;
-    if (!view || view.status !== 'finished') {
+    if (!view || view.status !== 'finished' || !this.seated) {
       fill(this.analysis);
       return;
     }

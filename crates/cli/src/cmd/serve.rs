@@ -34,6 +34,14 @@ pub struct ServeArgs {
     /// directory). Created when it does not exist.
     #[arg(long, value_name = "PATH")]
     pub db: Option<PathBuf>,
+    /// Engine searches that run at once (default: one per core). More wait in a queue that
+    /// serves clients in turn, so moves, new games and the database never wait for the engine.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub search_threads: Option<u16>,
+    /// Unload a game from memory once nobody has asked for it this long and nothing is
+    /// pending in it (it is read back from the database when asked for again).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..=86_400))]
+    pub unload_after: u32,
     /// Log one line per request (and the server's warnings) on standard error.
     #[arg(long, short)]
     pub verbose: bool,
@@ -52,7 +60,14 @@ pub fn main(args: &ServeArgs) -> ExitCode {
     };
     let db_path = store.path().display().to_string();
     chess960_server::init_logging(args.verbose);
-    let result = chess960_server::run(&args.host, args.port, Arc::new(store), |url| {
+    let mut capacity = chess960_server::Capacity {
+        unload_after: std::time::Duration::from_secs(args.unload_after.into()),
+        ..chess960_server::Capacity::default()
+    };
+    if let Some(n) = args.search_threads {
+        capacity.search_threads = n.into();
+    }
+    let result = chess960_server::run(&args.host, args.port, Arc::new(store), capacity, |url| {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(
             out,

@@ -3,7 +3,7 @@
 
 #![allow(dead_code)] // each test binary uses its own part of this
 
-use chess960_server::Server;
+use chess960_server::{Capacity, Server};
 use chess960_store::SqliteStore;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::Value;
@@ -11,6 +11,34 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
+
+/// The seat tokens of the games created through [`App::post`], by game key. One map for the
+/// whole test binary, so that a second server on the same database (a restart) plays on
+/// with them, as a browser would.
+static SEATS: std::sync::Mutex<Option<std::collections::HashMap<String, String>>> =
+    std::sync::Mutex::new(None);
+
+/// The seat token remembered for the game `key`.
+pub fn seat_of(key: &str) -> Option<String> {
+    SEATS
+        .lock()
+        .unwrap()
+        .as_ref()
+        .and_then(|m| m.get(key).cloned())
+}
+
+fn remember_seat(key: &str, token: &str) {
+    SEATS
+        .lock()
+        .unwrap()
+        .get_or_insert_with(Default::default)
+        .insert(key.to_string(), token.to_string());
+}
+
+/// The game key in an action path `/api/games/{key}/...`.
+fn key_of_path(path: &str) -> Option<&str> {
+    path.strip_prefix("/api/games/")?.split(['/', '?']).next()
+}
 
 /// Generous: the machine running the tests may be busy.
 pub const WAIT: Duration = Duration::from_secs(60);
@@ -32,10 +60,24 @@ pub async fn app() -> App {
     a
 }
 
+/// A server on a fresh database with `capacity`.
+pub async fn app_with(capacity: Capacity) -> App {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("games.sqlite3");
+    let mut a = app_on_with(&db, capacity).await;
+    a._dir = Some(dir);
+    a
+}
+
 /// A server on the database at `db`.
 pub async fn app_on(db: &Path) -> App {
+    app_on_with(db, Capacity::default()).await
+}
+
+/// A server on the database at `db` with `capacity`.
+pub async fn app_on_with(db: &Path, capacity: Capacity) -> App {
     let store = SqliteStore::open(db).expect("open the store");
-    let server = Server::bind("127.0.0.1:0", Arc::new(store))
+    let server = Server::bind_with("127.0.0.1:0", Arc::new(store), capacity)
         .await
         .expect("bind");
     App {
@@ -91,17 +133,32 @@ impl App {
         self.post_raw(path, body.to_string().into_bytes()).await
     }
 
+    /// POSTs `body` as JSON. An action on a game carries the game's remembered seat token; a
+    /// game created here has its token remembered.
     pub async fn post_raw(&self, path: &str, body: Vec<u8>) -> Reply {
-        reply(
-            self.client
-                .post(format!("{}{path}", self.base))
-                .header("content-type", "application/json")
-                .body(body)
-                .send()
-                .await
-                .expect("POST"),
-        )
-        .await
+        let seat = key_of_path(path).and_then(seat_of);
+        self.post_as(path, body, seat.as_deref()).await
+    }
+
+    /// POSTs `body` as JSON with the seat token `seat` (or none).
+    pub async fn post_as(&self, path: &str, body: Vec<u8>, seat: Option<&str>) -> Reply {
+        let mut req = self
+            .client
+            .post(format!("{}{path}", self.base))
+            .header("content-type", "application/json")
+            .body(body);
+        if let Some(token) = seat {
+            req = req.header("x-seat-token", token);
+        }
+        let r = reply(req.send().await.expect("POST")).await;
+        if path == "/api/games" && r.status == 201 {
+            if let (Some(key), Some(token)) =
+                (r.json["key"].as_str(), r.json["seat_token"].as_str())
+            {
+                remember_seat(key, token);
+            }
+        }
+        r
     }
 
     /// Creates a game; panics unless 201.
@@ -151,8 +208,19 @@ impl App {
         .await
     }
 
+    /// The game's WebSocket as its player (with the remembered seat token).
     pub async fn ws(&self, key: &str) -> Ws {
-        let url = format!("{}/api/games/{key}/ws", self.base.replace("http", "ws"));
+        let seat = seat_of(key).map_or(String::new(), |t| format!("?seat={t}"));
+        self.ws_url(&format!("/api/games/{key}/ws{seat}")).await
+    }
+
+    /// The game's WebSocket as a spectator (no seat token).
+    pub async fn ws_watch(&self, key: &str) -> Ws {
+        self.ws_url(&format!("/api/games/{key}/ws")).await
+    }
+
+    async fn ws_url(&self, path: &str) -> Ws {
+        let url = format!("{}{path}", self.base.replace("http", "ws"));
         let (stream, _) = tokio_tungstenite::connect_async(url)
             .await
             .expect("WebSocket");

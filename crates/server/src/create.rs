@@ -1,0 +1,88 @@
+//! Creating a game against the engine: what `POST /api/games` does once its request is read
+//! and checked (`api.rs`). The game, the moves it starts with (from a PGN) and its seat are
+//! written to the store in one transaction, then the game goes into memory and starts.
+
+use crate::game::{engine_game, finish_of, GameView, Live, TimeControl};
+use crate::game_error::{GameError, GameResult};
+use crate::live::blocking;
+use crate::registry::Games;
+use crate::seat::{self, Seat};
+use chess960_core::{CastlingMode, Color, Game, Move, Position, StartId};
+use chess960_engine::player::Level;
+use chess960_store::MoveRecord;
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// A new game as asked for, already checked field by field.
+pub struct NewGameSpec {
+    /// The start position.
+    pub start: Position,
+    /// Moves already played from it (a PGN continued); legal ones, checked here again.
+    pub moves: Vec<Move>,
+    /// The human's colour.
+    pub human: Color,
+    /// The human's name.
+    pub name: String,
+    /// The engine's level.
+    pub level: Level,
+    /// The time control, if the game is timed.
+    pub tc: Option<TimeControl>,
+    /// Time to look at the position before the clocks start.
+    pub study: Duration,
+}
+
+/// Creates the game for `client` and starts it; the view in the answer carries the seat token
+/// (the only time it is ever shown).
+pub async fn create_game(games: &Games, spec: NewGameSpec, client: IpAddr) -> GameResult<GameView> {
+    let start = spec.start;
+    // The start's number only when the position is exactly that start position.
+    let start_id = StartId::of_board(start.board()).filter(|id| id.position() == start);
+    let mut game = match start_id {
+        Some(id) => Game::chess960(id),
+        None => Game::from_position(start),
+    };
+    let mut records = Vec::with_capacity(spec.moves.len());
+    for (i, &m) in spec.moves.iter().enumerate() {
+        let pos = *game.position();
+        game.play(m)
+            .map_err(|e| GameError::BadStart(format!("start.pgn: move {}: {e}", i + 1)))?;
+        records.push(MoveRecord {
+            uci: m.to_uci(CastlingMode::Chess960),
+            san: pos.san(m),
+            clocks: None,
+            played_at_ms: crate::game::now_ms(),
+        });
+    }
+    let meta = engine_game(
+        &start,
+        start_id,
+        spec.human,
+        spec.name,
+        spec.level,
+        spec.tc,
+        "chess960 serve",
+    );
+    let token = seat::new_token()
+        .map_err(|e| GameError::Worker(format!("no random numbers for a seat token: {e}")))?;
+    let seat_hash = seat::hash(&token);
+    let store = Arc::clone(&games.ctx().store);
+    let (m2, recs, h2) = (meta.clone(), records.clone(), seat_hash.clone());
+    let (id, key) = blocking(move || store.create_game_with_moves(&m2, &recs, Some(&h2))).await?;
+    let mut live = Live::new(id, key, meta, game, Seat::Held { hash: seat_hash }, client);
+    live.records = records;
+    if let Some(o) = live.game.outcome() {
+        // A PGN that ends in mate or stalemate: the game is over before it starts.
+        let store = Arc::clone(&games.ctx().store);
+        let f = finish_of(o);
+        let f2 = f.clone();
+        blocking(move || store.finish_game(id, &f2)).await?;
+        live.set_finished(f, Instant::now());
+    }
+    let handle = games.insert(live);
+    let mut g = handle.lock().await;
+    handle.begin(&mut g, Some(spec.study));
+    let mut view = g.view(Instant::now());
+    view.seat_token = Some(token);
+    Ok(view)
+}

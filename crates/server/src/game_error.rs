@@ -1,0 +1,138 @@
+//! Why an action on a game failed, in the game's terms. The game code (`live.rs`,
+//! `registry.rs`, `create.rs`) returns these; only the HTTP edge (`error.rs`) turns them into
+//! statuses.
+
+use crate::seat::SeatError;
+use chess960_core::Color;
+use chess960_store::StoreError;
+use std::fmt;
+
+/// A refused or failed action on a game.
+#[derive(Debug)]
+pub enum GameError {
+    /// No game with this key (also a malformed key).
+    NoSuchGame {
+        /// The key as given.
+        key: String,
+    },
+    /// The game has a result.
+    Over {
+        /// `1-0`, `0-1` or `1/2-1/2`.
+        result: String,
+        /// Why, in words.
+        reason: String,
+    },
+    /// A move for another half-move than the game's next (the client's view is stale).
+    StalePly {
+        /// The half-moves the client thought were played.
+        sent: u64,
+        /// The half-moves played.
+        played: usize,
+    },
+    /// A move when the engine is to move.
+    NotYourTurn {
+        /// The side to move (the engine's).
+        to_move: Color,
+    },
+    /// A premove when it is the player's turn.
+    YourTurn,
+    /// A start position or start PGN that cannot be played from (the reason).
+    BadStart(String),
+    /// A move that cannot be read or is illegal here (the reason).
+    IllegalMove(String),
+    /// A takeback of a game that did not end on the board (the reason it ended).
+    TakebackAfter(String),
+    /// A takeback before the player's first move.
+    NothingToTakeBack,
+    /// A draw claim without a draw to claim.
+    NoDrawToClaim,
+    /// Analysis of a game still being played.
+    StillPlaying,
+    /// Analysis after a half-move the game does not have.
+    BeyondGame {
+        /// The half-move asked for.
+        ply: u64,
+        /// The game's half-moves.
+        plies: usize,
+    },
+    /// The action needs the game's seat.
+    Seat(SeatError),
+    /// The engine cannot search now (the server is shutting down, or its search failed).
+    EngineUnavailable(String),
+    /// The stored game cannot be read back (damaged or written by a foreign program).
+    Unreadable {
+        /// The game's key.
+        key: String,
+        /// What is wrong.
+        detail: String,
+    },
+    /// The game database failed.
+    Store(StoreError),
+    /// A worker thread of the server failed.
+    Worker(String),
+}
+
+impl From<StoreError> for GameError {
+    fn from(e: StoreError) -> GameError {
+        GameError::Store(e)
+    }
+}
+
+impl From<SeatError> for GameError {
+    fn from(e: SeatError) -> GameError {
+        GameError::Seat(e)
+    }
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameError::NoSuchGame { key } => write!(f, "no game with key '{key}'"),
+            GameError::Over { result, reason } => {
+                write!(f, "the game is over ({result} by {reason})")
+            }
+            GameError::StalePly { sent, played } => write!(
+                f,
+                "ply: {sent} moves were expected to be played, but the game has {played} \
+                 (reload it)"
+            ),
+            GameError::NotYourTurn { to_move } => write!(
+                f,
+                "it is not your turn: {} (the engine) is to move",
+                crate::game::color_name(*to_move)
+            ),
+            GameError::YourTurn => {
+                f.write_str("it is your turn: play the move instead of queuing it")
+            }
+            GameError::BadStart(why) => f.write_str(why),
+            GameError::IllegalMove(why) => write!(f, "move: {why}"),
+            GameError::TakebackAfter(reason) => write!(
+                f,
+                "the game ended by {reason}: only a game ended on the board can be taken back"
+            ),
+            GameError::NothingToTakeBack => f.write_str("you have no move to take back"),
+            GameError::NoDrawToClaim => f.write_str(
+                "no draw to claim: the position has not occurred three times and there were \
+                 fewer than 50 moves by each side without a capture or pawn move",
+            ),
+            GameError::StillPlaying => {
+                f.write_str("analysis is only for finished games (it would help one side)")
+            }
+            GameError::BeyondGame { ply, plies } => {
+                write!(f, "ply: {ply} is beyond the game's {plies} half-moves")
+            }
+            GameError::Seat(e) => e.fmt(f),
+            GameError::EngineUnavailable(why) => write!(f, "the engine cannot search: {why}"),
+            GameError::Unreadable { key, detail } => {
+                write!(f, "game {key} cannot be read from the database: {detail}")
+            }
+            GameError::Store(e) => write!(f, "game database: {e}"),
+            GameError::Worker(e) => write!(f, "a worker thread failed: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for GameError {}
+
+/// The result of an action on a game.
+pub type GameResult<T> = Result<T, GameError>;

@@ -1,0 +1,137 @@
+//! The games in memory, by key. A game is loaded from the store when first asked for and
+//! unloaded again once it has been idle for a while with nothing pending (no search, no
+//! running clock, nobody connected, nobody holding it), so the server's memory follows the
+//! games being played, not every game ever opened. A game read back after unloading gives
+//! exactly the view it had (`Live::unloadable`).
+
+use crate::game::{finish_of, Live};
+use crate::game_error::{GameError, GameResult};
+use crate::live::{blocking, Ctx, GameHandle};
+use chess960_store::GameKey;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex as StdMutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// The games in memory.
+pub struct Games {
+    ctx: Arc<Ctx>,
+    map: StdMutex<HashMap<String, Arc<GameHandle>>>,
+}
+
+impl Games {
+    /// No games loaded yet.
+    pub fn new(ctx: Arc<Ctx>) -> Games {
+        Games {
+            ctx,
+            map: StdMutex::new(HashMap::new()),
+        }
+    }
+
+    /// The shared context.
+    pub fn ctx(&self) -> &Arc<Ctx> {
+        &self.ctx
+    }
+
+    /// The game with this key, from memory or the store; `NoSuchGame` for a malformed or
+    /// unknown key.
+    pub async fn get(&self, key: &str) -> GameResult<Arc<GameHandle>> {
+        let unknown = || GameError::NoSuchGame {
+            key: key.chars().take(40).collect(),
+        };
+        let key = GameKey::parse(key).ok_or_else(unknown)?;
+        if let Some(h) = self.lock().get(key.as_str()) {
+            h.touch();
+            return Ok(Arc::clone(h));
+        }
+        let store = Arc::clone(&self.ctx.store);
+        let k = key.clone();
+        let stored = blocking(move || store.game_by_key(&k))
+            .await?
+            .ok_or_else(unknown)?;
+        let live = Live::from_stored(stored).map_err(|detail| GameError::Unreadable {
+            key: key.to_string(),
+            detail,
+        })?;
+        // Another request may have loaded it meanwhile: keep the first.
+        let handle = {
+            let mut map = self.lock();
+            if let Some(h) = map.get(key.as_str()) {
+                h.touch();
+                return Ok(Arc::clone(h));
+            }
+            let h = GameHandle::new(Arc::clone(&self.ctx), live);
+            map.insert(key.to_string(), Arc::clone(&h));
+            h
+        };
+        // A game whose last move ended it by the rules but whose result was not stored (the
+        // server stopped between the two writes) gets it now.
+        let mut g = handle.lock().await;
+        if g.finish.is_none() {
+            if let Some(o) = g.game.outcome() {
+                handle.finish(&mut g, finish_of(o)).await?;
+            }
+        }
+        drop(g);
+        Ok(handle)
+    }
+
+    /// Adds a game just created.
+    pub fn insert(&self, live: Live) -> Arc<GameHandle> {
+        let key = live.key.to_string();
+        let h = GameHandle::new(Arc::clone(&self.ctx), live);
+        self.lock().insert(key, Arc::clone(&h));
+        h
+    }
+
+    /// The number of games in memory.
+    pub fn loaded(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// Unloads every game idle for at least `idle` that nothing holds and that has nothing
+    /// pending; returns how many.
+    pub fn unload_idle(&self, idle: Duration) -> usize {
+        let now = Instant::now();
+        let mut map = self.lock();
+        let before = map.len();
+        // Only the map holds the handle (no request, WebSocket, search or timer step has it),
+        // and new holders can only get it through the map, whose lock is held here.
+        map.retain(|_, h| {
+            Arc::strong_count(h) > 1 || h.idle_for(now) < idle || !h.unloadable_now()
+        });
+        before - map.len()
+    }
+
+    /// Unloads idle games every so often until the server shuts down.
+    pub fn spawn_unloader(self: &Arc<Self>, idle: Duration) {
+        let games = Arc::downgrade(self);
+        let mut shutdown = self.ctx.shutdown.clone();
+        // Look four times per idle period, but not more often than every 50 ms.
+        let period = (idle / 4).max(Duration::from_millis(50));
+        tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    _ = tokio::time::sleep(period) => {}
+                    _ = shutdown.changed() => return,
+                }
+                let Some(games) = games.upgrade() else { return };
+                let n = games.unload_idle(idle);
+                if n > 0 {
+                    tracing::debug!("unloaded {n} idle games; {} in memory", games.loaded());
+                }
+            }
+        });
+    }
+
+    /// Stops every search (at shutdown).
+    pub fn stop_all(&self) {
+        self.ctx.pool.shut_down();
+        for h in self.lock().values() {
+            h.wake_timer();
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, HashMap<String, Arc<GameHandle>>> {
+        self.map.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}

@@ -1,0 +1,153 @@
+//! Seat tokens: knowing a game's key lets one watch it; playing it needs the secret token that
+//! `POST /api/games` gave its creator.
+//!
+//! The token is 128 random bits from the operating system (32 hex digits). The server keeps
+//! only its SHA-256 (in the store, beside the game), so a copy of the database does not hand
+//! out seats. Clients send it in the `X-Seat-Token` header with every action on the game
+//! (the browser keeps it in its local storage; a custom header also cannot be sent by a plain
+//! HTML form of another site), and as `?seat=` when opening the WebSocket, where the browser
+//! cannot set headers: a WebSocket client with the seat resumes a paused game, one without it
+//! only watches.
+//!
+//! Games stored without a seat (created before seat tokens existed, or by `chess960 play` on
+//! the terminal) can be watched and exported but not played through the server: nobody can
+//! prove they created them.
+
+use sha2::{Digest, Sha256};
+
+/// The request header that carries the seat token.
+pub const HEADER: &str = "x-seat-token";
+
+/// A new seat token: 32 lowercase hex digits from the operating system's random source.
+pub fn new_token() -> Result<String, getrandom::Error> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes)?;
+    Ok(hex(&bytes))
+}
+
+/// What the store keeps of a token: its SHA-256 in hex.
+pub fn hash(token: &str) -> String {
+    hex(&Sha256::digest(token.as_bytes()))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for &b in bytes {
+        s.push(char::from(DIGITS[usize::from(b >> 4)]));
+        s.push(char::from(DIGITS[usize::from(b & 15)]));
+    }
+    s
+}
+
+/// Who may play a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Seat {
+    /// The holder of the token with this hash.
+    Held {
+        /// [`hash`] of the token.
+        hash: String,
+    },
+    /// Stored without a seat: nobody, through the server.
+    Unclaimed,
+}
+
+/// Why an action on a game was refused for its seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SeatError {
+    /// No token was sent.
+    Missing,
+    /// A token was sent that is not this game's.
+    Wrong,
+    /// The game has no seat (see the module documentation); `id` is its number in the store.
+    Unclaimed {
+        /// The game's row number, for `chess960 play --resume`.
+        id: i64,
+    },
+}
+
+impl std::fmt::Display for SeatError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SeatError::Missing => write!(
+                f,
+                "this action needs the game's seat token (header X-Seat-Token), which only the \
+                 creator of the game received; without it the game can only be watched"
+            ),
+            SeatError::Wrong => write!(
+                f,
+                "the seat token (header X-Seat-Token) is not this game's: the game can only be \
+                 watched from here"
+            ),
+            SeatError::Unclaimed { id } => write!(
+                f,
+                "this game has no seat token (it was created on the terminal, or by a server \
+                 older than seat tokens), so it cannot be played through the server: watch or \
+                 export it here, or continue it on the terminal with 'chess960 play --resume {id}'"
+            ),
+        }
+    }
+}
+
+impl Seat {
+    /// The seat of a stored game from the hash the store keeps (`None`: no seat).
+    pub fn from_stored(hash: Option<String>) -> Seat {
+        match hash {
+            Some(hash) if !hash.is_empty() => Seat::Held { hash },
+            _ => Seat::Unclaimed,
+        }
+    }
+
+    /// Whether `token` holds this seat; the game's `id` is named in the refusal of a game
+    /// without a seat.
+    pub fn check(&self, token: Option<&str>, id: i64) -> Result<(), SeatError> {
+        match (self, token) {
+            (Seat::Unclaimed, _) => Err(SeatError::Unclaimed { id }),
+            (Seat::Held { .. }, None) => Err(SeatError::Missing),
+            (Seat::Held { hash: want }, Some(token)) => {
+                if same(want.as_bytes(), hash(token.trim()).as_bytes()) {
+                    Ok(())
+                } else {
+                    Err(SeatError::Wrong)
+                }
+            }
+        }
+    }
+}
+
+/// Compares in time independent of where the two differ.
+fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_token_opens_the_seat() {
+        let token = new_token().unwrap();
+        assert_eq!(token.len(), 32);
+        assert!(token.bytes().all(|b| b.is_ascii_hexdigit()));
+        assert_ne!(token, new_token().unwrap());
+        let seat = Seat::from_stored(Some(hash(&token)));
+        assert_eq!(seat.check(Some(&token), 1), Ok(()));
+        assert_eq!(seat.check(None, 1), Err(SeatError::Missing));
+        assert_eq!(seat.check(Some("0000"), 1), Err(SeatError::Wrong));
+        let other = new_token().unwrap();
+        assert_eq!(seat.check(Some(&other), 1), Err(SeatError::Wrong));
+        let legacy = Seat::from_stored(None);
+        assert_eq!(
+            legacy.check(Some(&token), 7),
+            Err(SeatError::Unclaimed { id: 7 })
+        );
+        assert!(SeatError::Unclaimed { id: 7 }
+            .to_string()
+            .contains("chess960 play --resume 7"));
+        // The known SHA-256 of "abc".
+        assert_eq!(
+            hash("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+}
