@@ -44,10 +44,7 @@ fn main() {
         Some("tune") => {
             let flags = Flags::parse(&args[1..]);
             let config = tune::Config {
-                data: flags
-                    .get("data")
-                    .unwrap_or("target/datagen.txt")
-                    .to_string(),
+                data: flags.data(),
                 epochs: flags.num("epochs", 2000),
                 rate: flags.num("rate", 1.0),
                 from_hand: flags.get("from") == Some("hand"),
@@ -79,10 +76,7 @@ fn main() {
         Some("wdl-fit") => {
             let flags = Flags::parse(&args[1..]);
             let config = wdl::FitConfig {
-                data: flags
-                    .get("data")
-                    .unwrap_or("target/datagen.txt")
-                    .to_string(),
+                data: flags.data(),
                 max_steps: flags.num("steps", 100),
             };
             let o = wdl::run(&config).unwrap_or_else(|e| fail(&format!("{}: {e}", config.data)));
@@ -213,6 +207,11 @@ impl Flags {
             .rev()
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.as_str())
+    }
+
+    /// `--data`: the `datagen` output that `tune` and `wdl-fit` read.
+    fn data(&self) -> String {
+        self.get("data").unwrap_or("target/datagen.txt").to_string()
     }
 
     fn num<T: std::str::FromStr>(&self, name: &str, default: T) -> T {

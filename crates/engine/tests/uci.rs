@@ -390,73 +390,78 @@ fn shown_fen(e: &mut Engine) -> String {
         .expect("a FEN line")
 }
 
+/// Sends `command` (a `position` whose list stops early) and checks that the engine shows
+/// `expected` and plays a move legal there (in `mode`); returns its reason.
+fn prefix_applied(
+    e: &mut Engine,
+    command: &str,
+    expected: &Position,
+    mode: CastlingMode,
+) -> String {
+    e.send(command);
+    let reasons = e.settle();
+    assert_eq!(shown_fen(e), expected.fen(), "{command}");
+    let (best, _) = e.bestmove("go depth 3");
+    assert!(expected.parse_uci(&best, mode).is_ok(), "{command}: {best}");
+    match info_strings(&reasons)[..] {
+        [reason] => reason.to_string(),
+        _ => panic!("{command}: one reason expected, got {reasons:?}"),
+    }
+}
+
+/// `fen` after `moves` (UCI in `mode`), by the rules library.
+fn after(fen: &str, moves: &[&str], mode: CastlingMode) -> Position {
+    moves.iter().fold(Position::from_fen(fen).unwrap(), |p, m| {
+        p.play(p.parse_uci(m, mode).unwrap())
+    })
+}
+
 #[test]
 fn a_move_list_is_applied_as_far_as_it_is_legal() {
     let mut e = Engine::start();
+    let start = StartId::CLASSICAL.position().fen();
     // The last position had Black to move; then a list whose first move is illegal. The
     // engine must not go on searching the old position (its moves are illegal in the new one).
     e.send(&format!("position fen {AFTER_E4}"));
     e.bestmove("go depth 2");
-    e.send("position startpos moves e2e5 e7e5");
-    let said = e.settle();
-    assert_eq!(
-        shown_fen(&mut e),
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    let reason = prefix_applied(
+        &mut e,
+        "position startpos moves e2e5 e7e5",
+        &after(&start, &[], CastlingMode::Standard),
+        CastlingMode::Standard,
     );
-    let (best, _) = e.bestmove("go depth 3");
-    let start = StartId::CLASSICAL.position();
     assert!(
-        start.parse_uci(&best, CastlingMode::Standard).is_ok(),
-        "{best}"
-    );
-    let reasons = info_strings(&said);
-    assert!(
-        reasons[0].starts_with("position: move 1 (e2e5) stops the list: illegal move 'e2e5'")
-            && reasons[0]
-                .ends_with("the position is the one after the start position, white to move"),
-        "{reasons:?}"
+        reason.starts_with("position: move 1 (e2e5) stops the list: illegal move 'e2e5'")
+            && reason.ends_with("the position is the one after the start position, white to move"),
+        "{reason}"
     );
     // An unreadable word in the middle: the moves before it count, the ones after do not.
-    e.send("position startpos moves e2e4 e7e5 g1f3 zzzz b8c6");
-    let lines = e.settle();
-    assert_eq!(
-        shown_fen(&mut e),
-        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
-    );
-    let (best, _) = e.bestmove("go depth 3");
-    let after =
-        Position::from_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2")
-            .unwrap();
-    assert!(
-        after.parse_uci(&best, CastlingMode::Standard).is_ok(),
-        "{best}"
+    let reason = prefix_applied(
+        &mut e,
+        "position startpos moves e2e4 e7e5 g1f3 zzzz b8c6",
+        &after(&start, &["e2e4", "e7e5", "g1f3"], CastlingMode::Standard),
+        CastlingMode::Standard,
     );
     assert!(
-        info_strings(&lines)[0].contains("move 4 (zzzz) stops the list")
-            && info_strings(&lines)[0].contains("after move 3 (g1f3), black to move"),
-        "{lines:?}"
+        reason.contains("move 4 (zzzz) stops the list")
+            && reason.ends_with("after move 3 (g1f3), black to move"),
+        "{reason}"
     );
     // Chess960 notation, with castles (king onto rook) in the legal part: both are applied,
     // the list stops at the third move (the king has castled already).
     e.send("setoption name UCI_Chess960 value true");
     let fen = "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w KQkq - 0 1";
-    e.send(&format!("position fen {fen} moves e1g1 e8b8 e1g1 b8a8"));
-    let lines = e.settle();
-    let mut expected = Position::from_fen(fen).unwrap();
-    for m in ["e1g1", "e8b8"] {
-        let m = expected.parse_uci(m, CastlingMode::Chess960).unwrap();
-        assert!(m.castling_side().is_some());
-        expected = expected.play(m);
-    }
-    assert_eq!(shown_fen(&mut e), expected.fen());
-    let (best, _) = e.bestmove("go depth 3");
-    assert!(
-        expected.parse_uci(&best, CastlingMode::Chess960).is_ok(),
-        "{best}"
+    let expected = after(fen, &["e1g1", "e8b8"], CastlingMode::Chess960);
+    assert!(expected.castling_rights().is_empty(), "both sides castled");
+    let reason = prefix_applied(
+        &mut e,
+        &format!("position fen {fen} moves e1g1 e8b8 e1g1 b8a8"),
+        &expected,
+        CastlingMode::Chess960,
     );
     assert!(
-        info_strings(&lines)[0].starts_with("position: move 3 (e1g1) stops the list"),
-        "{lines:?}"
+        reason.starts_with("position: move 3 (e1g1) stops the list"),
+        "{reason}"
     );
 }
 
