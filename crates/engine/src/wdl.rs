@@ -39,9 +39,10 @@ pub fn material(pos: &Position) -> u32 {
     .sum()
 }
 
-/// Material is clamped to this range before the polynomials see it: below it the games give
-/// too few positions to fit (see `docs/engine.md`), above it only promotions lead.
-pub const MATERIAL_RANGE: (u32, u32) = (10, 78);
+/// Material is clamped to this range before the polynomials see it: below it (a few pawns)
+/// the games give few positions, and the fit was as good with the floor at 0, 4 or 10 (see
+/// `docs/engine.md`); above it only promotions lead.
+pub const MATERIAL_RANGE: (u32, u32) = (4, 78);
 
 /// The model's parameters: `a` and `b`, in pawns, as polynomials in the clamped material
 /// divided by 78, constant term first.
@@ -55,8 +56,8 @@ pub struct Model {
 
 /// The model in force, as printed by `chess960-engine wdl-fit` (the run in `docs/engine.md`).
 pub const MODEL: Model = Model {
-    a: [1.0, 0.0, 0.0, 0.0],
-    b: [0.5, 0.0, 0.0, 0.0],
+    a: [4.432533, -16.551598, 24.925412, -12.076166],
+    b: [1.688490, -5.786209, 11.391715, -5.954405],
 };
 
 /// Win, draw and loss for the side to move, in per mille (they add up to 1000).
@@ -487,6 +488,11 @@ mod tests {
             assert!(MODEL.wdl(0, material).draw > 0);
             assert!(MODEL.wdl(3000, material).win > 990);
         }
+        // The example in docs/engine.md ("Win/draw/loss").
+        let start = MODEL.wdl(10, 78);
+        assert_eq!((start.win, start.draw, start.loss), (385, 265, 350));
+        let doc = include_str!("../../../docs/engine.md");
+        assert!(doc.contains("shows `wdl 385 265 350`"));
     }
 
     #[test]
