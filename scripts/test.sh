@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, lints, and every test (perft suites optimised).
 # Installs what it needs when missing: rustfmt/clippy components, python-chess (the
-# independent referee of the differential tests), the Debian chess engines the match runner
-# is tested against.
+# independent referee of the differential tests and the real UCI client of the engine's
+# tests), the Debian chess engines the match runner is tested against.
 #
 #   bash scripts/test.sh          # as CI runs it
 #   CHESS960_PERFT_DEPTH=6 bash scripts/test.sh   # opt-in: perft suites to depth 6
@@ -18,7 +18,7 @@ for c in rustfmt clippy; do
   fi
 done
 
-step "python-chess (reference for differential tests)"
+step "python-chess (reference for differential tests, UCI client of the engine tests)"
 if ! python3 -c 'import chess, sys; sys.exit(chess.__version__ != "1.11.2")' 2>/dev/null; then
   python3 -m pip install --quiet --disable-pip-version-check -r tests/oracle/requirements.txt
 fi

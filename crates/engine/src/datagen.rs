@@ -7,6 +7,11 @@
 //! per move. A position is recorded when the side to move is not in check and the engine's
 //! best move is quiet (no capture or promotion) and the score is not a mate: the static
 //! evaluation is only meant to judge such positions; tactics are the search's business.
+//!
+//! Each line is `FEN;result;score`: the result 1.0, 0.5 or 0.0 and the search score in
+//! centipawns, both from White's point of view. The tuner reads the first two fields; the
+//! score is for `chess960-engine wdl-fit`, which fits the win/draw/loss model shown with
+//! `UCI_ShowWDL` (see `wdl.rs`).
 
 use crate::search::{is_tactical, Limits, Searcher, Shared, MATE_BOUND};
 use crate::time::Deadlines;
@@ -49,8 +54,8 @@ impl Rng {
     }
 }
 
-/// Plays `config.games` games and writes `FEN;result` lines (result 1.0, 0.5 or 0.0 from
-/// White's point of view) to `out`, flushing after every game so a run cut short still leaves
+/// Plays `config.games` games and writes `FEN;result;score` lines (result 1.0, 0.5 or 0.0 and
+/// the search score in centipawns, both from White's point of view) to `out`, flushing after every game so a run cut short still leaves
 /// usable data. Returns (games, positions).
 pub fn run(config: &Config, out: &mut impl Write) -> std::io::Result<(u64, u64)> {
     let mut rng = Rng::new(config.seed);
@@ -68,8 +73,8 @@ pub fn run(config: &Config, out: &mut impl Write) -> std::io::Result<(u64, u64)>
             Some(Color::Black) => "0.0",
             None => "0.5",
         };
-        for fen in &fens {
-            writeln!(out, "{fen};{label}")?;
+        for (fen, score) in &fens {
+            writeln!(out, "{fen};{label};{score}")?;
         }
         out.flush()?;
         positions += fens.len() as u64;
@@ -80,8 +85,9 @@ pub fn run(config: &Config, out: &mut impl Write) -> std::io::Result<(u64, u64)>
     Ok((config.games, positions))
 }
 
-/// One game; returns the recorded FENs and the winner (`None` for a draw).
-fn play_game(shared: &Shared, nodes: u64, rng: &mut Rng) -> (Vec<String>, Option<Color>) {
+/// One game; returns the recorded FENs with the search score for White, and the winner
+/// (`None` for a draw).
+fn play_game(shared: &Shared, nodes: u64, rng: &mut Rng) -> (Vec<(String, i32)>, Option<Color>) {
     let start = StartId::new(rng.below(960) as u32).expect("0..960 is a valid id");
     let mut pos = start.position();
     let mut hashes: Vec<u64> = Vec::new();
@@ -118,16 +124,16 @@ fn play_game(shared: &Shared, nodes: u64, rng: &mut Rng) -> (Vec<String>, Option
             let outcome = s.run(&pos, &limits, |_| {});
             let best = outcome.best.expect("the position has legal moves");
             let score = outcome.score;
-            if !pos.is_check() && !is_tactical(&pos, best) && score.abs() < MATE_BOUND {
-                fens.push(pos.fen());
-            }
-            // Adjudication saves time without changing the label: a side 10 pawns up for
-            // eight plies wins, a long game stuck near 0 is a draw.
             let white_score = if pos.turn() == Color::White {
                 score
             } else {
                 -score
             };
+            if !pos.is_check() && !is_tactical(&pos, best) && score.abs() < MATE_BOUND {
+                fens.push((pos.fen(), white_score));
+            }
+            // Adjudication saves time without changing the label: a side 10 pawns up for
+            // eight plies wins, a long game stuck near 0 is a draw.
             let leader = if white_score >= 1000 {
                 Some(Color::White)
             } else if white_score <= -1000 {

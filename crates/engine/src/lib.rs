@@ -14,4 +14,5 @@ pub mod time;
 pub mod tt;
 pub mod tune;
 pub mod uci;
+pub mod wdl;
 pub mod weights;

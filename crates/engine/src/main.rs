@@ -1,8 +1,9 @@
 //! `chess960-engine`: UCI on standard input/output; `chess960-engine bench [DEPTH]` for a
-//! deterministic node count; `datagen` and `tune` (hidden from the usage text, for developers)
-//! generate self-play training data and Texel-tune the evaluation (see `docs/engine.md`).
+//! deterministic node count; `datagen`, `tune` and `wdl-fit` (hidden from the usage text, for
+//! developers) generate self-play training data, Texel-tune the evaluation and fit the
+//! win/draw/loss model of `UCI_ShowWDL` (see `docs/engine.md`).
 
-use chess960_engine::{bench, datagen, tune, uci::Uci};
+use chess960_engine::{bench, datagen, tune, uci::Uci, wdl};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -43,10 +44,7 @@ fn main() {
         Some("tune") => {
             let flags = Flags::parse(&args[1..]);
             let config = tune::Config {
-                data: flags
-                    .get("data")
-                    .unwrap_or("target/datagen.txt")
-                    .to_string(),
+                data: flags.data(),
                 epochs: flags.num("epochs", 2000),
                 rate: flags.num("rate", 1.0),
                 from_hand: flags.get("from") == Some("hand"),
@@ -75,6 +73,24 @@ fn main() {
             println!("{}", note.trim());
             println!("weights written to {out}");
         }
+        Some("wdl-fit") => {
+            let flags = Flags::parse(&args[1..]);
+            let config = wdl::FitConfig {
+                data: flags.data(),
+                max_steps: flags.num("steps", 100),
+            };
+            let o = wdl::run(&config).unwrap_or_else(|e| fail(&format!("{}: {e}", config.data)));
+            if o.train.is_empty() || o.held_out.is_empty() {
+                fail(&format!(
+                    "{}: too few FEN;result;score lines ({} training, {} held out, {} unreadable)",
+                    config.data,
+                    o.train.len(),
+                    o.held_out.len(),
+                    o.skipped
+                ));
+            }
+            print!("{}", wdl_report(&config, &o));
+        }
         Some("-h" | "--help" | "help") => {
             println!("chess960-engine: a Chess960 and classical chess engine speaking UCI.\n");
             println!("Usage:\n  chess960-engine            speak UCI on standard input/output (for GUIs)");
@@ -90,6 +106,80 @@ fn main() {
             uci.run(stdin.lock());
         }
     }
+}
+
+/// What `wdl-fit` prints: the data, the fit's quality against two simpler predictions, the
+/// calibration on the held-out games, and the constants for `wdl::MODEL`.
+fn wdl_report(config: &wdl::FitConfig, o: &wdl::FitOutcome) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let (train, held) = (&o.train, &o.held_out);
+    let _ = writeln!(
+        s,
+        "Data: {} ({} training, {} held-out positions, {} unreadable lines skipped).",
+        config.data,
+        train.len(),
+        held.len(),
+        o.skipped
+    );
+    let _ = writeln!(s, "\nMean log-loss, nats per position (lower is better):");
+    let _ = writeln!(s, "| prediction | training | held out |");
+    let _ = writeln!(s, "| --- | --- | --- |");
+    let rows = [
+        (
+            "result frequencies only",
+            wdl::baseline_log_loss(train, train),
+            wdl::baseline_log_loss(train, held),
+        ),
+        (
+            "score only (a, b constant)",
+            wdl::log_loss(&o.score_only, train),
+            wdl::log_loss(&o.score_only, held),
+        ),
+        (
+            "score and material (the model)",
+            wdl::log_loss(&o.model, train),
+            wdl::log_loss(&o.model, held),
+        ),
+    ];
+    for (name, t, h) in rows {
+        let _ = writeln!(s, "| {name} | {t:.4} | {h:.4} |");
+    }
+    let _ = writeln!(
+        s,
+        "\nHeld out, by score for the side to move: predicted / observed, per cent:"
+    );
+    let _ = writeln!(s, "| score (pawns) | positions | win | draw | loss |");
+    let _ = writeln!(s, "| --- | --- | --- | --- | --- |");
+    let edges = [
+        -99.0, -3.0, -2.0, -1.0, -0.5, -0.2, 0.2, 0.5, 1.0, 2.0, 3.0, 99.0,
+    ];
+    for b in wdl::calibration(&o.model, held, &edges) {
+        let pct = |p: f64, q: f64| format!("{:.1} / {:.1}", 100.0 * p, 100.0 * q);
+        let _ = writeln!(
+            s,
+            "| {} to {} | {} | {} | {} | {} |",
+            b.from,
+            b.to,
+            b.count,
+            pct(b.predicted.0, b.observed.0),
+            pct(b.predicted.1, b.observed.1),
+            pct(b.predicted.2, b.observed.2)
+        );
+    }
+    let _ = writeln!(s, "\nModel, a and b in pawns at some materials:");
+    for m in [14, 30, 46, 62, 78] {
+        let (a, b) = o.model.params(m);
+        let _ = writeln!(s, "  material {m:2}: a {a:.3}, b {b:.3}");
+    }
+    let (a, b) = o.score_only.params(78);
+    let _ = writeln!(s, "  score only: a {a:.3}, b {b:.3}");
+    let _ = writeln!(
+        s,
+        "\nFor crates/engine/src/wdl.rs:\n{}",
+        wdl::to_source(&o.model)
+    );
+    s
 }
 
 /// `--name value` pairs of the developer subcommands.
@@ -117,6 +207,11 @@ impl Flags {
             .rev()
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.as_str())
+    }
+
+    /// `--data`: the `datagen` output that `tune` and `wdl-fit` read.
+    fn data(&self) -> String {
+        self.get("data").unwrap_or("target/datagen.txt").to_string()
     }
 
     fn num<T: std::str::FromStr>(&self, name: &str, default: T) -> T {

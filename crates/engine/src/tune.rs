@@ -1,7 +1,7 @@
 //! `chess960-engine tune`: Texel tuning of the evaluation weights.
 //!
 //! The data are `FEN;result` lines from `chess960-engine datagen` (result 1.0, 0.5 or 0.0 for
-//! White). The evaluation is linear in its weights (see [`crate::eval::trace`]): each position
+//! White; a third field, the search score, is ignored). The evaluation is linear in its weights (see [`crate::eval::trace`]): each position
 //! becomes a sparse list of (weight, count) pairs plus its game phase, so the tuner can compute
 //! the evaluation and its gradient for any weights without the engine. It minimises the mean
 //! squared error between the result and `sigmoid(K · eval)`, `sigmoid(x) = 1 / (1 + 10^(-x/400))`:
@@ -148,7 +148,9 @@ pub fn run(config: &Config, mut progress: impl FnMut(&str)) -> std::io::Result<O
     let mut skipped = 0;
     for (n, line) in std::io::BufReader::new(file).lines().enumerate() {
         let line = line?;
-        let parsed = line.rsplit_once(';').and_then(|(fen, r)| {
+        // `FEN;result`, or `FEN;result;score` as `datagen` writes now (the score is not used).
+        let mut fields = line.split(';');
+        let parsed = fields.next().zip(fields.next()).and_then(|(fen, r)| {
             let r: f64 = r.trim().parse().ok()?;
             Some((Position::from_fen(fen.trim()).ok()?, r))
         });

@@ -1,12 +1,18 @@
 //! The UCI protocol: reads commands, runs searches on a background thread, prints results.
 //!
-//! Malformed commands are ignored with a reason on stderr; `isready` is answered at once even
-//! while a search runs, because the search has its own thread.
+//! What cannot be read is skipped with a reason in an `info string` on standard output, where
+//! GUIs and python-chess show it. Two promises hold
+//! whatever the input: every `go` is answered by exactly one `bestmove`, and that move is
+//! legal in the position of the last `position` command: a move list is applied as far as it
+//! is legal, and after a `position` that cannot be read at all the engine has no position and
+//! answers `go` with `bestmove 0000`. `isready` is answered at once even while a search runs,
+//! because the search has its own thread.
 
 use crate::search::{Limits, Outcome, Report, Searcher, Shared, MATE, MATE_BOUND};
 use crate::time::{self, Clock, Deadlines};
 use crate::tt::{Bound, Table};
-use chess960_core::{CastlingMode, Move, Position, StartId, Validation};
+use crate::wdl;
+use chess960_core::{CastlingMode, Move, Position, StartId, UciError, Validation};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -35,6 +41,10 @@ pub struct Options {
     pub limit_strength: bool,
     /// Target strength when `limit_strength` is on.
     pub elo: u32,
+    /// Add `wdl W D L` to `info` lines (the model in [`crate::wdl`]).
+    pub show_wdl: bool,
+    /// `UCI_AnalyseMode`: accepted and remembered; the search is the same either way.
+    pub analyse_mode: bool,
 }
 
 impl Default for Options {
@@ -48,6 +58,8 @@ impl Default for Options {
             chess960: false,
             limit_strength: false,
             elo: ELO_MAX,
+            show_wdl: false,
+            analyse_mode: false,
         }
     }
 }
@@ -91,7 +103,9 @@ pub struct Uci<W: Write + Send + 'static> {
     out: Arc<Mutex<W>>,
     options: Options,
     shared: Arc<Shared>,
-    position: Position,
+    /// The position to search; `None` after a `position` command that could not be read, as
+    /// there is then no position in which a move could be known to be legal.
+    position: Option<Position>,
     /// Hashes of the positions before the current one, oldest first.
     history: Vec<u64>,
     search: Option<JoinHandle<()>>,
@@ -116,7 +130,7 @@ impl<W: Write + Send + 'static> Uci<W> {
             out: Arc::new(Mutex::new(out)),
             shared: new_shared(options.hash_mb),
             options,
-            position: StartId::CLASSICAL.position(),
+            position: Some(StartId::CLASSICAL.position()),
             history: Vec::new(),
             search: None,
             hold: Arc::new(AtomicBool::new(false)),
@@ -128,6 +142,18 @@ impl<W: Write + Send + 'static> Uci<W> {
         let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());
         let _ = writeln!(out, "{line}");
         let _ = out.flush();
+    }
+
+    /// A diagnostic for the GUI: `info string` on the protocol's output, where GUIs and
+    /// python-chess show and log it. Not copied to standard error: run in a terminal, both go
+    /// to the same screen and every reason would show twice.
+    fn complain(&self, msg: &str) {
+        // One line each: a quoted control character must not end or garble the line.
+        let msg: String = msg
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        self.say(&format!("info string {msg}"));
     }
 
     /// Runs the protocol on `input` until `quit` or end of input.
@@ -157,24 +183,20 @@ impl<W: Write + Send + 'static> Uci<W> {
             "setoption" => self.cmd_setoption(args),
             "position" => {
                 self.stop_search();
-                if let Err(e) = self.cmd_position(args) {
-                    complain(&format!("position ignored: {e}"));
-                }
+                self.cmd_position(args);
             }
             "go" => self.cmd_go(args),
             "stop" => self.stop_search(),
             "ponderhit" => self.cmd_ponderhit(),
             "quit" => return false,
-            "d" => {
-                let text = format!(
-                    "{}\n{}",
-                    self.position.board().to_unicode(false),
-                    self.position.fen()
-                );
-                self.say(&text);
-            }
+            "d" => match &self.position {
+                Some(pos) => {
+                    self.say(&format!("{}\n{}", pos.board().to_unicode(false), pos.fen()));
+                }
+                None => self.complain(NO_POSITION),
+            },
             "debug" | "register" => {}
-            other => complain(&format!("unknown command '{other}' ignored")),
+            other => self.complain(&format!("unknown command '{other}' ignored")),
         }
         true
     }
@@ -192,6 +214,9 @@ impl<W: Write + Send + 'static> Uci<W> {
         self.say(&format!(
             "option name UCI_Elo type spin default {ELO_MAX} min {ELO_MIN} max {ELO_MAX}"
         ));
+        self.say("option name UCI_ShowWDL type check default false");
+        self.say("option name UCI_AnalyseMode type check default false");
+        self.say("option name Clear Hash type button");
         self.say("uciok");
     }
 
@@ -199,7 +224,7 @@ impl<W: Write + Send + 'static> Uci<W> {
         // setoption name <words…> [value <words…>]
         let text = args.join(" ");
         let Some(rest) = text.strip_prefix("name ") else {
-            complain("setoption needs 'name <option> [value <value>]'");
+            self.complain("setoption needs 'name <option> [value <value>]'");
             return;
         };
         let (name, value) = match rest.split_once(" value ") {
@@ -228,13 +253,21 @@ impl<W: Write + Send + 'static> Uci<W> {
             "uci_chess960" => flag().map(|v| self.options.chess960 = v),
             "uci_limitstrength" => flag().map(|v| self.options.limit_strength = v),
             "uci_elo" => num(ELO_MIN as u64, ELO_MAX as u64).map(|v| self.options.elo = v as u32),
+            "uci_showwdl" => flag().map(|v| self.options.show_wdl = v),
+            "uci_analysemode" => flag().map(|v| self.options.analyse_mode = v),
+            // A button: any value is beside the point.
+            "clear hash" => {
+                self.stop_search();
+                self.shared.tt.clear();
+                Some(())
+            }
             _ => {
-                complain(&format!("unknown option '{name}' ignored"));
+                self.complain(&format!("unknown option '{name}' ignored"));
                 return;
             }
         };
         if ok.is_none() {
-            complain(&match value {
+            self.complain(&match value {
                 Some(v) => format!(
                     "bad value '{v}' for option '{name}' ignored ('uci' lists its type and range)"
                 ),
@@ -251,15 +284,17 @@ impl<W: Write + Send + 'static> Uci<W> {
         }
     }
 
-    fn parse_move(&self, pos: &Position, text: &str) -> Result<Move, String> {
+    fn parse_move(&self, pos: &Position, text: &str) -> Result<Move, UciError> {
         pos.parse_uci(text, self.mode())
             // A two-square king move is unambiguous castling in any mode: accept it even with
             // UCI_Chess960 on, as some GUIs send it for the classical start.
             .or_else(|e| pos.parse_uci(text, CastlingMode::Standard).map_err(|_| e))
-            .map_err(|e| e.to_string())
     }
 
-    fn cmd_position(&mut self, args: &[&str]) -> Result<(), String> {
+    /// `position startpos|fen <FEN> [moves …]`. The moves are applied as far as they are
+    /// legal (as Stockfish does), with an `info string` naming the first one that is not; a
+    /// command whose start position cannot be read leaves the engine with no position.
+    fn cmd_position(&mut self, args: &[&str]) {
         let (start, rest) = match args.first() {
             Some(&"startpos") => (StartId::CLASSICAL.position(), &args[1..]),
             Some(&"fen") => {
@@ -268,114 +303,209 @@ impl<W: Write + Send + 'static> Uci<W> {
                     .position(|&t| t == "moves")
                     .unwrap_or(args.len());
                 let fen = args[1..end].join(" ");
-                let pos = Position::from_fen(&fen)
+                match Position::from_fen(&fen)
                     .or_else(|_| Position::from_fen_with(&fen, Validation::Lenient))
-                    .map_err(|e| format!("bad FEN '{fen}': {e}"))?;
-                (pos, &args[end..])
+                {
+                    Ok(pos) => (pos, &args[end..]),
+                    Err(e) => return self.lose_position(&format!("bad FEN '{fen}': {e}")),
+                }
             }
-            _ => return Err("expected 'startpos' or 'fen <FEN>'".into()),
+            Some(other) => {
+                return self.lose_position(&format!(
+                    "expected 'startpos' or 'fen <FEN>', found '{other}'"
+                ))
+            }
+            None => return self.lose_position("expected 'startpos' or 'fen <FEN>'"),
         };
         let moves = match rest.split_first() {
             None => &[][..],
             Some((&"moves", m)) => m,
-            Some((t, _)) => return Err(format!("expected 'moves', found '{t}'")),
+            Some((t, _)) => {
+                return self.lose_position(&format!(
+                    "expected 'moves' after the start position, found '{t}'"
+                ))
+            }
         };
         let mut pos = start;
         let mut history = Vec::with_capacity(moves.len());
         for (i, text) in moves.iter().enumerate() {
-            let m = self
-                .parse_move(&pos, text)
-                .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
+            let m = match self.parse_move(&pos, text) {
+                Ok(m) => m,
+                Err(e) => {
+                    let at = match i {
+                        0 => "the start position".to_string(),
+                        _ => format!("move {i} ({})", moves[i - 1]),
+                    };
+                    self.complain(&format!(
+                        "position: move {} ({text}) stops the list: {e}; \
+                         the position is the one after {at}, {} to move",
+                        i + 1,
+                        pos.turn()
+                    ));
+                    break;
+                }
+            };
             history.push(pos.hash());
             pos = pos.play(m);
         }
-        self.position = pos;
+        self.position = Some(pos);
         self.history = history;
-        Ok(())
+    }
+
+    /// After a `position` command that cannot be read: no position until the next one.
+    fn lose_position(&mut self, why: &str) {
+        self.position = None;
+        self.history.clear();
+        self.complain(&format!(
+            "position: {why}; no position until the next 'position' command \
+             ('go' answers 'bestmove 0000')"
+        ));
+    }
+
+    /// Reads a `go` command leniently: whatever cannot be read is skipped with a note, so that
+    /// the search still runs with the rest and `bestmove` still comes.
+    fn read_go(&self, args: &[&str], pos: Option<&Position>) -> GoRequest {
+        let mut r = GoRequest::default();
+        let us_white = pos.is_none_or(|p| p.turn() == chess960_core::Color::White);
+        let is_key = |t: &str| GO_KEYWORDS.contains(&t);
+        let mut i = 0;
+        while i < args.len() {
+            let key = args[i];
+            i += 1;
+            match key {
+                "infinite" => r.infinite = true,
+                "ponder" => r.ponder = true,
+                "searchmoves" => i = self.read_searchmoves(args, i, pos, &mut r),
+                "wtime" | "btime" | "winc" | "binc" | "movetime" | "movestogo" | "depth"
+                | "nodes" | "mate" => {
+                    let Some(&text) = args.get(i).filter(|t| !is_key(t)) else {
+                        r.skip(format!("'{key}' needs a number; skipped"));
+                        continue;
+                    };
+                    i += 1;
+                    let n = match read_number(text) {
+                        Ok((n, exact)) => {
+                            if !exact {
+                                r.note(format!("{key} {text} read as {n}"));
+                            }
+                            n
+                        }
+                        Err(why) => {
+                            r.skip(format!("{key} {text}: {why}; skipped"));
+                            continue;
+                        }
+                    };
+                    // A negative time is what a GUI sends once a clock has run out: nothing
+                    // left. A negative count means nothing.
+                    let ms = Duration::from_millis(n.max(0) as u64);
+                    let count = u64::try_from(n);
+                    match (key, count) {
+                        ("wtime" | "btime", _) if (key == "wtime") == us_white => {
+                            r.clock.time = Some(ms)
+                        }
+                        ("winc" | "binc", _) if (key == "winc") == us_white => r.clock.inc = ms,
+                        ("wtime" | "btime" | "winc" | "binc", _) => {}
+                        ("movetime", _) => r.clock.movetime = Some(ms),
+                        (_, Err(_)) => r.skip(format!("{key} {text}: negative; skipped")),
+                        ("movestogo", Ok(n)) => {
+                            r.clock.movestogo = Some(n.min(u32::MAX as u64) as u32)
+                        }
+                        ("depth", Ok(n)) => r.limits.depth = Some(n.min(1000) as i32),
+                        ("nodes", Ok(n)) => r.limits.nodes = Some(n),
+                        (_, Ok(n)) => r.limits.mate = Some(n.min(500) as i32),
+                    }
+                }
+                _ => {
+                    // An unknown parameter, with whatever values follow it up to the next one
+                    // we know.
+                    let from = i - 1;
+                    while args.get(i).is_some_and(|t| !is_key(t)) {
+                        i += 1;
+                    }
+                    r.skip(format!(
+                        "unknown parameter '{}' skipped",
+                        args[from..i].join(" ")
+                    ));
+                }
+            }
+        }
+        let bounded = r.clock.time.is_some()
+            || r.clock.movetime.is_some()
+            || r.limits.depth.is_some()
+            || r.limits.nodes.is_some()
+            || r.limits.mate.is_some()
+            || r.infinite
+            || r.ponder;
+        if r.skipped && !bounded {
+            // A plain `go` searches until `stop`, as UCI has it. Here a limit was probably
+            // among the skipped words, and a GUI waiting for a bestmove that never comes is
+            // the failure this avoids.
+            r.clock.movetime = Some(FALLBACK_MOVETIME);
+            r.note(format!(
+                "nothing left that ends the search; searching {} ms",
+                FALLBACK_MOVETIME.as_millis()
+            ));
+        }
+        r
+    }
+
+    /// Reads the moves of `searchmoves` from `args[i..]` into `r`, as long as the words look
+    /// like moves (an illegal one is skipped, and the list goes on); returns where it stopped.
+    fn read_searchmoves(
+        &self,
+        args: &[&str],
+        mut i: usize,
+        pos: Option<&Position>,
+        r: &mut GoRequest,
+    ) -> usize {
+        // With no position, the start position tells what looks like a move.
+        let probe = pos
+            .copied()
+            .unwrap_or_else(|| StartId::CLASSICAL.position());
+        let mut listed = 0;
+        while let Some(&text) = args.get(i) {
+            match self.parse_move(&probe, text) {
+                Err(UciError::Syntax { .. }) => break,
+                Ok(m) => {
+                    if !r.limits.searchmoves.contains(&m) {
+                        r.limits.searchmoves.push(m);
+                    }
+                }
+                Err(e) => {
+                    if pos.is_some() {
+                        r.skip(format!("searchmoves: {e}; skipped"));
+                    }
+                }
+            }
+            listed += 1;
+            i += 1;
+        }
+        if pos.is_none() {
+            r.limits.searchmoves.clear();
+        } else if listed > 0 && r.limits.searchmoves.is_empty() {
+            r.note("no legal move in searchmoves; searching all moves".into());
+        }
+        i
     }
 
     fn cmd_go(&mut self, args: &[&str]) {
         self.stop_search();
         let pos = self.position;
-        let us_white = pos.turn() == chess960_core::Color::White;
-        let mut clock = Clock::default();
-        let mut limits = Limits {
-            multipv: self.options.multipv,
-            ..Limits::default()
-        };
-        let mut infinite = false;
-        let mut ponder = false;
-        let mut i = 0;
-        let ms = |v: Option<&&str>| -> Result<Duration, String> {
-            let t = v.ok_or("missing number")?;
-            let n: i64 = t.parse().map_err(|_| format!("'{t}' is not a number"))?;
-            Ok(Duration::from_millis(n.max(0) as u64))
-        };
-        let num = |v: Option<&&str>| -> Result<u64, String> {
-            let t = v.ok_or("missing number")?;
-            t.parse::<u64>()
-                .map_err(|_| format!("'{t}' is not a number"))
-        };
-        let result: Result<(), String> = (|| {
-            while i < args.len() {
-                let key = args[i];
-                let val = args.get(i + 1);
-                match key {
-                    "wtime" | "btime" => {
-                        let t = ms(val)?;
-                        if (key == "wtime") == us_white {
-                            clock.time = Some(t);
-                        }
-                        i += 1;
-                    }
-                    "winc" | "binc" => {
-                        let t = ms(val)?;
-                        if (key == "winc") == us_white {
-                            clock.inc = t;
-                        }
-                        i += 1;
-                    }
-                    "movestogo" => {
-                        clock.movestogo = Some(num(val)? as u32);
-                        i += 1;
-                    }
-                    "movetime" => {
-                        clock.movetime = Some(ms(val)?);
-                        i += 1;
-                    }
-                    "depth" => {
-                        limits.depth = Some(num(val)?.min(1000) as i32);
-                        i += 1;
-                    }
-                    "nodes" => {
-                        limits.nodes = Some(num(val)?);
-                        i += 1;
-                    }
-                    "mate" => {
-                        limits.mate = Some(num(val)?.min(500) as i32);
-                        i += 1;
-                    }
-                    "infinite" => infinite = true,
-                    "ponder" => ponder = true,
-                    "searchmoves" => {
-                        while let Some(t) = args.get(i + 1) {
-                            match self.parse_move(&pos, t) {
-                                Ok(m) => limits.searchmoves.push(m),
-                                Err(_) => break,
-                            }
-                            i += 1;
-                        }
-                    }
-                    other => return Err(format!("unknown go parameter '{other}'")),
-                }
-                i += 1;
-            }
-            Ok(())
-        })();
-        if let Err(e) = result {
-            complain(&format!("go ignored: {e}"));
-            return;
+        let GoRequest {
+            clock,
+            mut limits,
+            infinite,
+            ponder,
+            notes,
+            ..
+        } = self.read_go(args, pos.as_ref());
+        for n in &notes {
+            self.complain(&format!("go: {n}"));
         }
+        if pos.is_none() {
+            self.complain(&format!("{NO_POSITION}; bestmove 0000"));
+        }
+        limits.multipv = self.options.multipv;
         if self.options.limit_strength {
             let cap = nodes_for_elo(self.options.elo);
             limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
@@ -400,28 +530,35 @@ impl<W: Write + Send + 'static> Uci<W> {
         let hashes = self.history.clone();
         let threads = self.options.threads;
         let mode = self.mode();
+        let wdl_material = pos
+            .filter(|_| self.options.show_wdl)
+            .map(|p| wdl::material(&p));
         self.search = Some(std::thread::spawn(move || {
-            let outcome = std::thread::scope(|scope| {
-                for t in 1..threads {
-                    let shared = &shared;
-                    let hashes = hashes.clone();
-                    let limits = limits.clone();
-                    scope.spawn(move || {
-                        let mut s = Searcher::new(shared, t, hashes, Deadlines::default());
-                        s.run(&pos, &limits, |_| {});
+            let outcome = pos.map(|pos| {
+                std::thread::scope(|scope| {
+                    for t in 1..threads {
+                        let shared = &shared;
+                        let hashes = hashes.clone();
+                        let limits = limits.clone();
+                        scope.spawn(move || {
+                            let mut s = Searcher::new(shared, t, hashes, Deadlines::default());
+                            s.run(&pos, &limits, |_| {});
+                        });
+                    }
+                    let mut main = Searcher::new(&shared, 0, hashes.clone(), deadlines);
+                    let out2 = Arc::clone(&out);
+                    let o = main.run(&pos, &limits, |r| {
+                        print_report(&out2, r, mode, wdl_material)
                     });
-                }
-                let mut main = Searcher::new(&shared, 0, hashes.clone(), deadlines);
-                let out2 = Arc::clone(&out);
-                let o = main.run(&pos, &limits, |r| print_report(&out2, r, mode));
-                shared.stop.store(true, Ordering::SeqCst);
-                o
+                    shared.stop.store(true, Ordering::SeqCst);
+                    o
+                })
             });
             // In infinite and ponder mode, bestmove waits for `stop` or `ponderhit`.
             while hold.load(Ordering::SeqCst) {
                 std::thread::sleep(Duration::from_millis(1));
             }
-            print_bestmove(&out, &pos, &outcome, mode);
+            print_bestmove(&out, pos.as_ref().zip(outcome.as_ref()), mode);
         }));
     }
 
@@ -460,8 +597,62 @@ impl<W: Write + Send + 'static> Uci<W> {
     }
 }
 
-fn complain(msg: &str) {
-    eprintln!("info string {msg}");
+/// What `info string` says when there is no position to search or show.
+const NO_POSITION: &str = "no position: the last 'position' command could not be read";
+
+/// The parameters of `go`.
+const GO_KEYWORDS: [&str; 12] = [
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "movetime",
+    "depth",
+    "nodes",
+    "mate",
+    "infinite",
+    "ponder",
+    "searchmoves",
+];
+
+/// The search time of a `go` whose limits were all skipped.
+const FALLBACK_MOVETIME: Duration = Duration::from_secs(1);
+
+/// A `go` command as read: what to search, and notes for the GUI about what was skipped.
+#[derive(Default)]
+struct GoRequest {
+    clock: Clock,
+    limits: Limits,
+    infinite: bool,
+    ponder: bool,
+    notes: Vec<String>,
+    /// Something was skipped (not just read approximately).
+    skipped: bool,
+}
+
+impl GoRequest {
+    fn note(&mut self, text: String) {
+        self.notes.push(text);
+    }
+
+    fn skip(&mut self, text: String) {
+        self.skipped = true;
+        self.notes.push(text);
+    }
+}
+
+/// A number of `go`: an integer, or a finite decimal read without its fraction (`300.5` is
+/// 300; the flag says whether it was exact).
+fn read_number(text: &str) -> Result<(i64, bool), String> {
+    if let Ok(n) = text.parse::<i64>() {
+        return Ok((n, true));
+    }
+    match text.parse::<f64>() {
+        // `as` saturates: 1e30 nodes are as good as i64::MAX.
+        Ok(f) if f.is_finite() => Ok((f.trunc() as i64, false)),
+        _ => Err(format!("'{text}' is not a number")),
+    }
 }
 
 fn score_text(score: i32) -> String {
@@ -474,7 +665,34 @@ fn score_text(score: i32) -> String {
     }
 }
 
-fn print_report<W: Write>(out: &Arc<Mutex<W>>, r: &Report, mode: CastlingMode) {
+/// ` wdl W D L` for `score` with `material` on the board (see [`crate::wdl`]).
+fn wdl_text(score: i32, material: u32) -> String {
+    let e = if score >= MATE_BOUND {
+        wdl::Wdl {
+            win: 1000,
+            draw: 0,
+            loss: 0,
+        }
+    } else if score <= -MATE_BOUND {
+        wdl::Wdl {
+            win: 0,
+            draw: 0,
+            loss: 1000,
+        }
+    } else {
+        wdl::MODEL.wdl(score, material)
+    };
+    format!(" wdl {} {} {}", e.win, e.draw, e.loss)
+}
+
+/// Prints the `info` lines of an iteration; `wdl_material` is the root's material when
+/// `UCI_ShowWDL` is on.
+fn print_report<W: Write>(
+    out: &Arc<Mutex<W>>,
+    r: &Report,
+    mode: CastlingMode,
+    wdl_material: Option<u32>,
+) {
     let ms = r.elapsed.as_millis().max(1) as u64;
     let nps = r.nodes * 1000 / ms;
     let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
@@ -485,14 +703,16 @@ fn print_report<W: Write>(out: &Arc<Mutex<W>>, r: &Report, mode: CastlingMode) {
             _ => "",
         };
         let pv: Vec<String> = line.pv.iter().map(|m| m.to_uci(mode)).collect();
+        let wdl = wdl_material.map_or(String::new(), |m| wdl_text(line.score, m));
         let _ = writeln!(
             out,
-            "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {} pv {}",
+            "info depth {} seldepth {} multipv {} score {}{}{} nodes {} nps {} hashfull {} time {} pv {}",
             r.depth,
             r.seldepth,
             i + 1,
             score_text(line.score),
             bound,
+            wdl,
             r.nodes,
             nps,
             r.hashfull,
@@ -503,25 +723,33 @@ fn print_report<W: Write>(out: &Arc<Mutex<W>>, r: &Report, mode: CastlingMode) {
     let _ = out.flush();
 }
 
-fn print_bestmove<W: Write>(out: &Arc<Mutex<W>>, pos: &Position, o: &Outcome, mode: CastlingMode) {
-    // Never emit an illegal move: fall back to any legal move if the search found none.
-    let legal = pos.legal_moves();
-    let best = o
-        .best
-        .filter(|m| legal.contains(m))
-        .or_else(|| legal.first().copied());
-    let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
-    let _ = match best {
-        Some(m) => {
-            let ponder = o
-                .ponder
-                .filter(|p| pos.play(m).legal_moves().contains(p))
-                .map(|p| format!(" ponder {}", p.to_uci(mode)))
-                .unwrap_or_default();
-            writeln!(out, "bestmove {}{ponder}", m.to_uci(mode))
+/// Prints `bestmove` for a search of `pos` (`None`: there was no position, `bestmove 0000`).
+fn print_bestmove<W: Write>(
+    out: &Arc<Mutex<W>>,
+    searched: Option<(&Position, &Outcome)>,
+    mode: CastlingMode,
+) {
+    let line = searched.map_or("bestmove 0000".to_string(), |(pos, o)| {
+        // Never emit an illegal move: fall back to any legal move if the search found none.
+        let legal = pos.legal_moves();
+        let best = o
+            .best
+            .filter(|m| legal.contains(m))
+            .or_else(|| legal.first().copied());
+        match best {
+            Some(m) => {
+                let ponder = o
+                    .ponder
+                    .filter(|p| pos.play(m).legal_moves().contains(p))
+                    .map(|p| format!(" ponder {}", p.to_uci(mode)))
+                    .unwrap_or_default();
+                format!("bestmove {}{ponder}", m.to_uci(mode))
+            }
+            None => "bestmove 0000".to_string(),
         }
-        None => writeln!(out, "bestmove 0000"),
-    };
+    });
+    let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
+    let _ = writeln!(out, "{line}");
     let _ = out.flush();
 }
 

@@ -3,14 +3,22 @@
 
 use chess960_core::{CastlingMode, Game, Position, StartId};
 use chess960_engine::uci::{nodes_for_elo, ELO_MAX, ELO_MIN};
+use chess960_engine::wdl;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
+
+/// How long any answer may take before the test fails (instead of hanging): the slowest
+/// search here is given 10 s, and a loaded machine is slow.
+const PATIENCE: Duration = Duration::from_secs(60);
 
 struct Engine {
     child: Child,
     stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
+    /// The engine's standard output, line by line, from a reader thread, so that a missing
+    /// answer fails the test after [`PATIENCE`] rather than hanging it.
+    lines: Receiver<String>,
 }
 
 impl Engine {
@@ -23,10 +31,19 @@ impl Engine {
             .unwrap();
         let stdin = child.stdin.take().unwrap();
         let stdout = BufReader::new(child.stdout.take().unwrap());
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in stdout.lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line.trim_end().to_string()).is_err() {
+                    break;
+                }
+            }
+        });
         Engine {
             child,
             stdin,
-            stdout,
+            lines,
         }
     }
 
@@ -39,17 +56,20 @@ impl Engine {
     fn until(&mut self, prefix: &str) -> Vec<String> {
         let mut lines = Vec::new();
         loop {
-            let mut line = String::new();
-            let n = self.stdout.read_line(&mut line).unwrap();
-            assert!(
-                n > 0,
-                "engine closed its output; waiting for '{prefix}' after {lines:?}"
-            );
-            let line = line.trim_end().to_string();
-            let done = line.starts_with(prefix);
-            lines.push(line);
-            if done {
-                return lines;
+            match self.lines.recv_timeout(PATIENCE) {
+                Ok(line) => {
+                    let done = line.starts_with(prefix);
+                    lines.push(line);
+                    if done {
+                        return lines;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("no '{prefix}' within {PATIENCE:?}; the engine wrote {lines:?}")
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("engine closed its output; waiting for '{prefix}' after {lines:?}")
+                }
             }
         }
     }
@@ -79,6 +99,15 @@ impl Engine {
             .to_string();
         (best, lines)
     }
+
+    /// Sends `isready` and returns what came before `readyok`: a check that nothing else
+    /// (a second `bestmove`) is on its way from the commands sent so far, when no search runs.
+    fn settle(&mut self) -> Vec<String> {
+        self.send("isready");
+        let mut lines = self.until("readyok");
+        lines.pop();
+        lines
+    }
 }
 
 impl Drop for Engine {
@@ -86,6 +115,14 @@ impl Drop for Engine {
         let _ = writeln!(self.stdin, "quit");
         let _ = self.child.wait();
     }
+}
+
+/// The `info string` lines among `lines`, without the prefix.
+fn info_strings(lines: &[String]) -> Vec<&str> {
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("info string "))
+        .collect()
 }
 
 #[test]
@@ -102,6 +139,9 @@ fn handshake_lists_the_options() {
         "option name Ponder type check",
         "option name UCI_Chess960 type check",
         "option name UCI_LimitStrength type check",
+        "option name UCI_ShowWDL type check default false",
+        "option name UCI_AnalyseMode type check default false",
+        "option name Clear Hash type button",
     ] {
         assert!(text.contains(opt), "missing '{opt}' in\n{text}");
     }
@@ -195,30 +235,43 @@ fn emits_castling_in_the_notation_of_the_mode() {
 }
 
 #[test]
-fn malformed_commands_are_ignored() {
+fn malformed_commands_are_reported_on_standard_output() {
     let mut e = Engine::start();
-    for junk in [
+    let junk = [
         "",
         "   ",
         "foo bar",
-        "position",
-        "position fen",
-        "position fen not a fen at all",
-        "position startpos moves e2e5",
-        "position startpos moves e2e4 zzzz",
         "setoption",
         "setoption name Hash value -3",
         "setoption name Threads value many",
         "setoption name NoSuchOption value 1",
-        "go wtime abc",
-        "go depth",
         "\u{0}\u{1}garbage\u{7f}",
-    ] {
-        e.send(junk);
+    ];
+    for line in junk {
+        e.send(line);
     }
-    e.send("isready");
-    e.until("readyok");
-    // The position is still the start, and a search still works.
+    let said = e.settle();
+    // Each non-blank line got one reason, as an `info string` on standard output, where GUIs
+    // and python-chess read it.
+    let reasons = info_strings(&said);
+    assert_eq!(reasons.len(), said.len(), "{said:?}");
+    assert_eq!(reasons.len(), 6, "{said:?}");
+    for expected in [
+        "unknown command 'foo' ignored",
+        "setoption needs 'name <option> [value <value>]'",
+        "bad value '-3' for option 'Hash' ignored",
+        "bad value 'many' for option 'Threads' ignored",
+        "unknown option 'NoSuchOption' ignored",
+        // Control characters are not echoed: the reason stays one clean line.
+        "unknown command '  garbage ' ignored",
+    ] {
+        assert!(
+            reasons.iter().any(|r| r.starts_with(expected)),
+            "'{expected}' missing in {reasons:?}"
+        );
+    }
+    // A search still works, and nothing went to standard error (no second copy of each
+    // reason on a terminal).
     e.send("position startpos moves e2e4");
     let (best, _) = e.bestmove("go depth 3");
     let pos = StartId::CLASSICAL.position();
@@ -227,26 +280,234 @@ fn malformed_commands_are_ignored() {
         pos.parse_uci(&best, CastlingMode::Standard).is_ok(),
         "{best}"
     );
-    // Each non-blank line got one reason on standard error.
-    let stderr = e.quit_for_stderr();
-    let reasons: Vec<&str> = stderr.lines().collect();
-    assert_eq!(reasons.len(), 13, "{stderr}");
-    assert!(
-        reasons.iter().all(|l| l.starts_with("info string ")),
-        "{stderr}"
-    );
-    for expected in [
-        "unknown command 'foo' ignored",
-        "position ignored: move 1 (e2e5): illegal move 'e2e5'",
-        "bad value '-3' for option 'Hash' ignored",
-        "unknown option 'NoSuchOption' ignored",
-        "go ignored: 'abc' is not a number",
-    ] {
+    assert_eq!(e.quit_for_stderr(), "");
+}
+
+/// The position after 1. e4 (Black to move), where the `go` tests search.
+const AFTER_E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+
+#[test]
+fn every_go_is_answered_with_one_legal_bestmove() {
+    let pos = Position::from_fen(AFTER_E4).unwrap();
+    let mut e = Engine::start();
+    // (go command, a reason that must be said, the moves the answer must be among: empty for
+    // any legal move).
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "go movetime 300 nodestime 5",
+            "go: unknown parameter 'nodestime 5' skipped",
+            &[],
+        ),
+        ("go movetime 300.5", "go: movetime 300.5 read as 300", &[]),
+        (
+            "go depth abc",
+            "go: depth abc: 'abc' is not a number; skipped",
+            &[],
+        ),
+        ("go nodes", "go: 'nodes' needs a number; skipped", &[]),
+        (
+            "go depth -2 movetime 200",
+            "go: depth -2: negative; skipped",
+            &[],
+        ),
+        (
+            "go wtime 1000 btime 1e400 winc 10 binc 10",
+            "go: btime 1e400: '1e400' is not a number; skipped",
+            &[],
+        ),
+        (
+            "go depth 3 searchmoves g8f6 e2e4 d7d5 b8b6",
+            "go: searchmoves: illegal move 'e2e4'",
+            &["g8f6", "d7d5"],
+        ),
+        (
+            "go depth 3 searchmoves e2e4 a1a8",
+            "go: no legal move in searchmoves; searching all moves",
+            &[],
+        ),
+        (
+            "go depth 2 searchmoves e7e5 banana 7",
+            "go: unknown parameter 'banana 7' skipped",
+            &["e7e5"],
+        ),
+    ];
+    for &(go, reason, among) in cases {
+        e.send(&format!("position fen {AFTER_E4}"));
+        let started = Instant::now();
+        let (best, lines) = e.bestmove(go);
         assert!(
-            stderr.contains(expected),
-            "'{expected}' missing in\n{stderr}"
+            started.elapsed() < Duration::from_secs(20),
+            "{go}: {:?}",
+            started.elapsed()
+        );
+        let reasons = info_strings(&lines);
+        assert!(
+            reasons.iter().any(|r| r.starts_with(reason)),
+            "{go}: '{reason}' missing in {reasons:?}"
+        );
+        let m = pos
+            .parse_uci(&best, CastlingMode::Standard)
+            .unwrap_or_else(|err| panic!("{go}: bestmove {best}: {err}"));
+        assert!(pos.legal_moves().contains(&m));
+        assert!(
+            among.is_empty() || among.contains(&best.as_str()),
+            "{go}: {best}"
+        );
+        // Exactly one bestmove.
+        let after = e.settle();
+        assert!(
+            after.iter().all(|l| !l.starts_with("bestmove")),
+            "{go}: {after:?}"
         );
     }
+    // With its limits skipped, a `go` still ends by itself (after a second).
+    e.send(&format!("position fen {AFTER_E4}"));
+    let (_, lines) = e.bestmove("go depth x nodes y");
+    let reasons = info_strings(&lines);
+    assert!(
+        reasons.contains(&"go: nothing left that ends the search; searching 1000 ms"),
+        "{reasons:?}"
+    );
+    // `go infinite` with junk still waits for `stop`, and answers it once.
+    e.send("go infinite banana");
+    std::thread::sleep(Duration::from_millis(300));
+    let before = e.settle();
+    assert!(
+        before.iter().all(|l| !l.starts_with("bestmove")),
+        "{before:?}"
+    );
+    e.send("stop");
+    e.until("bestmove");
+    assert!(e.settle().iter().all(|l| !l.starts_with("bestmove")));
+}
+
+/// The FEN the engine shows with `d`.
+fn shown_fen(e: &mut Engine) -> String {
+    e.send("d");
+    e.settle()
+        .into_iter()
+        .rfind(|l| l.split_whitespace().count() == 6)
+        .expect("a FEN line")
+}
+
+/// Sends `command` (a `position` whose list stops early) and checks that the engine shows
+/// `expected` and plays a move legal there (in `mode`); returns its reason.
+fn prefix_applied(
+    e: &mut Engine,
+    command: &str,
+    expected: &Position,
+    mode: CastlingMode,
+) -> String {
+    e.send(command);
+    let reasons = e.settle();
+    assert_eq!(shown_fen(e), expected.fen(), "{command}");
+    let (best, _) = e.bestmove("go depth 3");
+    assert!(expected.parse_uci(&best, mode).is_ok(), "{command}: {best}");
+    match info_strings(&reasons)[..] {
+        [reason] => reason.to_string(),
+        _ => panic!("{command}: one reason expected, got {reasons:?}"),
+    }
+}
+
+/// `fen` after `moves` (UCI in `mode`), by the rules library.
+fn after(fen: &str, moves: &[&str], mode: CastlingMode) -> Position {
+    moves.iter().fold(Position::from_fen(fen).unwrap(), |p, m| {
+        p.play(p.parse_uci(m, mode).unwrap())
+    })
+}
+
+#[test]
+fn a_move_list_is_applied_as_far_as_it_is_legal() {
+    let mut e = Engine::start();
+    let start = StartId::CLASSICAL.position().fen();
+    // The last position had Black to move; then a list whose first move is illegal. The
+    // engine must not go on searching the old position (its moves are illegal in the new one).
+    e.send(&format!("position fen {AFTER_E4}"));
+    e.bestmove("go depth 2");
+    let reason = prefix_applied(
+        &mut e,
+        "position startpos moves e2e5 e7e5",
+        &after(&start, &[], CastlingMode::Standard),
+        CastlingMode::Standard,
+    );
+    assert!(
+        reason.starts_with("position: move 1 (e2e5) stops the list: illegal move 'e2e5'")
+            && reason.ends_with("the position is the one after the start position, white to move"),
+        "{reason}"
+    );
+    // An unreadable word in the middle: the moves before it count, the ones after do not.
+    let reason = prefix_applied(
+        &mut e,
+        "position startpos moves e2e4 e7e5 g1f3 zzzz b8c6",
+        &after(&start, &["e2e4", "e7e5", "g1f3"], CastlingMode::Standard),
+        CastlingMode::Standard,
+    );
+    assert!(
+        reason.contains("move 4 (zzzz) stops the list")
+            && reason.ends_with("after move 3 (g1f3), black to move"),
+        "{reason}"
+    );
+    // Chess960 notation, with castles (king onto rook) in the legal part: both are applied,
+    // the list stops at the third move (the king has castled already).
+    e.send("setoption name UCI_Chess960 value true");
+    let fen = "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w KQkq - 0 1";
+    let expected = after(fen, &["e1g1", "e8b8"], CastlingMode::Chess960);
+    assert!(expected.castling_rights().is_empty(), "both sides castled");
+    let reason = prefix_applied(
+        &mut e,
+        &format!("position fen {fen} moves e1g1 e8b8 e1g1 b8a8"),
+        &expected,
+        CastlingMode::Chess960,
+    );
+    assert!(
+        reason.starts_with("position: move 3 (e1g1) stops the list"),
+        "{reason}"
+    );
+}
+
+#[test]
+fn without_a_readable_position_go_answers_bestmove_0000() {
+    let mut e = Engine::start();
+    for bad in [
+        "position fen rnbqkbnr/pppppppp/8/8 w",
+        "position",
+        "position moves e2e4",
+        "position startpos mvoes e2e4",
+        "position fen",
+    ] {
+        // A good position first, so that the engine has one it could wrongly keep.
+        e.send(&format!("position fen {AFTER_E4}"));
+        e.send(bad);
+        let (best, lines) = e.bestmove("go depth 4");
+        assert_eq!(best, "0000", "{bad}: {lines:?}");
+        let reasons = info_strings(&lines);
+        assert!(
+            reasons.len() == 2
+                && reasons[0].starts_with("position: ")
+                && reasons[0].ends_with(
+                    "no position until the next 'position' command ('go' answers 'bestmove 0000')"
+                )
+                && reasons[1]
+                    == "no position: the last 'position' command could not be read; bestmove 0000",
+            "{bad}: {reasons:?}"
+        );
+        assert!(e.settle().iter().all(|l| !l.starts_with("bestmove")));
+    }
+    // `go infinite` with no position still waits for `stop`.
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(e.settle().iter().all(|l| !l.starts_with("bestmove")));
+    e.send("stop");
+    assert_eq!(e.until("bestmove").last().unwrap(), "bestmove 0000");
+    // `d` says so too, and the next good position ends it.
+    e.send("d");
+    assert_eq!(
+        info_strings(&e.settle()),
+        ["no position: the last 'position' command could not be read"]
+    );
+    e.send("position startpos");
+    let (best, _) = e.bestmove("go depth 2");
+    assert_ne!(best, "0000");
 }
 
 #[test]
@@ -319,23 +580,110 @@ fn uci_elo_caps_the_search() {
     e.send("position startpos moves e2e4 e7e5 g1f3");
     let (_, lines) = e.bestmove("go depth 6");
     assert!(lines.iter().any(|l| info_field(l, "depth") == Some(6)));
-    // Out of range: ignored with a reason on standard error, and the engine goes on.
+    // Out of range: ignored with a reason, and the engine goes on.
     let mut e = Engine::start();
     let too_high = ELO_MAX + 1;
     e.send(&format!("setoption name UCI_Elo value {too_high}"));
     e.send("setoption name UCI_Elo");
-    e.send("isready");
-    assert_eq!(e.until("readyok"), ["readyok"]);
-    let stderr = e.quit_for_stderr();
-    assert!(
-        stderr.contains(&format!(
-            "bad value '{too_high}' for option 'UCI_Elo' ignored"
-        )),
-        "{stderr}"
+    assert_eq!(
+        info_strings(&e.settle()),
+        [
+            format!("bad value '{too_high}' for option 'UCI_Elo' ignored ('uci' lists its type and range)"),
+            "option 'UCI_Elo' needs a value; ignored".to_string()
+        ]
     );
-    assert!(
-        stderr.contains("option 'UCI_Elo' needs a value"),
-        "{stderr}"
+}
+
+/// (score in centipawns or `None` for a mate, the `wdl` triple if any) of an `info depth` line.
+fn score_and_wdl(line: &str) -> (Option<i32>, Option<[u32; 3]>) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let after = |name: &str| words.iter().position(|&w| w == name).map(|i| i + 1);
+    let cp = after("cp").map(|i| words[i].parse().unwrap());
+    let wdl = after("wdl").map(|i| [0, 1, 2].map(|k| words[i + k].parse().unwrap()));
+    (cp, wdl)
+}
+
+#[test]
+fn wdl_is_shown_on_request() {
+    // Black to move, a rook up; then the same with White a rook up (Black to move, losing);
+    // then a mate in one.
+    let up = "3r2k1/5pp1/7p/8/8/7P/5PP1/6K1 b - - 0 1";
+    let down = "6k1/5pp1/7p/8/8/7P/5PP1/3R2K1 b - - 0 1";
+    let mate = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
+    let mut e = Engine::start();
+    e.send(&format!("position fen {up}"));
+    let (_, lines) = e.bestmove("go depth 5");
+    assert!(lines.iter().all(|l| !l.contains(" wdl ")), "{lines:?}");
+    e.send("setoption name UCI_ShowWDL value true");
+    for (fen, winning) in [(up, true), (down, false)] {
+        e.send(&format!("position fen {fen}"));
+        let (_, lines) = e.bestmove("go depth 6");
+        let material = wdl::material(&Position::from_fen(fen).unwrap());
+        let infos: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info depth"))
+            .collect();
+        assert!(!infos.is_empty());
+        for info in infos {
+            let (cp, shown) = score_and_wdl(info);
+            let (cp, [w, d, l]) = (cp.unwrap(), shown.expect("a wdl field"));
+            // The side to move's view, from the model, for the root's material.
+            let model = wdl::MODEL.wdl(cp, material);
+            assert_eq!([w, d, l], [model.win, model.draw, model.loss], "{info}");
+            assert_eq!(w + d + l, 1000);
+            assert_eq!(cp > 0, winning, "{info}");
+            if winning {
+                assert!(w > l, "{info}");
+            } else {
+                assert!(l > w, "{info}");
+            }
+            // It comes after the score, as Stockfish writes it and python-chess reads it.
+            assert!(
+                info.contains(&format!("score cp {cp} wdl {w} {d} {l} ")),
+                "{info}"
+            );
+        }
+    }
+    e.send(&format!("position fen {mate}"));
+    let (_, lines) = e.bestmove("go depth 4");
+    let last = lines.iter().rfind(|l| l.starts_with("info depth")).unwrap();
+    assert!(last.contains("score mate 1 wdl 1000 0 0 "), "{last}");
+    // Switched off again: no wdl.
+    e.send("setoption name UCI_ShowWDL value false");
+    let (_, lines) = e.bestmove("go depth 3");
+    assert!(lines.iter().all(|l| !l.contains(" wdl ")), "{lines:?}");
+}
+
+/// The node count of the last `info depth` line of a `go`.
+fn nodes_of(lines: &[String]) -> u64 {
+    let last = lines.iter().rfind(|l| l.starts_with("info depth")).unwrap();
+    info_field(last, "nodes").unwrap()
+}
+
+#[test]
+fn clear_hash_empties_the_table_and_analyse_mode_is_accepted() {
+    // One thread and a fixed depth: the same search from an empty table visits the same
+    // nodes; from a table that knows the position, fewer.
+    let go = "go depth 8";
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4 e7e5 g1f3");
+    let (_, fresh) = e.bestmove(go);
+    let (_, warm) = e.bestmove(go);
+    assert!(nodes_of(&warm) < nodes_of(&fresh), "{warm:?}");
+    e.send("setoption name Clear Hash");
+    e.send("setoption name UCI_AnalyseMode value true");
+    assert_eq!(e.settle(), Vec::<String>::new(), "no complaint");
+    let (_, cleared) = e.bestmove(go);
+    assert_eq!(nodes_of(&cleared), nodes_of(&fresh));
+    // Analyse mode changes nothing in the search.
+    e.send("setoption name Clear Hash");
+    e.send("setoption name UCI_AnalyseMode value false");
+    let (_, off) = e.bestmove(go);
+    assert_eq!(nodes_of(&off), nodes_of(&fresh));
+    e.send("setoption name UCI_AnalyseMode value maybe");
+    assert_eq!(
+        info_strings(&e.settle()),
+        ["bad value 'maybe' for option 'UCI_AnalyseMode' ignored ('uci' lists its type and range)"]
     );
 }
 
