@@ -13,8 +13,8 @@ fn uci_subcommand_runs_the_engine() {
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
     // Chess960 start 0 (BBQNNRKR) after 1. Nf3: the reply must be a legal black move in
-    // Chess960 notation; `quit` is sent only once the search has answered (end of input waits
-    // for the search to finish too).
+    // Chess960 notation. The input ends right after `go`: a search with a limit (here a depth)
+    // still runs to it.
     writeln!(
         stdin,
         "uci\nsetoption name UCI_Chess960 value true\nisready\nposition fen bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1 moves e1f3\ngo depth 4"

@@ -111,6 +111,8 @@ pub struct Uci<W: Write + Send + 'static> {
     search: Option<JoinHandle<()>>,
     /// Set while the search must not print `bestmove` by itself (infinite, ponder).
     hold: Arc<AtomicBool>,
+    /// The current search has a limit of its own (see [`Uci::run`]).
+    bounded: bool,
     last_clock: Option<Clock>,
 }
 
@@ -134,6 +136,7 @@ impl<W: Write + Send + 'static> Uci<W> {
             history: Vec::new(),
             search: None,
             hold: Arc::new(AtomicBool::new(false)),
+            bounded: false,
             last_clock: None,
         }
     }
@@ -156,12 +159,23 @@ impl<W: Write + Send + 'static> Uci<W> {
         self.say(&format!("info string {msg}"));
     }
 
-    /// Runs the protocol on `input` until `quit` or end of input.
+    /// Runs the protocol on `input` until `quit` or end of input. At the end of the input a
+    /// search with a limit (time, depth, nodes, mate) is let finish, so that
+    /// `printf 'position startpos\ngo movetime 300\n' | chess960-engine` answers after 300 ms
+    /// with a searched move; one without a limit (`infinite`, `ponder`, a plain `go`) is
+    /// stopped. After `quit` every search stops at once.
     pub fn run(&mut self, input: impl BufRead) {
+        let mut quit = false;
         for line in input.lines() {
             let Ok(line) = line else { break };
             if !self.handle(&line) {
+                quit = true;
                 break;
+            }
+        }
+        if !quit && self.bounded && !self.hold.load(Ordering::SeqCst) {
+            if let Some(h) = self.search.take() {
+                let _ = h.join();
             }
         }
         self.stop_search();
@@ -519,6 +533,11 @@ impl<W: Write + Send + 'static> Uci<W> {
             time::deadlines(&clock, start, overhead)
         };
         self.hold.store(infinite || ponder, Ordering::SeqCst);
+        self.bounded = !(infinite || ponder)
+            && (deadlines.hard.is_some()
+                || limits.depth.is_some()
+                || limits.nodes.is_some()
+                || limits.mate.is_some());
         self.shared.stop.store(false, Ordering::SeqCst);
         self.shared.nodes.store(0, Ordering::SeqCst);
         self.shared.tt.new_search();

@@ -788,3 +788,74 @@ fn no_illegal_move_in_fast_self_play() {
     }
     assert!(played > 60, "{played} moves");
 }
+
+/// The highest `info depth` among `lines`.
+fn deepest(lines: &[String]) -> u32 {
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("info depth "))
+        .filter_map(|l| l.split_whitespace().next()?.parse().ok())
+        .max()
+        .unwrap_or(0)
+}
+
+/// Runs the engine on `input`, closing its input after `linger`; its output lines.
+fn piped(input: &str, linger: Duration) -> Vec<String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chess960-engine"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "{input}").unwrap();
+    std::thread::sleep(linger);
+    drop(stdin);
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    let out = rx
+        .recv_timeout(PATIENCE)
+        .unwrap_or_else(|_| panic!("the engine did not end after its input: {input}"))
+        .unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn end_of_input_lets_a_limited_search_finish_and_stops_an_unlimited_one() {
+    // The pipe: the input ends right after `go`. A search with a limit still runs
+    // to it (here 300 ms: far deeper than depth 1), with a legal bestmove.
+    let pos = StartId::CLASSICAL.position();
+    let pos = pos.play(pos.parse_uci("e2e4", CastlingMode::Standard).unwrap());
+    for go in [
+        "go movetime 300",
+        "go depth 6",
+        "go movetime 300 nodestime 5",
+    ] {
+        let lines = piped(
+            &format!("position startpos moves e2e4\n{go}"),
+            Duration::ZERO,
+        );
+        let best = lines
+            .iter()
+            .find_map(|l| l.strip_prefix("bestmove "))
+            .unwrap_or_else(|| panic!("{go}: no bestmove in {lines:?}"));
+        let mv = best.split_whitespace().next().unwrap();
+        assert!(
+            pos.parse_uci(mv, CastlingMode::Standard).is_ok(),
+            "{go}: {mv}"
+        );
+        assert!(deepest(&lines) >= 4, "{go}: stopped early: {lines:?}");
+    }
+    // `go infinite` has no end of its own: the end of the input stops it, still with a move.
+    let lines = piped("position startpos\ngo infinite", Duration::from_millis(200));
+    assert!(
+        lines.iter().any(|l| l.starts_with("bestmove ")),
+        "{lines:?}"
+    );
+}
