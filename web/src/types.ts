@@ -129,6 +129,8 @@ export interface GameView {
   study_ms?: number | null;
   /** Present in the answer to a draw offer the engine turned down. */
   draw_offer?: string;
+  /** False for a game without a seat token (terminal, import, older server): watched only. */
+  has_seat: boolean;
   /** In the answer to the new-game request only: the secret every action on the game needs. */
   seat_token?: string;
 }

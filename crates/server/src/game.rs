@@ -663,6 +663,7 @@ impl Live {
                 _ => None,
             },
             draw_offer: None,
+            has_seat: matches!(self.seat, Seat::Held { .. }),
             seat_token: None,
         }
     }
@@ -803,6 +804,9 @@ pub struct GameView {
     /// The engine's answer to a draw offer, in the answer to that offer only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub draw_offer: Option<&'static str>,
+    /// Whether the game has a seat token. Without one (created on the terminal, imported, or
+    /// by a server older than seat tokens) it can only be watched through the server.
+    pub has_seat: bool,
     /// The seat token, in the answer to `POST /api/games` only: the secret that every action
     /// on the game needs (see `seat.rs`).
     #[serde(skip_serializing_if = "Option::is_none")]

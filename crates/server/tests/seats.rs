@@ -75,6 +75,7 @@ async fn the_seat_token_is_given_once_and_needed_for_every_action() {
     let other_token = seat_of(other["key"].as_str().unwrap()).unwrap();
     refused_without_the_seat(&a, &key, Some(&other_token), "not this game's").await;
     let view = a.get(&format!("/api/games/{key}")).await.json;
+    assert_eq!(view["has_seat"], true);
     assert_eq!(view["status"], "study");
     assert_eq!(view["moves"], json!([]));
     assert_eq!(view["premove"], Value::Null);
@@ -153,6 +154,7 @@ async fn a_game_without_a_seat_is_watched_not_played() {
     let a = app_on(&db).await;
     let r = a.get(&format!("/api/games/{key}")).await;
     assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json["has_seat"], false);
     assert_eq!(a.get(&format!("/api/games/{key}/pgn")).await.status, 200);
     let mut ws = a.ws_watch(key.as_str()).await;
     assert_eq!(ws.next().await["game"]["key"], key.as_str());

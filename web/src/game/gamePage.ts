@@ -335,7 +335,9 @@ class GamePage {
       const ahead = view.engine_queue.ahead;
       text = `The engine waits for a free search thread (${ahead} search${ahead === 1 ? '' : 'es'} before it; the server is busy).`;
     } else text = view.engine_thinking ? 'The engine is thinking…' : 'The engine is to move.';
-    if (!this.seated && view.status !== 'finished') {
+    if (!view.has_seat && view.status !== 'finished') {
+      text += ` You are watching: this game was not started in a browser (or by an older server), so it can only be continued on the terminal, with 'chess960 play --resume ${view.id}'.`;
+    } else if (!this.seated && view.status !== 'finished') {
       text += ' You are watching: only the browser that started this game can play it.';
     }
     if (view.paused && view.status === 'playing') text += ' (The clocks are stopped: the server restarted since the last move.)';
