@@ -23,6 +23,7 @@ mod assets;
 pub mod catalog;
 pub mod error;
 mod game;
+pub mod guard;
 mod live;
 mod pgn;
 
@@ -42,6 +43,7 @@ use axum::routing::{get, post};
 use axum::Router;
 use chess960_store::GameStore;
 use error::ApiError;
+use guard::Access;
 use live::{Ctx, Games};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -91,7 +93,8 @@ impl AppState {
 }
 
 /// The router: `/api/...` and the embedded UI, with the 1 MiB body limit and debug-level
-/// request logging.
+/// request logging. It does not check who asks: [`Server::bind_with`] puts the checks of
+/// [`guard`] in front of it.
 pub fn router(state: AppState) -> Router {
     let game = "/api/games/{key}";
     Router::new()
@@ -150,19 +153,34 @@ pub struct Server {
     addr: SocketAddr,
     state: AppState,
     task: tokio::task::JoinHandle<std::io::Result<()>>,
+    token: Option<String>,
 }
 
 impl Server {
     /// Listens on `addr` (port 0 for any free port) and serves in the background of the
-    /// current tokio runtime.
+    /// current tokio runtime, with the default [`Access`]: the loopback names, and a token
+    /// only when `addr` is not loopback.
     pub async fn bind(
         addr: impl ToSocketAddrs,
         store: Arc<dyn GameStore>,
     ) -> std::io::Result<Server> {
+        Server::bind_with(addr, store, Access::default()).await
+    }
+
+    /// [`Server::bind`] with the checks of [`guard`] configured by `access`. A name or token
+    /// that [`guard::parse_host_name`] or [`guard::parse_token`] refuses is `InvalidInput`.
+    pub async fn bind_with(
+        addr: impl ToSocketAddrs,
+        store: Arc<dyn GameStore>,
+        access: Access,
+    ) -> std::io::Result<Server> {
         let listener = tokio::net::TcpListener::bind(addr).await?;
         let addr = listener.local_addr()?;
+        let guard = Arc::new(guard::Guard::new(&access, addr)?);
+        let token = guard.token().map(str::to_owned);
         let state = AppState::new(store);
-        let app = router(state.clone());
+        let app =
+            router(state.clone()).layer(axum::middleware::from_fn_with_state(guard, guard::check));
         let mut stop = state.shutdown_signal();
         let task = tokio::spawn(async move {
             axum::serve(listener, app)
@@ -171,7 +189,12 @@ impl Server {
                 })
                 .await
         });
-        Ok(Server { addr, state, task })
+        Ok(Server {
+            addr,
+            state,
+            task,
+            token,
+        })
     }
 
     /// The address listened on.
@@ -182,6 +205,20 @@ impl Server {
     /// `http://host:port/`.
     pub fn url(&self) -> String {
         format!("http://{}/", self.addr)
+    }
+
+    /// The access token the server asks for, if it asks for one.
+    pub fn token(&self) -> Option<&str> {
+        self.token.as_deref()
+    }
+
+    /// The address to open in a browser: [`Server::url`], with `?token=...` when the server
+    /// asks for a token.
+    pub fn login_url(&self) -> String {
+        match &self.token {
+            Some(token) => format!("{}?token={token}", self.url()),
+            None => self.url(),
+        }
     }
 
     /// Stops the server: engine searches and timers end, WebSocket clients are closed, and
@@ -249,13 +286,17 @@ impl std::fmt::Display for RunError {
 impl std::error::Error for RunError {}
 
 /// Runs the server on `host:port` until Ctrl-C, on a runtime of its own (for the command
-/// line). `ready` is called with the URL once the server listens.
+/// line), with the checks of [`guard`] configured by `access` (`host` is admitted as a name
+/// unless `access.host` names another). `ready` is called with [`Server::login_url`] once the
+/// server listens.
 pub fn run(
     host: &str,
     port: u16,
     store: Arc<dyn GameStore>,
+    mut access: Access,
     ready: impl FnOnce(&str),
 ) -> Result<(), RunError> {
+    access.host.get_or_insert_with(|| host.to_owned());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -267,13 +308,13 @@ pub fn run(
         } else {
             format!("{host}:{port}")
         };
-        let server = Server::bind(addr.as_str(), store)
+        let server = Server::bind_with(addr.as_str(), store, access)
             .await
             .map_err(|error| RunError::Bind {
                 addr: addr.clone(),
                 error,
             })?;
-        ready(&server.url());
+        ready(&server.login_url());
         tokio::signal::ctrl_c()
             .await
             .map_err(|e| RunError::Other(format!("cannot wait for Ctrl-C: {e}")))?;
