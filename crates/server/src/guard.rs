@@ -467,8 +467,8 @@ fn unauthorized(api: bool, wrong: bool) -> Response {
         let mut resp = ApiError::new(
             StatusCode::UNAUTHORIZED,
             format!(
-                "{first}: send it as 'Authorization: Bearer TOKEN' or '?token=TOKEN'; it is in \
-                 the address 'chess960 serve' printed when it started"
+                "{first}: open the address that 'chess960 serve' printed when it started (it ends \
+                 in ?token=...), or send the token as 'Authorization: Bearer TOKEN'"
             ),
         )
         .into_response();
