@@ -164,7 +164,9 @@ impl Guard {
     async fn admit(&self, req: Request) -> Result<Request, Response> {
         let target = self.check_host(&req).map_err(IntoResponse::into_response)?;
         check_origin(req.headers(), target.as_ref()).map_err(IntoResponse::into_response)?;
-        self.check_token(&req)?;
+        if let Some(answer) = self.check_token(&req) {
+            return Err(answer);
+        }
         check_body_type(req).await
     }
 
@@ -228,28 +230,24 @@ impl Guard {
         known && port.unwrap_or(80) == self.port
     }
 
-    fn check_token(&self, req: &Request) -> Result<(), Response> {
-        let Some(token) = &self.token else {
-            return Ok(());
-        };
+    /// `None` when the request may pass; else the guard's answer: 401, or the redirect that
+    /// turns a right `?token=` on a page of the UI into a cookie.
+    fn check_token(&self, req: &Request) -> Option<Response> {
+        let token = self.token.as_ref()?;
         let right = |given: &str| same_secret(given.as_bytes(), token.as_bytes());
         let api = is_api(req.uri().path());
         let from_query = query_token(req.uri());
         if from_query.as_deref().is_some_and(right) {
             let page = matches!(*req.method(), Method::GET | Method::HEAD);
-            return if page && !api {
-                Err(self.enter(req.uri(), token))
-            } else {
-                Ok(())
-            };
+            return (page && !api).then(|| self.enter(req.uri(), token));
         }
         let bearer = bearer_token(req.headers());
         let cookies = cookie_values(req.headers(), &self.cookie);
         if bearer.is_some_and(right) || cookies.iter().any(|c| right(c)) {
-            return Ok(());
+            return None;
         }
         let wrong = from_query.is_some() || bearer.is_some() || !cookies.is_empty();
-        Err(unauthorized(api, wrong))
+        Some(unauthorized(api, wrong))
     }
 
     /// The answer to a page of the UI opened with the right `?token=`: the cookie, and the

@@ -113,7 +113,7 @@ async fn ws_status(base: &str, key: &str, headers: &[(&str, &str)]) -> u16 {
 /// A server with `access` on 127.0.0.1, and the port it got.
 async fn guarded(access: Access) -> (Server, tempfile::TempDir) {
     let dir = tempfile::tempdir().expect("temp dir");
-    let store = SqliteStore::open(&dir.path().join("games.sqlite3")).expect("store");
+    let store = SqliteStore::open(dir.path().join("games.sqlite3")).expect("store");
     let server = Server::bind_with("127.0.0.1:0", Arc::new(store), access)
         .await
         .expect("bind");
@@ -246,10 +246,20 @@ async fn the_servers_own_pages_and_clients_without_origin_are_served() {
     assert_eq!(game_count(&a).await, 4);
 }
 
+/// `POST /api/games` to the server by its address, with `rest`: more header lines, a blank
+/// line and the body.
+async fn post_games(a: &App, rest: &str) -> Raw {
+    let port = addr(a).port();
+    raw(
+        addr(a),
+        &format!("POST /api/games HTTP/1.1\nHost: 127.0.0.1:{port}\n{rest}"),
+    )
+    .await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn post_bodies_must_be_json_and_what_a_form_sends_creates_nothing() {
     let a = app().await;
-    let port = addr(&a).port();
     // What an HTML form can send: text/plain (a JSON-looking body, the classic trick),
     // urlencoded and multipart; an empty text/plain body too (a form with no field), which
     // would otherwise create a game with the defaults.
@@ -262,28 +272,20 @@ async fn post_bodies_must_be_json_and_what_a_form_sends_creates_nothing() {
         ("application/json; charset=latin1", "{}"),
         ("application/jsonp", "{}"),
     ] {
-        let r = raw(
-            addr(&a),
-            &format!(
-                "POST /api/games HTTP/1.1\nHost: 127.0.0.1:{port}\nContent-Type: {content_type}\n\
-                 Content-Length: {}\n\n{body}",
-                body.len()
-            ),
-        )
-        .await;
+        let rest = format!(
+            "Content-Type: {content_type}\nContent-Length: {}\n\n{body}",
+            body.len()
+        );
+        let r = post_games(&a, &rest).await;
         assert_eq!(r.status, 415, "{content_type}: {}", r.body);
         assert!(r.error().contains("application/json"), "{}", r.error());
     }
     // A body without any type, of known or unknown length.
     for request in [
-        "Content-Length: 2\n\n{}".to_owned(),
-        "Transfer-Encoding: chunked\n\n2\r\n{}\r\n0\r\n\r\n".to_owned(),
+        "Content-Length: 2\n\n{}",
+        "Transfer-Encoding: chunked\n\n2\r\n{}\r\n0\r\n\r\n",
     ] {
-        let r = raw(
-            addr(&a),
-            &format!("POST /api/games HTTP/1.1\nHost: 127.0.0.1:{port}\n{request}"),
-        )
-        .await;
+        let r = post_games(&a, request).await;
         assert_eq!(r.status, 415, "{request}: {}", r.body);
         assert!(r.error().contains("no Content-Type"), "{}", r.error());
     }
@@ -295,11 +297,7 @@ async fn post_bodies_must_be_json_and_what_a_form_sends_creates_nothing() {
         "Content-Length: 0\n\n",
         "Transfer-Encoding: chunked\n\n0\r\n\r\n",
     ] {
-        let r = raw(
-            addr(&a),
-            &format!("POST /api/games HTTP/1.1\nHost: 127.0.0.1:{port}\n{request}"),
-        )
-        .await;
+        let r = post_games(&a, request).await;
         assert_eq!(r.status, 201, "{request}: {}", r.body);
     }
     assert_eq!(game_count(&a).await, 4);
@@ -414,7 +412,7 @@ async fn allow_host_admits_a_name_on_any_port() {
     server.shutdown().await;
 
     let dir = tempfile::tempdir().unwrap();
-    let store = SqliteStore::open(&dir.path().join("g.sqlite3")).unwrap();
+    let store = SqliteStore::open(dir.path().join("g.sqlite3")).unwrap();
     let bad = Access {
         allow_hosts: vec!["chess.example:8960".into()],
         ..Access::default()
