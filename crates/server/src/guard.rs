@@ -259,7 +259,8 @@ impl Guard {
             .split('&')
             .filter(|pair| !pair.is_empty() && pair.split('=').next() != Some("token"))
             .collect();
-        let mut to = uri.path().to_owned();
+        // One leading slash: `//name` in a Location would send the browser to another host.
+        let mut to = format!("/{}", uri.path().trim_start_matches('/'));
         if !rest.is_empty() {
             to.push('?');
             to.push_str(&rest.join("&"));

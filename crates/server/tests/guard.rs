@@ -525,6 +525,10 @@ async fn the_access_token_is_asked_for_and_taken_in_each_of_its_forms() {
     let r = get(&server, &format!("/?token={TOKEN}"), "").await;
     assert_eq!(r.status, 303, "{}", r.body);
     assert_eq!(r.header("location"), Some("/"));
+    // Never to another host.
+    let r = get(&server, &format!("//evil.example/x?token={TOKEN}"), "").await;
+    assert_eq!(r.status, 303, "{}", r.body);
+    assert_eq!(r.header("location"), Some("/evil.example/x"));
 
     // The WebSocket: refused without the token, open with the cookie a browser sends.
     let client = reqwest::Client::new();
