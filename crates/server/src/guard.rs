@@ -29,7 +29,7 @@ use std::fmt;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::pin::Pin;
 
-/// Who may use the server: what [`crate::Server::bind_with`] and [`crate::run`] take. The
+/// Who may use the server: what [`crate::Server::bind_with_access`] and [`crate::run`] take. The
 /// default admits the loopback names only and asks for a token only on an address that is not
 /// loopback.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

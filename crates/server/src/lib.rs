@@ -93,7 +93,7 @@ impl AppState {
 }
 
 /// The router: `/api/...` and the embedded UI, with the 1 MiB body limit and debug-level
-/// request logging. It does not check who asks: [`Server::bind_with`] puts the checks of
+/// request logging. It does not check who asks: [`Server::bind_with_access`] puts the checks of
 /// [`guard`] in front of it.
 pub fn router(state: AppState) -> Router {
     let game = "/api/games/{key}";
@@ -164,12 +164,12 @@ impl Server {
         addr: impl ToSocketAddrs,
         store: Arc<dyn GameStore>,
     ) -> std::io::Result<Server> {
-        Server::bind_with(addr, store, Access::default()).await
+        Server::bind_with_access(addr, store, Access::default()).await
     }
 
     /// [`Server::bind`] with the checks of [`guard`] configured by `access`. A name or token
     /// that [`guard::parse_host_name`] or [`guard::parse_token`] refuses is `InvalidInput`.
-    pub async fn bind_with(
+    pub async fn bind_with_access(
         addr: impl ToSocketAddrs,
         store: Arc<dyn GameStore>,
         access: Access,
@@ -308,7 +308,7 @@ pub fn run(
         } else {
             format!("{host}:{port}")
         };
-        let server = Server::bind_with(addr.as_str(), store, access)
+        let server = Server::bind_with_access(addr.as_str(), store, access)
             .await
             .map_err(|error| RunError::Bind {
                 addr: addr.clone(),

@@ -114,7 +114,7 @@ async fn ws_status(base: &str, key: &str, headers: &[(&str, &str)]) -> u16 {
 async fn guarded(access: Access) -> (Server, tempfile::TempDir) {
     let dir = tempfile::tempdir().expect("temp dir");
     let store = SqliteStore::open(dir.path().join("games.sqlite3")).expect("store");
-    let server = Server::bind_with("127.0.0.1:0", Arc::new(store), access)
+    let server = Server::bind_with_access("127.0.0.1:0", Arc::new(store), access)
         .await
         .expect("bind");
     (server, dir)
@@ -417,7 +417,7 @@ async fn allow_host_admits_a_name_on_any_port() {
         allow_hosts: vec!["chess.example:8960".into()],
         ..Access::default()
     };
-    let e = Server::bind_with("127.0.0.1:0", Arc::new(store), bad)
+    let e = Server::bind_with_access("127.0.0.1:0", Arc::new(store), bad)
         .await
         .err()
         .expect("a name with a port is refused");
