@@ -387,33 +387,35 @@ describe('a server that asks for its access token', () => {
   test('the printed address lets the browser in, the UI plays on its cookie, and without it the page says what to do', async () => {
     const token = 'browser-test-token';
     const server = await startServer(['--token', token]);
-    const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+    const headers = { Authorization: `Bearer ${token}` };
     const view = async key => (await fetch(`${server.base}/api/games/${key}`, { headers })).json();
     const page = await env.newPage();
     try {
-      const created = await fetch(`${server.base}/api/games`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ start: { id: 518 }, color: 'white', level: { depth: 1 }, time_control: null, study_ms: 0 }),
-      });
-      assert.equal(created.status, 201);
-      const { key } = await created.json();
-
       // Without the token: a page that says what is missing and where to find it.
-      const refused = await page.goto(`${server.base}/game/${key}`);
+      const refused = await page.goto(`${server.base}/`);
       assert.equal(refused.status(), 401);
       assert.match(await page.locator('h1').innerText(), /needs its access token/);
       assert.match(await page.locator('body').innerText(), /chess960 serve/);
       await shot(page, 'token-needed');
 
       // The address as printed: the token becomes a cookie and leaves the address.
-      await page.goto(`${server.base}/game/${key}?token=${token}`);
-      assert.equal(page.url(), `${server.base}/game/${key}`);
-      await page.locator('[data-testid=board] cg-board piece').first().waitFor();
-      await page.locator('[data-testid=status]', { hasText: 'Your move' }).waitFor();
+      await page.goto(`${server.base}/?token=${token}`);
+      assert.equal(page.url(), `${server.base}/`);
 
-      // A move by mouse (a POST with the cookie); the engine's reply reaches the board over the
-      // WebSocket, which the cookie let in too.
+      // A new game from the form, a move by mouse (POSTs with the cookie); the engine's reply
+      // reaches the board over the WebSocket, which the cookie let in too.
+      await page.locator('[data-testid=start-id]').check();
+      await page.locator('[data-testid=id]').fill('518');
+      await page.locator('[data-testid=preview-label]', { hasText: '#518' }).waitFor();
+      await page.locator('[data-testid=color-white]').check();
+      await page.locator('[data-testid=level-depth]').check();
+      await page.locator('[data-testid=depth]').fill('1');
+      await page.locator('[data-testid=clock]').selectOption('none');
+      await page.locator('[data-testid=study]').fill('0');
+      await page.locator('[data-testid=start-game]').click();
+      await page.waitForURL(/\/game\/[0-9a-f]{32}$/);
+      const key = page.url().split('/').pop();
+      await page.locator('[data-testid=status]', { hasText: 'Your move' }).waitFor();
       await drag(page, 'e2', 'e4');
       const reply = await eventually(async () => (await view(key)).moves[1], "the engine's reply");
       await eventually(
