@@ -210,8 +210,8 @@ impl Guard {
                     StatusCode::FORBIDDEN,
                     format!(
                         "this server does not answer to the name '{raw}' (a defence against DNS \
-                         rebinding): it answers to localhost, its IP addresses and the names \
-                         given with --allow-host, on port {}; to reach it by this name, start it \
+                         rebinding): it answers to localhost and IP addresses on port {}, and to \
+                         the names given with --allow-host; to reach it by this name, start it \
                          with --allow-host {name}",
                         self.port
                     ),
