@@ -4,8 +4,9 @@
 // Screenshots go to web/test-results/.
 
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { boardPieces, drag, eventually, shot, start } from './harness.mjs';
+import { boardPieces, drag, eventually, shot, start, startServer } from './harness.mjs';
 
 let env;
 
@@ -365,6 +366,117 @@ describe('positions', () => {
     await eventually(async () => /^\d+$/.test(await number.innerText()), 'the next number');
     await shot(page, 'projector');
     await page.close();
+  });
+});
+
+// What a page of another site can do to a server on this machine without opening it: post a
+// form (text/plain with a JSON-looking body, or an empty urlencoded one), post with fetch in
+// no-cors mode, open a WebSocket. Each must be refused and change nothing.
+function foreignPage(target, key) {
+  const ws = target.replace(/^http/, 'ws');
+  return `<!doctype html><html><head><meta charset="utf-8"><title>another site</title></head><body>
+<form id="create" method="post" enctype="text/plain" action="${target}/api/games">
+  <input type="hidden" name='{"color": "black", "name": "x' value='"}'>
+</form>
+<form id="resign" method="post" action="${target}/api/games/${key}/resign"></form>
+<script>
+  window.socket = new Promise(done => {
+    const socket = new WebSocket('${ws}/api/games/${key}/ws');
+    socket.onopen = () => done('open');
+    socket.onerror = () => done('refused');
+    socket.onclose = () => done('refused');
+  });
+  window.fetched = fetch('${target}/api/games', { method: 'POST', mode: 'no-cors', body: '{"name": "fetch"}' })
+    .then(() => 'sent', () => 'failed');
+</script></body></html>`;
+}
+
+describe('cross-site requests', () => {
+  test('a page of another origin can neither post to the server nor open a WebSocket', async () => {
+    const { key } = await env.api('POST', '/api/games', { level: { depth: 1 }, color: 'white', time_control: null, study_ms: 0 });
+    const before = (await env.api('GET', '/api/games?limit=1')).total;
+    const foreign = createServer((request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(foreignPage(env.base, key));
+    });
+    await new Promise(ok => foreign.listen(0, '127.0.0.1', ok));
+    const origin = `http://127.0.0.1:${foreign.address().port}`;
+    const page = await env.newPage();
+    try {
+      await page.goto(`${origin}/`);
+      assert.equal(await page.evaluate(() => window.socket), 'refused', 'the WebSocket did not open');
+      await page.evaluate(() => window.fetched);
+      for (const form of ['create', 'resign']) {
+        if (!page.url().startsWith(origin)) await page.goto(`${origin}/`);
+        const [response] = await Promise.all([
+          page.waitForEvent('response', r => r.url().startsWith(env.base)),
+          page.evaluate(id => document.getElementById(id).submit(), form),
+        ]);
+        assert.equal(response.status(), 403, `the ${form} form is refused`);
+        await page.waitForURL(url => url.href.startsWith(env.base));
+        await page.locator('body', { hasText: 'its own pages' }).waitFor();
+      }
+      await shot(page, 'cross-site-form-refused');
+    } finally {
+      await page.close();
+      foreign.close();
+    }
+    assert.equal((await env.api('GET', '/api/games?limit=1')).total, before, 'no game was created');
+    assert.equal((await env.api('GET', `/api/games/${key}`)).status, 'playing', 'the game was not resigned');
+  });
+});
+
+describe('a server that asks for its access token', () => {
+  test('the printed address lets the browser in, the UI plays on its cookie, and without it the page says what to do', async () => {
+    const token = 'browser-test-token';
+    const server = await startServer(['--token', token]);
+    const headers = { Authorization: `Bearer ${token}` };
+    const view = async key => (await fetch(`${server.base}/api/games/${key}`, { headers })).json();
+    const page = await env.newPage();
+    try {
+      // Without the token: a page that says what is missing and where to find it.
+      const refused = await page.goto(`${server.base}/`);
+      assert.equal(refused.status(), 401);
+      assert.match(await page.locator('h1').innerText(), /needs its access token/);
+      assert.match(await page.locator('body').innerText(), /chess960 serve/);
+      await shot(page, 'token-needed');
+
+      // The address as printed: the token becomes a cookie and leaves the address.
+      await page.goto(`${server.base}/?token=${token}`);
+      assert.equal(page.url(), `${server.base}/`);
+
+      // A new game from the form, a move by mouse (POSTs with the cookie); the engine's reply
+      // reaches the board over the WebSocket, which the cookie let in too.
+      await page.locator('[data-testid=start-id]').check();
+      await page.locator('[data-testid=id]').fill('518');
+      await page.locator('[data-testid=preview-label]', { hasText: '#518' }).waitFor();
+      await page.locator('[data-testid=color-white]').check();
+      await page.locator('[data-testid=level-depth]').check();
+      await page.locator('[data-testid=depth]').fill('1');
+      await page.locator('[data-testid=clock]').selectOption('none');
+      await page.locator('[data-testid=study]').fill('0');
+      await page.locator('[data-testid=start-game]').click();
+      await page.waitForURL(/\/game\/[0-9a-f]{32}$/);
+      const key = page.url().split('/').pop();
+      await page.locator('[data-testid=status]', { hasText: 'Your move' }).waitFor();
+      await drag(page, 'e2', 'e4');
+      const reply = await eventually(async () => (await view(key)).moves[1], "the engine's reply");
+      await eventually(
+        async () => (await boardPieces(page))[reply.uci.slice(2, 4)]?.startsWith('black'),
+        "the engine's reply on the board",
+      );
+
+      // The cookie gone (say, the server was started again with another token): the UI shows
+      // the server's message.
+      await env.context.clearCookies();
+      await page.locator('[data-testid=resign]').click();
+      await page.locator('[data-testid=message]', { hasText: 'access token' }).waitFor();
+      await shot(page, 'token-lost');
+      assert.equal((await view(key)).status, 'playing');
+    } finally {
+      await page.close();
+      await server.close();
+    }
   });
 });
 

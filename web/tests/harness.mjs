@@ -26,13 +26,14 @@ function freePort() {
   });
 }
 
-async function waitForServer(base, child, log) {
+async function waitForServer(base, child, log, tokened) {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (child && child.exitCode !== null) throw new Error(`chess960 serve exited with ${child.exitCode}:\n${log.join('')}`);
     try {
+      // A server that asks for a token answers 401 once it listens.
       const response = await fetch(`${base}/api/positions/518`);
-      if (response.ok) return;
+      if (response.ok || (tokened && response.status === 401)) return;
     } catch {
       // not listening yet
     }
@@ -42,27 +43,51 @@ async function waitForServer(base, child, log) {
 }
 
 /**
+ * Starts `chess960 serve` on a free port with a fresh database and `args` added.
+ * Returns { base, log, close }.
+ */
+export async function startServer(args = []) {
+  const scratch = mkdtempSync(join(tmpdir(), 'chess960-web-server-'));
+  const log = [];
+  const bin = process.env.CHESS960_BIN ?? join(REPO, 'target', 'release', 'chess960');
+  if (!existsSync(bin)) throw new Error(`no server binary at ${bin}: run 'cargo build --release -p chess960-cli' or set CHESS960_BIN`);
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(bin, ['serve', '--port', String(port), '--db', join(scratch, 'games.sqlite3'), ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.on('data', d => log.push(String(d)));
+  child.stderr.on('data', d => log.push(String(d)));
+  async function close() {
+    child.kill('SIGTERM');
+    await new Promise(r => (child.exitCode !== null ? r() : child.once('exit', r)));
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  try {
+    await waitForServer(base, child, log, args.includes('--token'));
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { base, log, close };
+}
+
+/**
  * Starts the server (or uses CHESS960_URL, a server already running) and Chromium.
  * Returns { base, browser, newPage, api, close }.
  */
 export async function start() {
   mkdirSync(RESULTS, { recursive: true });
   const scratch = mkdtempSync(join(tmpdir(), 'chess960-web-'));
-  const log = [];
-  let child = null;
+  let server = null;
   let base = process.env.CHESS960_URL?.replace(/\/$/, '');
+  let log = [];
   if (!base) {
-    const bin = process.env.CHESS960_BIN ?? join(REPO, 'target', 'release', 'chess960');
-    if (!existsSync(bin)) throw new Error(`no server binary at ${bin}: run 'cargo build --release -p chess960-cli' or set CHESS960_BIN`);
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    child = spawn(bin, ['serve', '--port', String(port), '--db', join(scratch, 'games.sqlite3')], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout.on('data', d => log.push(String(d)));
-    child.stderr.on('data', d => log.push(String(d)));
+    server = await startServer();
+    ({ base, log } = server);
+  } else {
+    await waitForServer(base, null, log, false);
   }
-  await waitForServer(base, child, log);
 
   const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
   if (!existsSync(executablePath)) throw new Error(`no Chromium at ${executablePath}: apt-get install -y chromium`);
@@ -105,14 +130,11 @@ export async function start() {
 
   async function close() {
     await context.close().catch(() => {});
-    if (child) {
-      child.kill('SIGTERM');
-      await new Promise(r => (child.exitCode !== null ? r() : child.once('exit', r)));
-    }
+    await server?.close();
     rmSync(scratch, { recursive: true, force: true });
   }
 
-  return { base, newPage, api, close, pageErrors, serverLog: log };
+  return { base, context, newPage, api, close, pageErrors, serverLog: log };
 }
 
 /** The centre of a square on the board, in page coordinates. */

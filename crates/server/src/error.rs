@@ -120,8 +120,9 @@ pub type ApiResult<T> = Result<T, ApiError>;
 /// A JSON request body of type `T`. Unlike axum's `Json`, every rejection is a JSON error:
 /// 413 over [`BODY_LIMIT`], 400 for a body that is not JSON or does not fit `T`, naming the
 /// field (`level.elo: invalid type: string "x", expected u32`). An empty body reads as `{}`,
-/// so that actions without parameters may be posted without one. The content type is not
-/// checked: the body is what matters.
+/// so that actions without parameters may be posted without one. The content type is checked
+/// before the request gets here, by the guard layer (`crate::guard`): a POST body that is not
+/// `application/json` never reaches a handler.
 pub struct JsonBody<T>(pub T);
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {

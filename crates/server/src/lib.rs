@@ -25,11 +25,13 @@ mod create;
 pub mod error;
 mod game;
 mod game_error;
+pub mod guard;
 mod live;
 mod pgn;
 mod pool;
 mod registry;
 mod seat;
+mod secret;
 
 /// How games against the engine are recorded in the store (players, tags, time control), shared
 /// with `chess960 play` so that the terminal and the browser keep their games alike.
@@ -47,6 +49,7 @@ use axum::routing::{get, post};
 use axum::Router;
 use chess960_store::GameStore;
 use error::ApiError;
+use guard::Access;
 use live::Ctx;
 use pool::SearchPool;
 use registry::Games;
@@ -78,6 +81,16 @@ impl Default for Capacity {
             unload_after: Duration::from_secs(60),
         }
     }
+}
+
+/// Everything `chess960 serve` can set: how much of the machine games use, and who may use
+/// the server.
+#[derive(Clone, Debug, Default)]
+pub struct ServeOptions {
+    /// Search threads, their hash tables, unloading idle games.
+    pub capacity: Capacity,
+    /// Allowed host names and the access token (see [`guard`]).
+    pub access: Access,
 }
 
 /// The server's state, shared by every request: the games in memory, the search pool and
@@ -155,7 +168,8 @@ impl AppState {
 }
 
 /// The router: `/api/...` and the embedded UI, with the 1 MiB body limit and debug-level
-/// request logging.
+/// request logging. It does not check who asks: [`Server::bind_with_access`] puts the checks of
+/// [`guard`] in front of it.
 pub fn router(state: AppState) -> Router {
     let game = "/api/games/{key}";
     Router::new()
@@ -215,16 +229,18 @@ pub struct Server {
     addr: SocketAddr,
     state: AppState,
     task: tokio::task::JoinHandle<std::io::Result<()>>,
+    token: Option<String>,
 }
 
 impl Server {
     /// Listens on `addr` (port 0 for any free port) and serves in the background of the
-    /// current tokio runtime, with the default [`Capacity`].
+    /// current tokio runtime, with the default [`Capacity`] and [`Access`] (the loopback
+    /// names, and a token only when `addr` is not loopback).
     pub async fn bind(
         addr: impl ToSocketAddrs,
         store: Arc<dyn GameStore>,
     ) -> std::io::Result<Server> {
-        Server::bind_with(addr, store, Capacity::default()).await
+        Server::bind_with_options(addr, store, ServeOptions::default()).await
     }
 
     /// As [`Server::bind`], using `capacity`.
@@ -233,11 +249,42 @@ impl Server {
         store: Arc<dyn GameStore>,
         capacity: Capacity,
     ) -> std::io::Result<Server> {
+        let options = ServeOptions {
+            capacity,
+            ..ServeOptions::default()
+        };
+        Server::bind_with_options(addr, store, options).await
+    }
+
+    /// [`Server::bind`] with the checks of [`guard`] configured by `access`. A name or token
+    /// that [`guard::parse_host_name`] or [`guard::parse_token`] refuses is `InvalidInput`.
+    pub async fn bind_with_access(
+        addr: impl ToSocketAddrs,
+        store: Arc<dyn GameStore>,
+        access: Access,
+    ) -> std::io::Result<Server> {
+        let options = ServeOptions {
+            access,
+            ..ServeOptions::default()
+        };
+        Server::bind_with_options(addr, store, options).await
+    }
+
+    /// [`Server::bind`] with every option.
+    pub async fn bind_with_options(
+        addr: impl ToSocketAddrs,
+        store: Arc<dyn GameStore>,
+        options: ServeOptions,
+    ) -> std::io::Result<Server> {
+        let ServeOptions { capacity, access } = options;
         let listener = tokio::net::TcpListener::bind(addr).await?;
         let addr = listener.local_addr()?;
+        let guard = Arc::new(guard::Guard::new(&access, addr)?);
+        let token = guard.token().map(str::to_owned);
         let state = AppState::with_capacity(store, capacity);
         state.inner.games.spawn_unloader(capacity.unload_after);
-        let app = router(state.clone());
+        let app =
+            router(state.clone()).layer(axum::middleware::from_fn_with_state(guard, guard::check));
         let mut stop = state.shutdown_signal();
         let task = tokio::spawn(async move {
             axum::serve(
@@ -249,7 +296,12 @@ impl Server {
             })
             .await
         });
-        Ok(Server { addr, state, task })
+        Ok(Server {
+            addr,
+            state,
+            task,
+            token,
+        })
     }
 
     /// The server's state (games in memory, searches), for tests and monitoring.
@@ -265,6 +317,20 @@ impl Server {
     /// `http://host:port/`.
     pub fn url(&self) -> String {
         format!("http://{}/", self.addr)
+    }
+
+    /// The access token the server asks for, if it asks for one.
+    pub fn token(&self) -> Option<&str> {
+        self.token.as_deref()
+    }
+
+    /// The address to open in a browser: [`Server::url`], with `?token=...` when the server
+    /// asks for a token.
+    pub fn login_url(&self) -> String {
+        match &self.token {
+            Some(token) => format!("{}?token={token}", self.url()),
+            None => self.url(),
+        }
     }
 
     /// Stops the server: engine searches and timers end, WebSocket clients are closed, and
@@ -332,14 +398,17 @@ impl std::fmt::Display for RunError {
 impl std::error::Error for RunError {}
 
 /// Runs the server on `host:port` until Ctrl-C, on a runtime of its own (for the command
-/// line). `ready` is called with the URL once the server listens.
+/// line), with `options`: its capacity, and the checks of [`guard`] configured by its access
+/// (`host` is admitted as a name unless `options.access.host` names another). `ready` is called with [`Server::login_url`] once the
+/// server listens.
 pub fn run(
     host: &str,
     port: u16,
     store: Arc<dyn GameStore>,
-    capacity: Capacity,
+    mut options: ServeOptions,
     ready: impl FnOnce(&str),
 ) -> Result<(), RunError> {
+    options.access.host.get_or_insert_with(|| host.to_owned());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -351,13 +420,13 @@ pub fn run(
         } else {
             format!("{host}:{port}")
         };
-        let server = Server::bind_with(addr.as_str(), store, capacity)
+        let server = Server::bind_with_options(addr.as_str(), store, options)
             .await
             .map_err(|error| RunError::Bind {
                 addr: addr.clone(),
                 error,
             })?;
-        ready(&server.url());
+        ready(&server.login_url());
         tokio::signal::ctrl_c()
             .await
             .map_err(|e| RunError::Other(format!("cannot wait for Ctrl-C: {e}")))?;

@@ -13,31 +13,21 @@
 //! the terminal) can be watched and exported but not played through the server: nobody can
 //! prove they created them.
 
+use crate::secret::{hex, random_hex};
 use sha2::{Digest, Sha256};
 
 /// The request header that carries the seat token.
 pub const HEADER: &str = "x-seat-token";
 
-/// A new seat token: 32 lowercase hex digits from the operating system's random source.
+/// A new seat token: 32 lowercase hex digits (128 bits) from the operating system's random
+/// source.
 pub fn new_token() -> Result<String, getrandom::Error> {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes)?;
-    Ok(hex(&bytes))
+    random_hex::<16>()
 }
 
 /// What the store keeps of a token: its SHA-256 in hex.
 pub fn hash(token: &str) -> String {
     hex(&Sha256::digest(token.as_bytes()))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for &b in bytes {
-        s.push(char::from(DIGITS[usize::from(b >> 4)]));
-        s.push(char::from(DIGITS[usize::from(b & 15)]));
-    }
-    s
 }
 
 /// Who may play a game.

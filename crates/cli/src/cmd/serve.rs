@@ -1,6 +1,7 @@
 //! `chess960 serve`: the web server (`chess960-server`) with the browser UI, on the game
 //! database of `chess960 db`.
 
+use chess960_server::guard::{Access, TokenRule};
 use chess960_store::SqliteStore;
 use clap::Args;
 use std::io::Write;
@@ -19,12 +20,19 @@ saves every move in the game database before it acknowledges it, so games surviv
 of the page and a restart of the server. The web UI is built into the program.\n\n\
 The database is the one of 'chess960 db': --db PATH, else $CHESS960_DB, else games.sqlite3 in \
 the user's data directory (~/.local/share/chess960/ on Linux).\n\n\
+Who may use it: requests from other web pages (a foreign Origin), requests to a name that is \
+not this server's (DNS rebinding) and POST bodies that are not JSON are refused. On an address \
+other than loopback (--host 0.0.0.0) the server also asks for an access token, drawn at start \
+and printed in the address to open (http://HOST:PORT/?token=...). docs/server.md has the \
+threat model: what this protects against and what it does not.\n\n\
 The HTTP and WebSocket API is described in docs/api.md. Stop the server with Ctrl-C.",
     after_help = "Examples:\n  chess960 serve\n  chess960 serve --port 8080\n  \
-chess960 serve --host 0.0.0.0 --db /tmp/games.sqlite3"
+chess960 serve --host 0.0.0.0 --db /tmp/games.sqlite3\n  \
+chess960 serve --allow-host chess.example.com --token \"$(cat token.txt)\""
 )]
 pub struct ServeArgs {
-    /// The address to listen on; 0.0.0.0 (or ::) lets other machines connect.
+    /// The address to listen on; 0.0.0.0 (or ::) lets other machines connect, and then the
+    /// server asks for an access token (see --token, --no-auth).
     #[arg(long, value_name = "HOST", default_value = "127.0.0.1")]
     pub host: String,
     /// The port to listen on (0: any free port).
@@ -45,6 +53,20 @@ pub struct ServeArgs {
     /// Log one line per request (and the server's warnings) on standard error.
     #[arg(long, short)]
     pub verbose: bool,
+    /// Also answer to requests sent to NAME (the Host a browser sends through a reverse proxy
+    /// or a port forward), on any port. localhost, IP addresses and the --host name need no
+    /// mention. Repeatable.
+    #[arg(long, value_name = "NAME", value_parser = chess960_server::guard::parse_host_name)]
+    pub allow_host: Vec<String>,
+    /// Ask for this access token (letters, digits, '-', '.', '_', '~'), also on a loopback
+    /// address; without it, a non-loopback --host draws one at start. Clients send it as
+    /// 'Authorization: Bearer TOKEN' or '?token=TOKEN'; the browser gets a cookie.
+    #[arg(long, value_name = "TOKEN", value_parser = chess960_server::guard::parse_token)]
+    pub token: Option<String>,
+    /// Ask for no access token, even on a non-loopback --host (a warning is printed): anyone
+    /// who can reach the address can create, play and delete games.
+    #[arg(long, conflicts_with = "token")]
+    pub no_auth: bool,
 }
 
 /// Runs `chess960 serve`: 0 after Ctrl-C, 2 with one `chess960: …` line when it cannot
@@ -67,13 +89,29 @@ pub fn main(args: &ServeArgs) -> ExitCode {
     if let Some(n) = args.search_threads {
         capacity.search_threads = n.into();
     }
-    let result = chess960_server::run(&args.host, args.port, Arc::new(store), capacity, |url| {
+    let access = Access {
+        host: None,
+        allow_hosts: args.allow_host.clone(),
+        token: match (&args.token, args.no_auth) {
+            (Some(token), _) => TokenRule::Required(token.clone()),
+            (None, true) => TokenRule::Off,
+            (None, false) => TokenRule::Auto,
+        },
+    };
+    let options = chess960_server::ServeOptions { capacity, access };
+    let result = chess960_server::run(&args.host, args.port, Arc::new(store), options, |url| {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(
             out,
             "chess960 serve: {url}  (games in {db_path}; Ctrl-C stops)"
         );
         let _ = out.flush();
+        if args.no_auth {
+            eprintln!(
+                "chess960: warning: --no-auth: no access token is asked for, so anyone who can \
+                 reach {url} can create, play and delete games (docs/server.md)"
+            );
+        }
     });
     match result {
         Ok(()) => ExitCode::SUCCESS,
