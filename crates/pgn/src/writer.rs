@@ -89,6 +89,20 @@ pub fn game_to_string(game: &Game, options: &WriteOptions) -> String {
     s
 }
 
+/// The movetext of `line` played from `start` alone, as [`game_to_string`] writes it but
+/// with no result and no line break at the end (the game database keeps a game's annotated
+/// movetext like this; [`crate::reader::read_movetext`] reads it back).
+pub fn movetext_to_string(line: &Line, start: &Position, options: &WriteOptions) -> String {
+    let mut s = String::new();
+    let mut wrap = Wrap {
+        out: &mut s,
+        column: 0,
+        width: options.width.max(1),
+    };
+    write_line(&mut wrap, line, start);
+    s
+}
+
 /// A tag value with `\` and `"` escaped and control characters (line breaks, tabs) turned
 /// into spaces, which a tag pair cannot hold.
 fn escape(value: &str) -> String {
