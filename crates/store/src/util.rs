@@ -1,6 +1,7 @@
 //! Small helpers: the duplicate-detection hash, timestamps and calendar dates, random keys.
 
-use crate::{GameKey, StoreError};
+use crate::{GameKey, MoveRecord, StoreError};
+use chess960_core::{CastlingMode, Position};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// FNV-1a with 128 bits. Not cryptographic, and it needs not be: it only has to make two
@@ -77,6 +78,35 @@ pub(crate) fn new_key() -> Result<GameKey, StoreError> {
 /// True for the four results a game can have.
 pub(crate) fn is_result(s: &str) -> bool {
     matches!(s, "1-0" | "0-1" | "1/2-1/2" | "*")
+}
+
+/// Checks that `moves` are a game from `start_fen`: each UCI (Chess960 form) is a legal move
+/// in the position before it and its SAN is the SAN of that move. `Conflict` names the
+/// first half-move that is not.
+pub(crate) fn check_moves(start_fen: &str, moves: &[MoveRecord]) -> Result<(), StoreError> {
+    let mut pos = Position::from_fen(start_fen).map_err(|e| {
+        StoreError::Conflict(format!("the start FEN '{start_fen}' cannot be read: {e}"))
+    })?;
+    for (i, record) in moves.iter().enumerate() {
+        let bad = |why: String| {
+            StoreError::Conflict(format!("half-move {} ('{}'): {why}", i + 1, record.uci))
+        };
+        let m = pos
+            .parse_uci(&record.uci, CastlingMode::Chess960)
+            .map_err(|e| bad(e.to_string()))?;
+        if m.to_uci(CastlingMode::Chess960) != record.uci {
+            return Err(bad(format!(
+                "not in Chess960 UCI form, which is '{}'",
+                m.to_uci(CastlingMode::Chess960)
+            )));
+        }
+        let san = pos.san(m);
+        if san != record.san {
+            return Err(bad(format!("its SAN is '{san}', not '{}'", record.san)));
+        }
+        pos.play_mut(m);
+    }
+    Ok(())
 }
 
 #[cfg(test)]
