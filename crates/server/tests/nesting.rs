@@ -18,17 +18,21 @@ fn nested(depth: usize, closed: bool) -> String {
     format!("1. e4 {}{close} e5 *", "(1. d4 ".repeat(depth))
 }
 
+/// `POST /api/games` of a game against the engine at depth 1 from `pgn`.
+async fn start_from(a: &common::App, pgn: String) -> common::Reply {
+    a.post(
+        "/api/games",
+        json!({"start": {"pgn": pgn}, "level": {"depth": 1}}),
+    )
+    .await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn deeply_nested_variations_are_answered_and_the_server_lives_on() {
     let a = app().await;
     let pgn = nested(100_000, true);
     assert!(pgn.len() < 1 << 20);
-    let r = a
-        .post(
-            "/api/games",
-            json!({"start": {"pgn": pgn}, "level": {"depth": 1}}),
-        )
-        .await;
+    let r = start_from(&a, pgn).await;
     assert_eq!(r.status, 201, "{}", r.text);
     let sans: Vec<&str> = r.json["moves"]
         .as_array()
@@ -66,12 +70,7 @@ async fn sixty_thousand_tags_are_read_and_the_server_lives_on() {
     let tags: String = (0..60_000).map(|i| format!("[T{i} \"\"]\n")).collect();
     let pgn = format!("{tags}\n1. e4 e5 *");
     assert!(pgn.len() < 1 << 20);
-    let r = a
-        .post(
-            "/api/games",
-            json!({"start": {"pgn": pgn}, "level": {"depth": 1}}),
-        )
-        .await;
+    let r = start_from(&a, pgn).await;
     assert_eq!(r.status, 201, "{}", r.text);
     assert_eq!(r.json["moves"][1]["san"], "e5");
     let r = a.get("/api/positions/0").await;

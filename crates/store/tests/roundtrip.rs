@@ -36,6 +36,20 @@ fn read(text: &[u8]) -> (Vec<Game>, usize) {
     (good, bad)
 }
 
+/// Every game of the store as PGN, oldest first.
+fn export(store: &SqliteStore) -> Vec<u8> {
+    let mut text = Vec::new();
+    let mut w = chess960_pgn::Writer::new(&mut text, Default::default());
+    store
+        .for_each_game(&GameFilter::default(), &mut |g| {
+            w.write_game(&to_pgn(&g).unwrap()).unwrap();
+            true
+        })
+        .unwrap();
+    w.into_inner().unwrap();
+    text
+}
+
 #[test]
 fn real_pgn_round_trip() {
     let dir = scratch();
@@ -70,17 +84,7 @@ fn real_pgn_round_trip() {
     );
 
     // Export everything, oldest first, and read it back.
-    let mut text = Vec::new();
-    {
-        let mut w = chess960_pgn::Writer::new(&mut text, Default::default());
-        store
-            .for_each_game(&GameFilter::default(), &mut |g| {
-                w.write_game(&to_pgn(&g).unwrap()).unwrap();
-                true
-            })
-            .unwrap();
-        w.into_inner().unwrap();
-    }
+    let text = export(&store);
     let (back, bad) = read(&text);
     assert_eq!(bad, 0);
     let options = WriteOptions::default();
@@ -134,17 +138,7 @@ fn real_pgn_round_trip() {
     assert!(store.count(&f).unwrap() >= 1);
 
     // And it exports the same bytes.
-    let mut again_text = Vec::new();
-    {
-        let mut w = chess960_pgn::Writer::new(&mut again_text, Default::default());
-        other
-            .for_each_game(&GameFilter::default(), &mut |g| {
-                w.write_game(&to_pgn(&g).unwrap()).unwrap();
-                true
-            })
-            .unwrap();
-        w.into_inner().unwrap();
-    }
+    let again_text = export(&other);
     assert!(
         again_text == text,
         "the second export differs from the first"
