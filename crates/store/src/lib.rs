@@ -2,7 +2,8 @@
 //!
 //! Every game is kept with the number of its start position (`None` for a FEN start that is not
 //! one of the 960), its start FEN, its moves (with the clocks after each move), its result and
-//! the reason for it, the players, the time control and all PGN tags.
+//! the reason for it, the players, the time control and all PGN tags; an imported game also
+//! with its comments, NAGs and variations.
 //!
 //! Callers talk to a [`GameStore`], never to SQLite directly, so that another backend (e.g.
 //! PostgreSQL for a shared server) can be added without touching them. The default backend is

@@ -12,7 +12,7 @@
 //!   as [`StoreError::Corrupt`]; a schema newer than this program as [`StoreError::TooNew`].
 //!   Only then is it opened for writing and migrated.
 
-use crate::util::{check_moves, game_date, is_result, new_key, now_ms, Fnv128};
+use crate::util::{check_moves, game_date, game_hash, is_result, new_key, now_ms};
 use crate::{
     Clocks, Finish, GameFilter, GameId, GameKey, GameStore, GameSummary, ImportGame, ImportOutcome,
     MoveRecord, NewGame, PositionCounts, StoreError, StoredGame,
@@ -635,56 +635,6 @@ fn where_clause(f: &GameFilter) -> (String, Vec<rusqlite::types::Value>) {
     } else {
         (format!("WHERE {}", conds.join(" AND ")), args)
     }
-}
-
-/// The start FEN as the hash sees it: re-written in X-FEN when it parses, so that the same
-/// start in Shredder-FEN or X-FEN is the same game.
-fn canonical_fen(fen: &str) -> String {
-    chess960_core::Position::from_fen(fen).map_or_else(|_| fen.trim().to_owned(), |p| p.fen())
-}
-
-/// The tags that, with the players, identify a game (the PGN standard's seven-tag roster
-/// less the players and the result, which are columns of their own).
-const IDENTIFYING_TAGS: [&str; 4] = ["Event", "Site", "Date", "Round"];
-
-/// The duplicate-detection hash of a finished game: start, main line, players, result, and
-/// the tags `Event`, `Site`, `Date` and `Round`. (docs/store.md says what a duplicate is; a
-/// change here needs a migration that recomputes the stored hashes.)
-pub(crate) fn game_hash<'a>(
-    start_fen: &str,
-    ucis: impl Iterator<Item = &'a str>,
-    white: &str,
-    black: &str,
-    result: &str,
-    tags: &[(String, String)],
-) -> [u8; 16] {
-    // A missing tag and PGN's "unknown" (`?`, `????.??.??`, as the writer fills in the
-    // seven-tag roster) are the same, so that an exported game is its own duplicate.
-    let unknown = |v: &str| {
-        v.trim()
-            .trim_matches(|c| c == '?' || c == '.' || c == '-')
-            .to_owned()
-    };
-    let mut values = [""; IDENTIFYING_TAGS.len()];
-    for (name, value) in tags {
-        if let Some(i) = IDENTIFYING_TAGS.iter().position(|n| n == name) {
-            values[i] = value;
-        }
-    }
-    let mut h = Fnv128::new();
-    h.field(&canonical_fen(start_fen));
-    for u in ucis {
-        h.bytes(u.as_bytes());
-        h.bytes(b" ");
-    }
-    h.field("");
-    h.field(&unknown(white));
-    h.field(&unknown(black));
-    h.field(result);
-    for v in values {
-        h.field(&unknown(v));
-    }
-    h.finish()
 }
 
 /// Recomputes the stored hash of a game from what is stored (after its result or a tag
