@@ -76,3 +76,19 @@ async fn sixty_thousand_tags_are_read_and_the_server_lives_on() {
     let r = a.get("/api/positions/0").await;
     assert_eq!(r.status, 200);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deeply_nested_json_is_refused_and_the_server_lives_on() {
+    // serde_json stops at 128 levels with an error: the request is refused, not a crash.
+    let a = app().await;
+    let depth = 100_000;
+    let body = format!(
+        "{{\"start\": {}{}}}",
+        "{\"x\": [".repeat(depth),
+        "]}".repeat(depth)
+    );
+    let r = a.post_raw("/api/games", body.into_bytes()).await;
+    assert!((400..500).contains(&r.status), "{} {}", r.status, r.text);
+    let r = a.get("/api/positions/518").await;
+    assert_eq!(r.status, 200);
+}
