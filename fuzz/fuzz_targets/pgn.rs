@@ -8,7 +8,8 @@ use chess960_pgn::{game_to_string, Game, Line, Reader, WriteOptions};
 use libfuzzer_sys::fuzz_target;
 
 /// The line with comments reduced to their words, as the writer re-wraps them (a `}`, which
-/// cannot be written inside a comment, separates words like white space).
+/// cannot be written inside a comment, separates words like white space). A loop over an
+/// explicit stack: the input may nest variations as deep as it likes.
 fn normalised(line: &Line) -> Line {
     let norm = |cs: &[String]| -> Vec<String> {
         cs.iter()
@@ -22,10 +23,13 @@ fn normalised(line: &Line) -> Line {
             .collect()
     };
     let mut out = line.clone();
-    out.comment = norm(&line.comment);
-    for (node, orig) in out.nodes.iter_mut().zip(&line.nodes) {
-        node.comments = norm(&orig.comments);
-        node.variations = orig.variations.iter().map(normalised).collect();
+    let mut open: Vec<&mut Line> = vec![&mut out];
+    while let Some(Line { comment, nodes }) = open.pop() {
+        *comment = norm(comment);
+        for node in nodes {
+            node.comments = norm(&node.comments);
+            open.extend(node.variations.iter_mut());
+        }
     }
     out
 }

@@ -220,3 +220,145 @@ fn a_foreign_file_is_refused_and_left_alone() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("cannot read"), "{}", stderr(&out));
 }
+
+/// Exports the whole database to `out`; the PGN text.
+fn export_all(db: &Path, out: &Path) -> String {
+    let o = run(db, &["export", "-o", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    std::fs::read_to_string(out).unwrap()
+}
+
+#[test]
+fn tcec_export_import_export_is_byte_identical() {
+    let dir = scratch("tcec-round-trip");
+    let (db1, db2) = (dir.join("one.sqlite3"), dir.join("two.sqlite3"));
+    let tcec = Path::new(&shared("pgn/tcec/TCEC_Season_6_-_FRC.pgn"))
+        .parent()
+        .unwrap()
+        .to_owned();
+    let mut files: Vec<String> = std::fs::read_dir(&tcec)
+        .unwrap()
+        .map(|e| e.unwrap().path().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    let mut args = vec!["import", "--json"];
+    args.extend(files.iter().map(String::as_str));
+    let out = run(&db1, &args);
+    // The Double-FRC bonus file's 10 games are refused by the reader (not Chess960 starts).
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["errors"], 10);
+    assert_eq!(v["duplicates"], 0);
+    let games = v["added"].as_u64().unwrap();
+    assert!(games > 400, "{v}");
+
+    let first = export_all(&db1, &dir.join("first.pgn"));
+    // The annotations came along: as many comments as 'pgn convert' writes for the files.
+    let mut converted = String::new();
+    for f in &files {
+        let o = Command::new(env!("CARGO_BIN_EXE_chess960"))
+            .args(["pgn", "convert", f, "-o", "-"])
+            .output()
+            .unwrap();
+        converted.push_str(&stdout(&o));
+    }
+    assert!(first.matches("{ ").count() > 10_000);
+    assert_eq!(first.matches("{ ").count(), converted.matches("{ ").count());
+    assert_eq!(first.matches("( ").count(), converted.matches("( ").count());
+    assert_eq!(first.matches(" $").count(), converted.matches(" $").count());
+
+    let out = run(&db2, &["import", dir.join("first.pgn").to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let second = export_all(&db2, &dir.join("second.pgn"));
+    assert!(first == second, "the second export differs from the first");
+    // And importing the export into the first database adds nothing.
+    let out = run(
+        &db1,
+        &["import", "--json", dir.join("first.pgn").to_str().unwrap()],
+    );
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["added"], 0);
+    assert_eq!(v["duplicates"], games);
+}
+
+#[test]
+fn a_one_megabyte_comment_and_nested_variations_come_back() {
+    // Before issue 13 'db import' kept neither, and aborted at 100,000 nested variations.
+    let dir = scratch("annotations");
+    let db = dir.join("a.sqlite3");
+    let big = "x".repeat(70).repeat(15_000);
+    let deep = format!("{}{}", "(1. d4 ".repeat(100_000), ")".repeat(100_000));
+    let pgn = dir.join("in.pgn");
+    std::fs::write(
+        &pgn,
+        format!("[Event \"big\"]\n\n1. e4 {{ {big} }} e5 $3 1-0\n\n[Event \"deep\"]\n\n1. e4 {deep} e5 *\n"),
+    )
+    .unwrap();
+    let out = run(&db, &["import", pgn.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = export_all(&db, &dir.join("out.pgn"));
+    assert_eq!(text.matches(&big).count(), 1);
+    assert!(text.contains("\n} 1... e5 $3 1-0"));
+    assert_eq!(text.matches('(').count(), 100_000);
+    let out = Command::new(env!("CARGO_BIN_EXE_chess960"))
+        .args(["pgn", "convert", pgn.to_str().unwrap(), "-o", "-"])
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&out), text);
+}
+
+#[test]
+fn unfinished_games_are_never_duplicates_and_events_tell_games_apart() {
+    let dir = scratch("duplicates");
+    let db = dir.join("d.sqlite3");
+    let pgn = dir.join("in.pgn");
+    std::fs::write(
+        &pgn,
+        "1. e4 *\n\n1. e4 *\n\n[Event \"A\"]\n[Round \"1\"]\n\n1. d4 1-0\n\n\
+         [Event \"B\"]\n[Round \"1\"]\n\n1. d4 1-0\n\n[Event \"B\"]\n[Round \"1\"]\n\n1. d4 1-0\n",
+    )
+    .unwrap();
+    let out = run(&db, &["import", "--json", pgn.to_str().unwrap()]);
+    assert_eq!(
+        serde_json::from_str::<Value>(&stdout(&out)).unwrap(),
+        serde_json::json!({"games": 5, "added": 4, "duplicates": 1, "errors": 0})
+    );
+}
+
+#[test]
+fn importing_a_file_with_no_games_exits_1() {
+    let dir = scratch("empty");
+    let db = dir.join("e.sqlite3");
+    let empty = dir.join("empty.pgn");
+    std::fs::write(&empty, "").unwrap();
+    let out = run(&db, &["import", empty.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stdout(&out).starts_with("0 games read: 0 added"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(
+        stderr(&out),
+        format!("chess960: no games found in {}\n", empty.display())
+    );
+    let out = run(&db, &["import", "--json", empty.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stdout(&out),
+        "{\"games\":0,\"added\":0,\"duplicates\":0,\"errors\":0}\n"
+    );
+}
+
+#[test]
+fn two_hundred_thousand_tags_are_imported_and_exported_whole() {
+    let dir = scratch("tags");
+    let db = dir.join("t.sqlite3");
+    let pgn = dir.join("tags.pgn");
+    let tags: String = (0..200_000).map(|i| format!("[T{i} \"v{i}\"]\n")).collect();
+    std::fs::write(&pgn, format!("{tags}\n1. e4 e5 1-0\n")).unwrap();
+    let out = run(&db, &["import", pgn.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = export_all(&db, &dir.join("out.pgn"));
+    assert!(text.contains(&format!("[Result \"1-0\"]\n{tags}\n1. e4 e5 1-0\n")));
+}

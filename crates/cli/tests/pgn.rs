@@ -353,3 +353,112 @@ fn help_documents_the_forms() {
     let out = run(&["--help"]);
     assert!(stdout(&out).contains("pgn"));
 }
+
+/// `1. e4 (1. d4 (1. d4 ( … ) ) ) e5 *`, `depth` variations deep.
+fn nested(depth: usize) -> String {
+    format!(
+        "1. e4 {}{} e5 *\n",
+        "(1. d4 ".repeat(depth),
+        ")".repeat(depth)
+    )
+}
+
+#[test]
+fn variations_nested_100000_deep_are_read_and_written_not_an_abort() {
+    // Before issue 13, 'pgn convert' overflowed the stack (exit 134) at 50,000 levels.
+    let f = scratch("nested.pgn", &nested(100_000));
+    let o = std::env::temp_dir()
+        .join(format!("chess960-cli-pgn-{}", std::process::id()))
+        .join("nested-out.pgn");
+    let out = run(&["pgn", "convert", s(&f), "-o", s(&o)]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&o).unwrap();
+    assert_eq!(text.matches('(').count(), 100_000);
+    assert_eq!(text.matches(')').count(), 100_000);
+    let flowed = text.replace('\n', " ");
+    assert!(flowed.contains("1. e4 ( 1. d4 ( 1. d4 "));
+    assert!(
+        flowed.contains(") ) 1... e5 *"),
+        "{}",
+        &flowed[flowed.len() - 100..]
+    );
+    for args in [vec!["pgn", "check", s(&f)], vec!["pgn", "check", s(&o)]] {
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert_eq!(stdout(&out), "1 game, 0 with errors\n");
+    }
+    let out = run(&["pgn", "stats", s(&f), "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["total"]["unfinished"], 1);
+}
+
+#[test]
+fn two_hundred_thousand_tags_are_converted_whole() {
+    // Before issue 13 reading them was quadratic (44 s for 'pgn convert').
+    let mut text = String::new();
+    for i in 0..200_000 {
+        text.push_str(&format!("[T{i} \"v{i}\"]\n"));
+    }
+    text.push_str("\n1. e4 e5 1-0\n");
+    let f = scratch("tags.pgn", &text);
+    let out = run(&["pgn", "convert", s(&f), "-o", "-"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let written = stdout(&out);
+    let expected: String = (0..200_000).map(|i| format!("[T{i} \"v{i}\"]\n")).collect();
+    assert!(
+        written.contains(&format!("[Result \"1-0\"]\n{expected}\n1. e4 e5 1-0\n")),
+        "every tag once, in order"
+    );
+}
+
+#[test]
+fn a_file_with_no_games_exits_1_with_one_line_on_stderr() {
+    let o = std::env::temp_dir()
+        .join(format!("chess960-cli-pgn-{}", std::process::id()))
+        .join("empty-out.pgn");
+    for (name, text) in [
+        ("empty.pgn", ""),
+        ("blank.pgn", "\n \n{ only a comment }\n"),
+    ] {
+        let f = scratch(name, text);
+        let says = format!("chess960: no games found in {}\n", s(&f));
+        let out = run(&["pgn", "check", s(&f)]);
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        assert_eq!(stdout(&out), "0 games, 0 with errors\n");
+        assert_eq!(stderr(&out), says);
+        let out = run(&["pgn", "check", s(&f), "--json"]);
+        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(stdout(&out), "{\"games\":0,\"errors\":[]}\n");
+        assert_eq!(stderr(&out), says);
+        let out = run(&["pgn", "stats", s(&f), "--json"]);
+        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(stderr(&out), says);
+        let out = run(&["pgn", "convert", s(&f), "-o", s(&o)]);
+        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(stderr(&out), says);
+        assert_eq!(std::fs::read_to_string(&o).unwrap(), "");
+    }
+    // With other files: the good one is still checked, the empty one named.
+    let good = scratch("good-beside-empty.pgn", GOOD);
+    let empty = scratch("empty-beside-good.pgn", "");
+    let out = run(&["pgn", "check", s(&good), s(&empty)]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out), "1 game, 0 with errors\n");
+    assert_eq!(
+        stderr(&out),
+        format!("chess960: no games found in {}\n", s(&empty))
+    );
+    // Standard input is named as such.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chess960"))
+        .args(["pgn", "check", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdin.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stderr(&out), "chess960: no games found in standard input\n");
+}

@@ -45,4 +45,4 @@ pub use error::{ErrorKind, PgnError};
 pub use game::{Game, GameResult, Line, Node, Tags};
 pub use reader::{Reader, Summary};
 pub use variant::Variant;
-pub use writer::{game_to_string, WriteOptions, Writer};
+pub use writer::{game_to_string, movetext_to_string, WriteOptions, Writer};

@@ -270,6 +270,36 @@ pub struct Reader<R> {
     levels: Vec<Level>,
 }
 
+/// Reads a movetext alone (no tag section) from `start`: the moves with their comments,
+/// NAGs and variations, checked as [`Reader::read_game`] checks them, up to a termination
+/// marker or the end of the text (which needs no marker here). The game database keeps a
+/// game's annotated movetext this way beside its move rows.
+///
+/// ```
+/// use chess960_core::StartId;
+/// use chess960_pgn::reader::read_movetext;
+///
+/// let line = read_movetext("1. e4 { best } (1. d4) e5", StartId::CLASSICAL.position()).unwrap();
+/// assert_eq!(line.nodes.len(), 2);
+/// assert_eq!(line.nodes[0].comments, ["best"]);
+/// assert!(read_movetext("1. e4 e4", StartId::CLASSICAL.position()).is_err());
+/// ```
+#[allow(clippy::result_large_err)]
+pub fn read_movetext(text: &str, start: Position) -> Result<Line, PgnError> {
+    let mut reader = Reader::new(text.as_bytes());
+    reader.games = 1;
+    let mut sink = TreeSink {
+        stack: vec![Line::default()],
+    };
+    let mut err = None;
+    // A byte slice cannot fail to read: the `Err` arm is never taken.
+    let _ = reader.movetext(&mut sink, start, &mut err);
+    match err {
+        Some(e) if e.kind != ErrorKind::MissingResult => Err(e),
+        _ => Ok(sink.stack.into_iter().next().unwrap_or_default()),
+    }
+}
+
 impl<R: Read> Reader<R> {
     /// A reader of `src`. It reads in large chunks itself, so `src` need not be buffered.
     pub fn new(src: R) -> Reader<R> {

@@ -16,7 +16,7 @@
 //!   take for an escape line or a tag.
 //! - One blank line after each game.
 
-use crate::game::{Game, Line};
+use crate::game::{Game, Line, Step};
 use crate::variant::Variant;
 use chess960_core::{CastlingDialect, Color, Position, StartId};
 use std::fmt::Write as _;
@@ -86,6 +86,20 @@ impl<W: Write> Writer<W> {
 pub fn game_to_string(game: &Game, options: &WriteOptions) -> String {
     let mut s = String::new();
     format_game(game, options, &mut s);
+    s
+}
+
+/// The movetext of `line` played from `start` alone, as [`game_to_string`] writes it but
+/// with no result and no line break at the end (the game database keeps a game's annotated
+/// movetext like this; [`crate::reader::read_movetext`] reads it back).
+pub fn movetext_to_string(line: &Line, start: &Position, options: &WriteOptions) -> String {
+    let mut s = String::new();
+    let mut wrap = Wrap {
+        out: &mut s,
+        column: 0,
+        width: options.width.max(1),
+    };
+    write_line(&mut wrap, line, start);
     s
 }
 
@@ -222,38 +236,68 @@ fn move_number(pos: &Position, out: &mut String) {
     });
 }
 
+/// A line being written: the position after its last move, the position before it (where
+/// a variation of that move starts), and whether the next move needs its number.
+struct Open {
+    pos: Position,
+    before: Position,
+    need_number: bool,
+}
+
 /// Writes a line from `start`: its comment, then each move with its number where one is
-/// needed, NAGs, comments and variations.
+/// needed, NAGs, comments and variations. A loop over [`Line::walk`] with one [`Open`] per
+/// open variation, not a recursion: variations nest as deep as the input does.
 fn write_line(w: &mut Wrap<'_>, line: &Line, start: &Position) {
-    for c in &line.comment {
-        w.comment(c);
-    }
-    let mut pos = *start;
-    let mut need_number = true;
+    let mut open: Vec<Open> = Vec::new();
     let mut scratch = String::with_capacity(16);
-    for node in &line.nodes {
-        if pos.turn() == Color::White || need_number {
-            move_number(&pos, &mut scratch);
-            w.token(&scratch);
+    for step in line.walk() {
+        match step {
+            Step::Enter(l) => {
+                let pos = match open.last_mut() {
+                    Some(parent) => {
+                        w.token("(");
+                        parent.need_number = true;
+                        parent.before
+                    }
+                    None => *start,
+                };
+                open.push(Open {
+                    pos,
+                    before: pos,
+                    need_number: true,
+                });
+                for c in &l.comment {
+                    w.comment(c);
+                }
+            }
+            Step::Move(node) => {
+                let Some(cur) = open.last_mut() else { continue };
+                if cur.pos.turn() == Color::White || cur.need_number {
+                    move_number(&cur.pos, &mut scratch);
+                    w.token(&scratch);
+                }
+                w.token(&cur.pos.san(node.mv));
+                cur.need_number = false;
+                for nag in &node.nags {
+                    scratch.clear();
+                    let _ = write!(scratch, "${nag}");
+                    w.token(&scratch);
+                }
+                for c in &node.comments {
+                    w.comment(c);
+                    cur.need_number = true;
+                }
+                // The variations of this move (if any) come next and start from `before`.
+                cur.before = cur.pos;
+                cur.pos.play_mut(node.mv);
+            }
+            Step::Leave => {
+                open.pop();
+                if !open.is_empty() {
+                    w.token(")");
+                }
+            }
         }
-        w.token(&pos.san(node.mv));
-        need_number = false;
-        for nag in &node.nags {
-            scratch.clear();
-            let _ = write!(scratch, "${nag}");
-            w.token(&scratch);
-        }
-        for c in &node.comments {
-            w.comment(c);
-            need_number = true;
-        }
-        for v in &node.variations {
-            w.token("(");
-            write_line(w, v, &pos);
-            w.token(")");
-            need_number = true;
-        }
-        pos.play_mut(node.mv);
     }
 }
 

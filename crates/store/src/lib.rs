@@ -2,7 +2,8 @@
 //!
 //! Every game is kept with the number of its start position (`None` for a FEN start that is not
 //! one of the 960), its start FEN, its moves (with the clocks after each move), its result and
-//! the reason for it, the players, the time control and all PGN tags.
+//! the reason for it, the players, the time control and all PGN tags; an imported game also
+//! with its comments, NAGs and variations.
 //!
 //! Callers talk to a [`GameStore`], never to SQLite directly, so that another backend (e.g.
 //! PostgreSQL for a shared server) can be added without touching them. The default backend is
@@ -95,6 +96,20 @@ pub struct MoveRecord {
     pub played_at_ms: i64,
 }
 
+/// A game to import: what [`GameStore::import_games`] stores in one go.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportGame {
+    /// The game's columns and tags.
+    pub game: NewGame,
+    /// The main line.
+    pub moves: Vec<MoveRecord>,
+    /// The result, `None` for an unfinished game (`*`).
+    pub finish: Option<Finish>,
+    /// The movetext with its comments, NAGs and variations, kept as imported (see
+    /// [`StoredGame::movetext`]); `None` when the moves with their clocks say it all.
+    pub movetext: Option<String>,
+}
+
 /// A finished game's result.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finish {
@@ -113,6 +128,11 @@ pub struct StoredGame {
     pub moves: Vec<MoveRecord>,
     /// `None` while the game is in progress (or was abandoned unfinished).
     pub finish: Option<Finish>,
+    /// The annotated movetext kept at import (comments, NAGs, variations), without the
+    /// result; `None` for games played here or imported without annotations. Its main line
+    /// begins with the moves of [`StoredGame::moves`] (the move rows stay the authority:
+    /// [`crate::pgn::to_pgn`] uses the annotations only as far as they agree with them).
+    pub movetext: Option<String>,
     pub created_at_ms: i64,
     pub updated_at_ms: i64,
     /// The SHA-256 (hex) of the secret token that lets its holder play the game through the
@@ -166,8 +186,9 @@ pub struct PositionCounts {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ImportOutcome {
     Added(GameId),
-    /// The same game (same start, moves, players, result, and Date and Round tags) is
-    /// already stored.
+    /// The same game is already stored: same start position, same main line, same result
+    /// (a finished one: an unfinished game is never a duplicate), and the same identifying
+    /// tags, `Event`, `Site`, `Date`, `Round`, `White` and `Black` (see docs/store.md).
     Duplicate(GameId),
 }
 
@@ -231,9 +252,11 @@ pub trait GameStore: Send + Sync {
     /// Starts a game (autosave) and gives it an id and an unguessable key.
     fn create_game(&self, game: &NewGame) -> Result<(GameId, GameKey), StoreError>;
 
-    /// Starts a game with the moves already played (a game continued from a PGN), and the
-    /// hash of its seat token if it has one, atomically: either the game exists with all of
-    /// them, or nothing was written.
+    /// Starts a game that already has moves (a game begun from a PGN, or resumed), with the
+    /// hash of its seat token if it has one (see [`StoredGame::seat_hash`]), in one
+    /// transaction: either the game exists with all of `moves` (unfinished, ready for
+    /// [`GameStore::append_move`] at ply `moves.len()`), or, on any error, nothing was
+    /// stored.
     fn create_game_with_moves(
         &self,
         game: &NewGame,
@@ -275,10 +298,7 @@ pub trait GameStore: Send + Sync {
 
     /// Stores a batch of complete games (import), in one transaction, detecting duplicates of
     /// games already stored or earlier in the batch.
-    fn import_games(
-        &self,
-        games: &[(NewGame, Vec<MoveRecord>, Option<Finish>)],
-    ) -> Result<Vec<ImportOutcome>, StoreError>;
+    fn import_games(&self, games: &[ImportGame]) -> Result<Vec<ImportOutcome>, StoreError>;
 
     /// Calls `visit` with each game that [`GameStore::list`] gives for `filter`, oldest first
     /// (the order they were stored in), stopping early when it returns `false` (export).

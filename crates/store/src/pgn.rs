@@ -2,17 +2,19 @@
 //! stored game becomes a `chess960_pgn::Game` for the PGN writer.
 //!
 //! What is kept: the start position, the main line (as UCI and SAN), the result, every tag,
-//! and the clocks: `[%clk H:MM:SS]` comments (as lichess and chess.com write them) become
-//! the clocks of the moves, and clocks are written back the same way. Other comments, NAGs
-//! and variations are not stored: the database holds games, not annotations.
+//! the clocks, and every comment, NAG and variation. `[%clk H:MM:SS]` comments (as lichess
+//! and chess.com write them) become the clocks of the moves. A game with annotations beyond
+//! those clocks also keeps its movetext as the PGN writer normalises it
+//! ([`crate::ImportGame::movetext`]), so that export gives back what `chess960 pgn convert`
+//! would write: export, import and export again is byte-identical.
 
 use crate::{Clocks, Finish, MoveRecord, NewGame, StoreError, StoredGame};
 use chess960_core::{CastlingMode, Position};
+use chess960_pgn::reader::read_movetext;
 use chess960_pgn::variant::{classify, needs_chess960, VariantTag};
-use chess960_pgn::{Game, GameResult, Node, Variant};
+use chess960_pgn::{movetext_to_string, Game, GameResult, Line, Node, Variant, WriteOptions};
 
-/// A complete game ready for [`crate::GameStore::import_games`].
-pub type ImportGame = (NewGame, Vec<MoveRecord>, Option<Finish>);
+pub use crate::ImportGame;
 
 /// Tags that are columns of their own, or follow from the game: not kept among the tags.
 const DERIVED_TAGS: [&str; 6] = ["White", "Black", "TimeControl", "Result", "SetUp", "FEN"];
@@ -78,7 +80,8 @@ fn board_reason(end: &Position) -> Option<&'static str> {
 
 /// A game read from PGN as a game to import. The reason of a finished game is what the
 /// board shows (checkmate, stalemate, insufficient material), else the `Termination` tag,
-/// else empty. Imported moves have `played_at_ms` 0 (unknown).
+/// else empty. Imported moves have `played_at_ms` 0 (unknown). The annotated movetext is
+/// kept when the moves with their clocks would not give the same movetext back.
 pub fn from_pgn(game: &Game) -> ImportGame {
     let tag = |n: &str| game.tags.get(n).map(str::to_owned);
     let time_control = tag("TimeControl").filter(|t| !matches!(t.trim(), "" | "?" | "-"));
@@ -106,6 +109,9 @@ pub fn from_pgn(game: &Game) -> ImportGame {
     let mut running = initial;
     let mut pos = game.start;
     let mut moves = Vec::with_capacity(game.moves.nodes.len());
+    // Whether the moves with their clocks give this movetext back (as `plain_line` would
+    // make it): then there is nothing more to keep.
+    let mut plain = game.moves.comment.is_empty();
     for node in &game.moves.nodes {
         let white_moved = pos.turn() == chess960_core::Color::White;
         let clocks = if any_clk {
@@ -125,6 +131,17 @@ pub fn from_pgn(game: &Game) -> ImportGame {
         } else {
             None
         };
+        let clock_comment =
+            clocks.map(|c| format_clk(if white_moved { c.white_ms } else { c.black_ms }));
+        plain = plain
+            && node.nags.is_empty()
+            && node.variations.is_empty()
+            && node.comments.len() == usize::from(clock_comment.is_some())
+            && node
+                .comments
+                .first()
+                .zip(clock_comment.as_ref())
+                .is_none_or(|(c, clk)| same_words(c, clk));
         moves.push(MoveRecord {
             uci: node.mv.to_uci(CastlingMode::Chess960),
             san: pos.san(node.mv),
@@ -143,13 +160,91 @@ pub fn from_pgn(game: &Game) -> ImportGame {
                 .unwrap_or_default(),
         }),
     };
-    (new, moves, finish)
+    let movetext =
+        (!plain).then(|| movetext_to_string(&game.moves, &game.start, &WriteOptions::default()));
+    ImportGame {
+        game: new,
+        moves,
+        finish,
+        movetext,
+    }
+}
+
+/// True if two comments are written the same: the PGN writer re-wraps a comment's words, so
+/// that only the words count (a `[%clk …]` comment it broke across two lines reads back with
+/// a line break inside). Words are separated as the writer separates them.
+fn same_words(a: &str, b: &str) -> bool {
+    fn words(s: &str) -> impl Iterator<Item = &str> {
+        s.split([' ', '\t', '\n', '\r', '\x0B', '\x0C', '}'])
+            .filter(|w| !w.is_empty())
+    }
+    words(a).eq(words(b))
+}
+
+/// The main line of stored moves as a PGN line, each move's clock as a `[%clk]` comment;
+/// the half-move (from 1) and reason of a move that cannot be played.
+fn plain_line(start: &Position, moves: &[MoveRecord]) -> Result<Line, String> {
+    let mut line = Line::default();
+    let mut pos = *start;
+    for (i, m) in moves.iter().enumerate() {
+        let node = plain_node(&pos, m).map_err(|e| format!("half-move {}: {e}", i + 1))?;
+        pos.play_mut(node.mv);
+        line.nodes.push(node);
+    }
+    Ok(line)
+}
+
+/// One stored move as a PGN node with its clock comment.
+fn plain_node(pos: &Position, m: &MoveRecord) -> Result<Node, chess960_core::UciError> {
+    let mv = pos.parse_uci(&m.uci, CastlingMode::Chess960)?;
+    let mut node = Node::new(mv);
+    if let Some(c) = m.clocks {
+        let mover = if pos.turn() == chess960_core::Color::White {
+            c.white_ms
+        } else {
+            c.black_ms
+        };
+        node.comments.push(format_clk(mover));
+    }
+    Ok(node)
+}
+
+/// The stored game's moves with their annotations: the kept movetext as far as its main
+/// line agrees with the move rows (which stay the authority: moves appended or taken back
+/// since the import are honoured), then the remaining rows as plain moves.
+fn annotated_line(stored: &StoredGame, start: &Position, text: &str) -> Result<Line, String> {
+    let mut line = read_movetext(text, *start).map_err(|e| {
+        format!(
+            "kept movetext, line {}, column {}: {}",
+            e.line,
+            e.column,
+            e.reason()
+        )
+    })?;
+    let mut pos = *start;
+    let mut agree = 0;
+    for (node, m) in line.nodes.iter().zip(&stored.moves) {
+        if node.mv.to_uci(CastlingMode::Chess960) != m.uci {
+            break;
+        }
+        pos.play_mut(node.mv);
+        agree += 1;
+    }
+    line.nodes.truncate(agree);
+    for (i, m) in stored.moves.iter().enumerate().skip(agree) {
+        let node = plain_node(&pos, m).map_err(|e| format!("half-move {}: {e}", i + 1))?;
+        pos.play_mut(node.mv);
+        line.nodes.push(node);
+    }
+    Ok(line)
 }
 
 /// A stored game as a PGN game: tags (White, Black and TimeControl from their columns; a
 /// `Termination` tag from the reason when the game has none and the board does not show it),
-/// the moves with their clocks as `[%clk]` comments, the result. The variant is Chess960 when
-/// a `Variant` tag says so or the start position needs it, else classical chess.
+/// the moves with their comments, NAGs and variations as imported (see
+/// [`StoredGame::movetext`]) or else with their clocks as `[%clk]` comments, the result. The
+/// variant is Chess960 when a `Variant` tag says so or the start position needs it, else
+/// classical chess.
 pub fn to_pgn(stored: &StoredGame) -> Result<Game, StoreError> {
     let g = &stored.game;
     let bad = |what: String| StoreError::Corrupt {
@@ -176,28 +271,17 @@ pub fn to_pgn(stored: &StoredGame) -> Result<Game, StoreError> {
     if let Some(tc) = &g.time_control {
         game.tags.set("TimeControl", tc.clone());
     }
-    let mut pos = start;
-    for (i, m) in stored.moves.iter().enumerate() {
-        let mv = pos
-            .parse_uci(&m.uci, CastlingMode::Chess960)
-            .map_err(|e| bad(format!("half-move {}: {e}", i + 1)))?;
-        let mut node = Node::new(mv);
-        if let Some(c) = m.clocks {
-            let mover = if pos.turn() == chess960_core::Color::White {
-                c.white_ms
-            } else {
-                c.black_ms
-            };
-            node.comments.push(format_clk(mover));
-        }
-        game.moves.nodes.push(node);
-        pos = pos.play(mv);
+    game.moves = match &stored.movetext {
+        Some(text) => annotated_line(stored, &start, text),
+        None => plain_line(&start, &stored.moves),
     }
+    .map_err(bad)?;
+    let end = game.end_position();
     if let Some(f) = &stored.finish {
         game.result = GameResult::parse(&f.result).unwrap_or(GameResult::Unknown);
         if !f.reason.is_empty()
             && game.tags.get("Termination").is_none()
-            && board_reason(&pos) != Some(f.reason.as_str())
+            && board_reason(&end) != Some(f.reason.as_str())
         {
             game.tags.set("Termination", f.reason.clone());
         }
@@ -220,6 +304,60 @@ mod tests {
         }
         assert_eq!(format_clk(300_000), "[%clk 0:05:00]");
         assert_eq!(format_clk(61_500), "[%clk 0:01:01.5]");
+    }
+
+    /// `from_pgn` decides "nothing to keep beside the moves" without building the line the
+    /// moves give back; that decision must be the comparison of what the writer makes of
+    /// the game's line and of that line.
+    #[test]
+    fn movetext_is_kept_exactly_when_the_moves_do_not_give_it_back() {
+        let cases = [
+            ("", "1. e4 e5 *", false),
+            (
+                "[TimeControl \"60+0\"]",
+                "1. e4 { [%clk 0:00:59] } e5 { [%clk 0:00:58] } *",
+                false,
+            ),
+            (
+                "[TimeControl \"60+0\"]",
+                "1. e4 { [%clk 0:00:59] } e5 *",
+                true,
+            ),
+            (
+                "",
+                "1. e4 { [%clk 0:00:59] } e5 { [%clk 0:00:58] } *",
+                false,
+            ),
+            ("", "1. e4 { [%clk 0:00:59.0] } e5 *", true),
+            (
+                "",
+                "1. e4 { [%clk\n0:00:59] } e5 { \t[%clk 0:00:58] } *",
+                false,
+            ),
+            ("", "1. e4 { [%clk 0:00:59] and more } *", true),
+            ("", "1. e4 { a } { [%clk 0:00:59] } *", true),
+            ("", "{ first } 1. e4 *", true),
+            ("", "1. e4 $1 *", true),
+            ("", "1. e4 (1. d4) *", true),
+        ];
+        for (tags, moves, kept) in cases {
+            let text = format!("{tags}\n\n{moves}\n");
+            let game = chess960_pgn::Reader::new(text.as_bytes())
+                .read_game()
+                .unwrap()
+                .unwrap()
+                .unwrap();
+            let import = from_pgn(&game);
+            let plain = plain_line(&game.start, &import.moves).unwrap();
+            let write =
+                |line: &Line| movetext_to_string(line, &game.start, &WriteOptions::default());
+            assert_eq!(
+                import.movetext.is_some(),
+                write(&plain) != write(&game.moves),
+                "{text}"
+            );
+            assert_eq!(import.movetext.is_some(), kept, "{text}");
+        }
     }
 
     #[test]

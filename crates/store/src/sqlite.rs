@@ -12,10 +12,10 @@
 //!   as [`StoreError::Corrupt`]; a schema newer than this program as [`StoreError::TooNew`].
 //!   Only then is it opened for writing and migrated.
 
-use crate::util::{game_date, is_result, new_key, now_ms, Fnv128};
+use crate::util::{check_moves, game_date, game_hash, is_result, new_key, now_ms};
 use crate::{
-    Clocks, Finish, GameFilter, GameId, GameKey, GameStore, GameSummary, ImportOutcome, MoveRecord,
-    NewGame, PositionCounts, StoreError, StoredGame,
+    Clocks, Finish, GameFilter, GameId, GameKey, GameStore, GameSummary, ImportGame, ImportOutcome,
+    MoveRecord, NewGame, PositionCounts, StoreError, StoredGame,
 };
 use rusqlite::{params, params_from_iter, Connection, ErrorCode, OpenFlags, OptionalExtension};
 use std::fs::File;
@@ -77,11 +77,33 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX games_date   ON games (date);
     -- Only complete games (imported or finished) have a hash.
     CREATE INDEX games_dup    ON games (dup_hash) WHERE dup_hash IS NOT NULL;",
-    // Version 2: the seat of a game played through the web server (the SHA-256 of the
+    // Version 2: the annotated movetext of imported games (comments, NAGs, variations), and
+    // the duplicate hash of docs/store.md (identifying tags Event and Site added; unfinished
+    // games have none), recomputed for every game by `after_migration`.
+    "ALTER TABLE games ADD COLUMN movetext TEXT;",
+    // Version 3: the seat of a game played through the web server (the SHA-256 of the
     // secret token its creator holds, never the token); NULL for imported games and for games
     // of `chess960 play`.
     "ALTER TABLE games ADD COLUMN seat_hash TEXT;",
 ];
+
+/// What a migration needs beyond its SQL, run in the same transaction right after the SQL
+/// that brings the schema to `version`.
+fn after_migration(tx: &Connection, version: u32) -> rusqlite::Result<()> {
+    match version {
+        2 => {
+            let ids: Vec<i64> = tx
+                .prepare("SELECT id FROM games")?
+                .query_map([], |r| r.get(0))?
+                .collect::<rusqlite::Result<_>>()?;
+            for id in ids {
+                refresh_hash(tx, id)?;
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
 
 /// The schema version this program writes.
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
@@ -456,9 +478,12 @@ fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreError> {
         });
     }
     for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
-        tx.execute_batch(sql).map_err(|e| {
-            StoreError::Backend(format!("migration to schema version {} failed: {e}", i + 1))
-        })?;
+        let to = i as u32 + 1;
+        tx.execute_batch(sql)
+            .and_then(|()| after_migration(&tx, to))
+            .map_err(|e| {
+                StoreError::Backend(format!("migration to schema version {to} failed: {e}"))
+            })?;
     }
     tx.execute_batch(&format!(
         "PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {SCHEMA_VERSION};"
@@ -482,7 +507,7 @@ impl Drop for SqliteStore {
 }
 
 const GAME_COLUMNS: &str = "id, key, start_id, start_fen, white, black, time_control, \
-    white_ms, black_ms, result, reason, created_ms, updated_ms";
+    white_ms, black_ms, result, reason, created_ms, updated_ms, movetext";
 
 /// A games row, before its moves and tags are read.
 struct Head {
@@ -498,6 +523,7 @@ struct Head {
     reason: Option<String>,
     created_at_ms: i64,
     updated_at_ms: i64,
+    movetext: Option<String>,
 }
 
 fn clocks(white: Option<i64>, black: Option<i64>) -> Option<Clocks> {
@@ -528,6 +554,7 @@ fn game_head(r: &rusqlite::Row<'_>) -> rusqlite::Result<Head> {
         reason: r.get(10)?,
         created_at_ms: r.get(11)?,
         updated_at_ms: r.get(12)?,
+        movetext: r.get(13)?,
     })
 }
 
@@ -575,6 +602,7 @@ fn complete(c: &Connection, h: Head) -> rusqlite::Result<StoredGame> {
         },
         moves,
         finish,
+        movetext: h.movetext,
         created_at_ms: h.created_at_ms,
         updated_at_ms: h.updated_at_ms,
         seat_hash,
@@ -617,56 +645,15 @@ fn where_clause(f: &GameFilter) -> (String, Vec<rusqlite::types::Value>) {
     }
 }
 
-/// The start FEN as the hash sees it: re-written in X-FEN when it parses, so that the same
-/// start in Shredder-FEN or X-FEN is the same game.
-fn canonical_fen(fen: &str) -> String {
-    chess960_core::Position::from_fen(fen).map_or_else(|_| fen.trim().to_owned(), |p| p.fen())
-}
-
-/// The duplicate-detection hash of a complete game: start, moves, players, result, and the
-/// Date and Round tags.
-pub(crate) fn game_hash<'a>(
-    start_fen: &str,
-    ucis: impl Iterator<Item = &'a str>,
-    white: &str,
-    black: &str,
-    result: &str,
-    tags: &[(String, String)],
-) -> [u8; 16] {
-    // A missing tag and PGN's "unknown" (`?`, `????.??.??`, as the writer fills in the
-    // seven-tag roster) are the same, so that an exported game is its own duplicate.
-    let tag = |name: &str| {
-        tags.iter()
-            .find(|(n, _)| n == name)
-            .map_or("", |(_, v)| v.trim())
-            .trim_matches(|c| c == '?' || c == '.' || c == '-')
-    };
-    let mut h = Fnv128::new();
-    h.field(&canonical_fen(start_fen));
-    for u in ucis {
-        h.bytes(u.as_bytes());
-        h.bytes(b" ");
-    }
-    h.field("");
-    h.field(white);
-    h.field(black);
-    h.field(result);
-    h.field(tag("Date"));
-    h.field(tag("Round"));
-    h.finish()
-}
-
-/// Recomputes the stored hash of a complete game from what is stored (after its result or a
-/// tag changed).
+/// Recomputes the stored hash of a game from what is stored (after its result or a tag
+/// changed): finished games have one, unfinished games none (they are never duplicates).
 fn refresh_hash(tx: &Connection, id: i64) -> rusqlite::Result<()> {
-    let (fen, white, black, result, hashed): (String, String, String, String, bool) = tx
-        .query_row(
-            "SELECT start_fen, white, black, result, dup_hash IS NOT NULL FROM games WHERE id = ?1",
-            [id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
-        )?;
-    // A game has a hash once it is complete: finished, or imported (even unfinished).
-    let hash = if result == "*" && !hashed {
+    let (fen, white, black, result): (String, String, String, String) = tx.query_row(
+        "SELECT start_fen, white, black, result FROM games WHERE id = ?1",
+        [id],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+    )?;
+    let hash = if result == "*" {
         None
     } else {
         let ucis: Vec<String> = tx
@@ -696,15 +683,30 @@ fn refresh_hash(tx: &Connection, id: i64) -> rusqlite::Result<()> {
     Ok(())
 }
 
+/// The columns of a new game row that do not come from its [`NewGame`].
+struct RowState<'a> {
+    result: &'a str,
+    reason: Option<&'a str>,
+    plies: u32,
+    hash: Option<&'a [u8]>,
+    movetext: Option<&'a str>,
+}
+
+/// A game not yet finished, with no moves.
+const FRESH: RowState<'static> = RowState {
+    result: "*",
+    reason: None,
+    plies: 0,
+    hash: None,
+    movetext: None,
+};
+
 /// Inserts a game row and its tags; returns its id and key.
 fn insert_game(
     tx: &Connection,
     g: &NewGame,
     now: i64,
-    result: &str,
-    reason: Option<&str>,
-    plies: u32,
-    hash: Option<&[u8]>,
+    row: &RowState<'_>,
 ) -> Result<(GameId, GameKey), StoreError> {
     if let Some(id) = g.start_id {
         if id > 959 {
@@ -721,8 +723,8 @@ fn insert_game(
         .map(|(_, v)| v.as_str());
     tx.prepare_cached(
         "INSERT INTO games (key, start_id, start_fen, white, black, time_control, white_ms,
-             black_ms, result, reason, date, created_ms, updated_ms, plies, dup_hash)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?12, ?13, ?14)",
+             black_ms, result, reason, date, created_ms, updated_ms, plies, dup_hash, movetext)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?12, ?13, ?14, ?15)",
     )
     .and_then(|mut st| {
         st.execute(params![
@@ -734,12 +736,13 @@ fn insert_game(
             g.time_control,
             g.clocks.map(|c| ms(c.white_ms)),
             g.clocks.map(|c| ms(c.black_ms)),
-            result,
-            reason,
+            row.result,
+            row.reason,
             game_date(date_tag, now),
             now,
-            plies,
-            hash,
+            row.plies,
+            row.hash,
+            row.movetext,
         ])
     })
     .map_err(db_err)?;
@@ -792,7 +795,7 @@ fn valid_tag_name(name: &str) -> bool {
 
 impl GameStore for SqliteStore {
     fn create_game(&self, game: &NewGame) -> Result<(GameId, GameKey), StoreError> {
-        self.write(|tx| insert_game(tx, game, now_ms(), "*", None, 0, None))
+        self.write(|tx| insert_game(tx, game, now_ms(), &FRESH))
     }
 
     fn create_game_with_moves(
@@ -801,18 +804,20 @@ impl GameStore for SqliteStore {
         moves: &[MoveRecord],
         seat_hash: Option<&str>,
     ) -> Result<(GameId, GameKey), StoreError> {
+        check_moves(&game.start_fen, moves)?;
+        let plies = u32::try_from(moves.len())
+            .map_err(|_| StoreError::Conflict(format!("{} moves are too many", moves.len())))?;
         self.write(|tx| {
-            let plies = u32::try_from(moves.len())
-                .map_err(|_| StoreError::Conflict("too many moves for one game".into()))?;
-            let (id, key) = insert_game(tx, game, now_ms(), "*", None, plies, None)?;
+            let row = RowState { plies, ..FRESH };
+            let (id, key) = insert_game(tx, game, now_ms(), &row)?;
             for (ply, mv) in moves.iter().enumerate() {
                 insert_move(tx, id.0, ply as u32, mv).map_err(db_err)?;
             }
-            tx.execute(
-                "UPDATE games SET seat_hash = ?2 WHERE id = ?1",
-                params![id.0, seat_hash],
-            )
-            .map_err(db_err)?;
+            if seat_hash.is_some() {
+                tx.prepare_cached("UPDATE games SET seat_hash = ?2 WHERE id = ?1")
+                    .and_then(|mut st| st.execute(params![id.0, seat_hash]))
+                    .map_err(db_err)?;
+            }
             Ok((id, key))
         })
     }
@@ -1086,14 +1091,17 @@ impl GameStore for SqliteStore {
         self.stream(filter, visit)
     }
 
-    fn import_games(
-        &self,
-        games: &[(NewGame, Vec<MoveRecord>, Option<Finish>)],
-    ) -> Result<Vec<ImportOutcome>, StoreError> {
+    fn import_games(&self, games: &[ImportGame]) -> Result<Vec<ImportOutcome>, StoreError> {
         self.write(|tx| {
             let now = now_ms();
             let mut out = Vec::with_capacity(games.len());
-            for (game, moves, finish) in games {
+            for ImportGame {
+                game,
+                moves,
+                finish,
+                movetext,
+            } in games
+            {
                 let result = finish.as_ref().map_or("*", |f| f.result.as_str());
                 if !is_result(result) {
                     return Err(StoreError::Conflict(format!(
@@ -1104,24 +1112,36 @@ impl GameStore for SqliteStore {
                     .as_ref()
                     .map(|f| f.reason.as_str())
                     .filter(|r| !r.is_empty());
-                let hash = game_hash(
-                    &game.start_fen,
-                    moves.iter().map(|m| m.uci.as_str()),
-                    &game.white,
-                    &game.black,
-                    result,
-                    &game.tags,
-                );
-                let existing: Option<i64> = tx
-                    .prepare_cached("SELECT id FROM games WHERE dup_hash = ?1 LIMIT 1")
-                    .and_then(|mut st| st.query_row([&hash[..]], |r| r.get(0)).optional())
-                    .map_err(db_err)?;
-                if let Some(id) = existing {
-                    out.push(ImportOutcome::Duplicate(GameId(id)));
-                    continue;
+                // An unfinished game is never a duplicate: two games stopped at the same
+                // move may be two different games, and nothing tells them apart.
+                let hash = (result != "*").then(|| {
+                    game_hash(
+                        &game.start_fen,
+                        moves.iter().map(|m| m.uci.as_str()),
+                        &game.white,
+                        &game.black,
+                        result,
+                        &game.tags,
+                    )
+                });
+                if let Some(hash) = &hash {
+                    let existing: Option<i64> = tx
+                        .prepare_cached("SELECT id FROM games WHERE dup_hash = ?1 LIMIT 1")
+                        .and_then(|mut st| st.query_row([&hash[..]], |r| r.get(0)).optional())
+                        .map_err(db_err)?;
+                    if let Some(id) = existing {
+                        out.push(ImportOutcome::Duplicate(GameId(id)));
+                        continue;
+                    }
                 }
-                let plies = u32::try_from(moves.len()).unwrap_or(u32::MAX);
-                let (id, _) = insert_game(tx, game, now, result, reason, plies, Some(&hash))?;
+                let row = RowState {
+                    result,
+                    reason,
+                    plies: u32::try_from(moves.len()).unwrap_or(u32::MAX),
+                    hash: hash.as_ref().map(|h| &h[..]),
+                    movetext: movetext.as_deref(),
+                };
+                let (id, _) = insert_game(tx, game, now, &row)?;
                 for (ply, mv) in moves.iter().enumerate() {
                     insert_move(tx, id.0, ply as u32, mv).map_err(db_err)?;
                 }

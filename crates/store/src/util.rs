@@ -1,6 +1,8 @@
-//! Small helpers: the duplicate-detection hash, timestamps and calendar dates, random keys.
+//! Small helpers and the rules every backend shares: the duplicate-detection hash (what a
+//! duplicate is), the check of a game's moves, timestamps and calendar dates, random keys.
 
-use crate::{GameKey, StoreError};
+use crate::{GameKey, MoveRecord, StoreError};
+use chess960_core::{CastlingMode, Position};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// FNV-1a with 128 bits. Not cryptographic, and it needs not be: it only has to make two
@@ -36,6 +38,56 @@ impl Fnv128 {
     pub(crate) fn finish(self) -> [u8; 16] {
         self.0.to_be_bytes()
     }
+}
+
+/// The start FEN as the hash sees it: re-written in X-FEN when it parses, so that the same
+/// start in Shredder-FEN or X-FEN is the same game.
+fn canonical_fen(fen: &str) -> String {
+    chess960_core::Position::from_fen(fen).map_or_else(|_| fen.trim().to_owned(), |p| p.fen())
+}
+
+/// The tags that, with the players, identify a game (the PGN standard's seven-tag roster
+/// less the players and the result, which are columns of their own).
+const IDENTIFYING_TAGS: [&str; 4] = ["Event", "Site", "Date", "Round"];
+
+/// The duplicate-detection hash of a finished game: start, main line, players, result, and
+/// the tags `Event`, `Site`, `Date` and `Round`. (docs/store.md says what a duplicate is; a
+/// change here needs a migration that recomputes the stored hashes.)
+pub(crate) fn game_hash<'a>(
+    start_fen: &str,
+    ucis: impl Iterator<Item = &'a str>,
+    white: &str,
+    black: &str,
+    result: &str,
+    tags: &[(String, String)],
+) -> [u8; 16] {
+    // A missing tag and PGN's "unknown" (`?`, `????.??.??`, as the writer fills in the
+    // seven-tag roster) are the same, so that an exported game is its own duplicate.
+    let unknown = |v: &str| {
+        v.trim()
+            .trim_matches(|c| c == '?' || c == '.' || c == '-')
+            .to_owned()
+    };
+    let mut values = [""; IDENTIFYING_TAGS.len()];
+    for (name, value) in tags {
+        if let Some(i) = IDENTIFYING_TAGS.iter().position(|n| n == name) {
+            values[i] = value;
+        }
+    }
+    let mut h = Fnv128::new();
+    h.field(&canonical_fen(start_fen));
+    for u in ucis {
+        h.bytes(u.as_bytes());
+        h.bytes(b" ");
+    }
+    h.field("");
+    h.field(&unknown(white));
+    h.field(&unknown(black));
+    h.field(result);
+    for v in values {
+        h.field(&unknown(v));
+    }
+    h.finish()
 }
 
 /// Milliseconds since the Unix epoch, now.
@@ -77,6 +129,35 @@ pub(crate) fn new_key() -> Result<GameKey, StoreError> {
 /// True for the four results a game can have.
 pub(crate) fn is_result(s: &str) -> bool {
     matches!(s, "1-0" | "0-1" | "1/2-1/2" | "*")
+}
+
+/// Checks that `moves` are a game from `start_fen`: each UCI (Chess960 form) is a legal move
+/// in the position before it and its SAN is the SAN of that move. `Conflict` names the
+/// first half-move that is not.
+pub(crate) fn check_moves(start_fen: &str, moves: &[MoveRecord]) -> Result<(), StoreError> {
+    let mut pos = Position::from_fen(start_fen).map_err(|e| {
+        StoreError::Conflict(format!("the start FEN '{start_fen}' cannot be read: {e}"))
+    })?;
+    for (i, record) in moves.iter().enumerate() {
+        let bad = |why: String| {
+            StoreError::Conflict(format!("half-move {} ('{}'): {why}", i + 1, record.uci))
+        };
+        let m = pos
+            .parse_uci(&record.uci, CastlingMode::Chess960)
+            .map_err(|e| bad(e.to_string()))?;
+        if m.to_uci(CastlingMode::Chess960) != record.uci {
+            return Err(bad(format!(
+                "not in Chess960 UCI form, which is '{}'",
+                m.to_uci(CastlingMode::Chess960)
+            )));
+        }
+        let san = pos.san(m);
+        if san != record.san {
+            return Err(bad(format!("its SAN is '{san}', not '{}'", record.san)));
+        }
+        pos.play_mut(m);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 
 mod common;
 
-use chess960_store::{GameFilter, GameId, GameStore, MoveRecord, SqliteStore};
+use chess960_store::{GameFilter, GameId, GameStore, ImportGame, MoveRecord, SqliteStore};
 use common::{new_game, scratch};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -70,7 +70,12 @@ fn concurrent_readers_during_a_stream_of_writes() {
                     // Whole new games too, each in one transaction.
                     let g = new_game(ply as u16, "C", "D");
                     store
-                        .import_games(&[(g, vec![mv(0), mv(1)], None)])
+                        .import_games(&[ImportGame {
+                            game: g,
+                            moves: vec![mv(0), mv(1)],
+                            finish: None,
+                            movetext: None,
+                        }])
                         .unwrap();
                 }
             }

@@ -5,7 +5,7 @@ mod common;
 
 use chess960_store::sqlite::{APPLICATION_ID, SCHEMA_VERSION};
 use chess960_store::{
-    Clocks, Finish, GameFilter, GameId, GameKey, GameStore, ImportOutcome, MoveRecord,
+    Clocks, Finish, GameFilter, GameId, GameKey, GameStore, ImportGame, ImportOutcome, MoveRecord,
     PositionCounts, SqliteStore, StoreError,
 };
 use common::{new_game, replay, scratch, scripted_move};
@@ -330,11 +330,16 @@ fn import_detects_duplicates() {
         );
         moves.push(mv);
     }
-    let one = (game.clone(), moves.clone(), Some(finish("1-0", "")));
+    let one = ImportGame {
+        game: game.clone(),
+        moves: moves.clone(),
+        finish: Some(finish("1-0", "")),
+        movetext: None,
+    };
     let mut other_round = one.clone();
-    other_round.0.tags.push(("Round".into(), "2".into()));
+    other_round.game.tags.push(("Round".into(), "2".into()));
     let mut shorter = one.clone();
-    shorter.1.pop();
+    shorter.moves.pop();
     let out = store
         .import_games(&[one.clone(), one.clone(), other_round, shorter])
         .unwrap();
@@ -356,7 +361,12 @@ fn import_detects_duplicates() {
     store
         .finish_game(played, &finish("1-0", "resignation"))
         .unwrap();
-    let again = (game, moves, Some(finish("1-0", "")));
+    let again = ImportGame {
+        game,
+        moves,
+        finish: Some(finish("1-0", "")),
+        movetext: None,
+    };
     assert_eq!(
         store.import_games(&[again]).unwrap(),
         vec![ImportOutcome::Duplicate(first)]
@@ -430,7 +440,14 @@ fn clocks_survive_export_and_import() {
         .unwrap()
         .unwrap()
         .unwrap();
-    let (new, moves, fin) = chess960_store::pgn::from_pgn(&back);
+    let ImportGame {
+        game: new,
+        moves,
+        finish: fin,
+        movetext,
+    } = chess960_store::pgn::from_pgn(&back);
+    // The clocks say all there is: no movetext is kept beside them.
+    assert_eq!(movetext, None);
     assert_eq!(
         new.clocks,
         Some(Clocks {
@@ -445,7 +462,14 @@ fn clocks_survive_export_and_import() {
     }
     // And that re-import is recognised as the game already stored.
     assert_eq!(
-        store.import_games(&[(new, moves, fin)]).unwrap(),
+        store
+            .import_games(&[ImportGame {
+                game: new,
+                moves,
+                finish: fin,
+                movetext: None
+            }])
+            .unwrap(),
         vec![ImportOutcome::Duplicate(id)]
     );
 }

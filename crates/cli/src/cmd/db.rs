@@ -96,17 +96,20 @@ pub struct FilterArgs {
 #[command(
     about = "Add the games of PGN files to the database",
     long_about = "Read PGN files as streams (any size, in constant memory) and store every \
-good game: tags, start position, main line, result, and the clocks of [%clk] comments (other \
-comments, NAGs and variations are not kept). A game already in the database (same start \
-position, moves, players, result, Date and Round) is counted as a duplicate and not added \
-again. A game with an error is reported on standard error as \
+good game: tags, start position, main line, result, the clocks of [%clk] comments, and every \
+other comment, NAG and variation (kept as 'chess960 pgn convert' writes them, so that \
+'db export' gives them back). A game already in the database is counted as a duplicate and \
+not added again: the same start position, moves and result, and the same Event, Site, Date, \
+Round, White and Black tags (a missing tag and '?' are the same); an unfinished game (*) is \
+never a duplicate. A game with an error is reported on standard error as \
 'chess960: FILE:LINE:COLUMN: game N, at MOVE: REASON' and skipped. Games are committed in \
 batches, so an interrupted import keeps every batch before the interruption, and importing \
-the same file again adds only what is missing.\n\n\
+the same file again adds only what is missing (and its unfinished games again).\n\n\
 A summary line goes to standard output. On a terminal, a progress bar appears on standard \
 error when a file takes longer than a second.\n\n\
-Exit status: 0 if every game was good, 1 if any was skipped, 2 if a file or the database \
-cannot be read or written.",
+Exit status: 0 if every game was good, 1 if any was skipped or a file has no games at all \
+('chess960: no games found in FILE' on standard error), 2 if a file or the database cannot \
+be read or written.",
     after_help = "JSON (--json), one line:\n  \
 {\"games\":440,\"added\":430,\"duplicates\":10,\"errors\":0}\n\n\
 Examples:\n  chess960 db import tcec.pgn lichess.pgn\n  zcat big.pgn.gz | chess960 db import -"
@@ -131,7 +134,9 @@ pub struct ImportArgs {
     long_about = "Write the games that match the filters (all games without filters) to a \
 PGN file, oldest first, in the normalised PGN of 'chess960 pgn convert': seven-tag roster, \
 Variant/SetUp/FEN for Chess960 games, the other tags, a Termination tag with the reason when \
-the game had none, the clocks as [%clk] comments, the result.\n\n\
+the game had none, the moves with the comments, NAGs and variations they were imported with \
+(the clocks as [%clk] comments), the result. Exporting, importing the export into another \
+database and exporting again gives the same bytes.\n\n\
 A summary line goes to standard output (unless OUT is '-').",
     after_help = "Examples:\n  chess960 db export -o all.pgn\n  \
 chess960 db export --start-id 518 --result 1-0 -o white-wins-518.pgn\n  \
@@ -434,6 +439,7 @@ fn import(db: Option<&Path>, args: &ImportArgs) -> CliResult<(String, bool)> {
     let started = Instant::now();
     let mut tally = ImportJson::default();
     let mut batch: Vec<ImportGame> = Vec::with_capacity(batch_size);
+    let mut empty = false;
     for (path, src, size) in sources {
         let mut reader = Reader::new(src);
         let mut progress = import_progress(name(path), size);
@@ -456,10 +462,14 @@ fn import(db: Option<&Path>, args: &ImportArgs) -> CliResult<(String, bool)> {
             progress.tick(reader.bytes_read(), tally.games + reader.games());
         }
         tally.games += reader.games();
+        if reader.games() == 0 {
+            progress.suspend(|| eprintln!("chess960: {}", crate::cmd::no_games(path)));
+            empty = true;
+        }
         progress.finish();
     }
     flush(&store, &db_path, &mut batch, &mut tally)?;
-    let failed = tally.errors > 0;
+    let failed = tally.errors > 0 || empty;
     if args.json {
         return Ok((json_line(&tally)?, failed));
     }

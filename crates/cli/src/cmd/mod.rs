@@ -83,6 +83,19 @@ pub fn file_name(path: &std::path::Path) -> String {
     crate::error::quote(&path.display().to_string())
 }
 
+/// The message for an input with no game at all (empty, or only white space and comments):
+/// `no games found in FILE`. The PGN subcommands and `db import` print it on standard error
+/// and exit with 1, as for a game with an error: the file was read, but it is not what was
+/// asked for.
+pub fn no_games(path: &std::path::Path) -> String {
+    let name = if path.as_os_str() == "-" {
+        "standard input".to_string()
+    } else {
+        file_name(path)
+    };
+    format!("no games found in {name}")
+}
+
 /// The value of `--fen-dialect`: `xfen` or `shredder`.
 pub fn fen_dialect(text: &str) -> crate::error::CliResult<chess960_core::CastlingDialect> {
     chess960_core::CastlingDialect::parse(text).ok_or_else(|| {

@@ -56,7 +56,8 @@ pub enum PgnCommand {
 (variations too) against the rules, and report each game that has an error: file, line, \
 column, game number (from 1 in each file), move and reason. Prints one line per error, \
 'FILE:LINE:COLUMN: game N, at MOVE: REASON', then a summary line.\n\n\
-Exit status: 0 if every game is good, 1 if any game has an error, 2 if a file cannot be read.",
+Exit status: 0 if every game is good, 1 if any game has an error or a file has no games at \
+all ('chess960: no games found in FILE' on standard error), 2 if a file cannot be read.",
     after_help = "Examples:\n  chess960 pgn check games.pgn\n  \
 chess960 pgn check a.pgn b.pgn --json\n  \
 zcat games.pgn.gz | chess960 pgn check -"
@@ -84,8 +85,8 @@ the result last, a blank line after each game.\n\n\
 Games with an error are skipped and reported on standard error, one line each: \
 'chess960: FILE:LINE:COLUMN: game N, at MOVE: REASON'. A summary line goes to standard output \
 (unless OUT is '-').\n\n\
-Exit status: 0 if every game was written, 1 if any was skipped, 2 if a file cannot be read \
-or written.",
+Exit status: 0 if every game was written, 1 if any was skipped or IN has no games at all \
+('chess960: no games found in IN' on standard error), 2 if a file cannot be read or written.",
     after_help = "Examples:\n  chess960 pgn convert tcec.pgn -o clean.pgn\n  \
 chess960 pgn convert lichess.pgn -o - --fen-dialect shredder | less"
 )]
@@ -112,7 +113,8 @@ games, White wins, draws, Black wins and unfinished games (*), and White's score
 draws/2) / finished games. Games that start from any other position (a set-up position in \
 the middle of a game) are counted together as 'other starts'. Games with an error are not \
 counted; they are reported on standard error like 'pgn convert' does.\n\n\
-Exit status: 0, or 1 if any game had an error, 2 if a file cannot be read.",
+Exit status: 0, or 1 if any game had an error or a file has no games at all ('chess960: no \
+games found in FILE' on standard error), 2 if a file cannot be read.",
     after_help = "JSON (--json), one line:\n  \
 {\"games\":4444,\"errors\":0,\
 \"positions\":[{\"id\":0,\"back_rank\":\"BBQNNRKR\",\"games\":3,\"white_wins\":1,\"draws\":2,\
@@ -199,6 +201,7 @@ struct CheckJson {
 
 fn check(args: &CheckArgs) -> CliResult<(String, bool)> {
     let mut games = 0;
+    let mut empty = false;
     let mut errors = Vec::new();
     let mut lines = String::new();
     for path in &args.files {
@@ -221,8 +224,9 @@ fn check(args: &CheckArgs) -> CliResult<(String, bool)> {
         }
         progress.finish();
         games += reader.games();
+        empty |= reader.games() == 0 && report_no_games(path);
     }
-    let failed = !errors.is_empty();
+    let failed = !errors.is_empty() || empty;
     if args.json {
         return Ok((json_line(&CheckJson { games, errors })?, failed));
     }
@@ -277,6 +281,7 @@ fn convert(args: &ConvertArgs) -> CliResult<(String, bool)> {
     }
     progress.finish();
     crate::cmd::finish_pgn(writer, &args.output)?;
+    let empty = reader.games() == 0 && report_no_games(&args.input);
     let summary = if to_stdout {
         String::new()
     } else {
@@ -286,7 +291,13 @@ fn convert(args: &ConvertArgs) -> CliResult<(String, bool)> {
             name(&args.output)
         )
     };
-    Ok((summary, skipped > 0))
+    Ok((summary, skipped > 0 || empty))
+}
+
+/// Says on standard error that `path` has no games; true.
+fn report_no_games(path: &Path) -> bool {
+    eprintln!("chess960: {}", crate::cmd::no_games(path));
+    true
 }
 
 /// Results of a group of games.
@@ -352,6 +363,7 @@ fn stats(args: &StatsArgs) -> CliResult<(String, bool)> {
     let mut other = Tally::default();
     let mut total = Tally::default();
     let (mut games, mut errors) = (0u64, 0u64);
+    let mut empty = false;
     for path in &args.files {
         let (src, size) = open(path)?;
         let mut reader = Reader::new(src);
@@ -374,6 +386,7 @@ fn stats(args: &StatsArgs) -> CliResult<(String, bool)> {
         }
         progress.finish();
         games += reader.games();
+        empty |= reader.games() == 0 && report_no_games(path);
     }
     let positions: Vec<PositionJson> = StartId::all()
         .filter(|id| per_id[usize::from(id.get())].games > 0)
@@ -383,7 +396,7 @@ fn stats(args: &StatsArgs) -> CliResult<(String, bool)> {
             tally: per_id[usize::from(id.get())].scored(),
         })
         .collect();
-    let failed = errors > 0;
+    let failed = errors > 0 || empty;
     if args.json {
         let json = StatsJson {
             games,

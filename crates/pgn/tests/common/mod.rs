@@ -167,8 +167,8 @@ pub fn random_line(pos: &Position, rng: &mut Rng, plies: usize, depth: u32) -> L
                 }
                 v.nodes.push(Node::new(alt));
                 let plies = rng.below(6);
-                let rest = random_line(&after, rng, plies, depth + 1);
-                v.nodes.extend(rest.nodes);
+                let mut rest = random_line(&after, rng, plies, depth + 1);
+                v.nodes.append(&mut rest.nodes);
                 node.variations.push(v);
             }
         }
@@ -214,8 +214,8 @@ pub fn random_game(rng: &mut Rng, n: usize) -> Game {
             .push(COMMENTS[rng.below(COMMENTS.len())].to_string());
     }
     let plies = rng.below(120);
-    let line = random_line(&start, rng, plies, 0);
-    game.moves.nodes = line.nodes;
+    let mut line = random_line(&start, rng, plies, 0);
+    game.moves.nodes = std::mem::take(&mut line.nodes);
     // Any result, but never one that contradicts a mate or stalemate on the board.
     let end = game.end_position();
     game.result = if end.is_checkmate() {
