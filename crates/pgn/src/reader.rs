@@ -152,6 +152,31 @@ impl Sink for CountSink {
     }
 }
 
+/// Collects the main line's moves only: variations are checked but not kept, comments not
+/// even copied, so memory follows the main line, however deep the input nests.
+struct MainLineSink {
+    depth: u32,
+    moves: Vec<Move>,
+}
+
+impl Sink for MainLineSink {
+    const TEXT: bool = false;
+
+    fn push_move(&mut self, m: Move) {
+        if self.depth == 0 {
+            self.moves.push(m);
+        }
+    }
+    fn nag(&mut self, _nag: u16) {}
+    fn comment(&mut self, _text: String) {}
+    fn begin_variation(&mut self) {
+        self.depth += 1;
+    }
+    fn end_variation(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+}
+
 /// One tag pair, its text kept in [`RawTags::bytes`].
 struct RawTag {
     name: Range<usize>,
@@ -353,6 +378,24 @@ impl<R: Read> Reader<R> {
             r.map(|mut s| {
                 s.plies = sink.plies;
                 s
+            })
+        }))
+    }
+
+    /// The next game's summary and the moves of its main line, checked like
+    /// [`Reader::read_game`] (variations included) but keeping neither tags, comments nor
+    /// variations: for a caller that only plays the game on, as `chess960 serve` does with a
+    /// PGN that a new game continues.
+    #[allow(clippy::result_large_err)]
+    pub fn read_main_line(&mut self) -> io::Result<Option<Result<(Summary, Vec<Move>), PgnError>>> {
+        let mut sink = MainLineSink {
+            depth: 0,
+            moves: Vec::new(),
+        };
+        Ok(self.read_with(&mut sink)?.map(|r| {
+            r.map(|mut s| {
+                s.plies = u32::try_from(sink.moves.len()).unwrap_or(u32::MAX);
+                (s, sink.moves)
             })
         }))
     }

@@ -218,3 +218,30 @@ fn movetext_alone_is_read_from_a_start_position() {
     assert!(err.reason().contains("never closed"), "{err}");
     assert!(read_movetext("", start).unwrap().nodes.is_empty());
 }
+
+#[test]
+fn the_main_line_alone_is_read_from_deep_nesting() {
+    let depth = 100_000;
+    let pgn = format!(
+        "[Event \"x\"]\n\n1. e4 {}{} e5 {{ a comment }} 2. Nf3 *\n",
+        "(1. d4 ".repeat(depth),
+        ")".repeat(depth)
+    );
+    let mut reader = chess960_pgn::Reader::new(pgn.as_bytes());
+    let (summary, moves) = reader.read_main_line().unwrap().unwrap().unwrap();
+    assert_eq!(summary.plies, 3);
+    let pos = summary.start;
+    let sans: Vec<String> = moves
+        .iter()
+        .scan(pos, |p, &m| {
+            let san = p.san(m);
+            *p = p.play(m);
+            Some(san)
+        })
+        .collect();
+    assert_eq!(sans, ["e4", "e5", "Nf3"]);
+    // Variations are still checked: an illegal move inside one is the game's error.
+    let bad = "1. e4 (1. d4 (1. Ke2)) e5 *\n";
+    let mut reader = chess960_pgn::Reader::new(bad.as_bytes());
+    assert!(reader.read_main_line().unwrap().unwrap().is_err());
+}

@@ -13,12 +13,13 @@ pub fn export(stored: &StoredGame) -> ApiResult<String> {
     Ok(game_to_string(&game, &WriteOptions::default()))
 }
 
-/// The start position and moves of the first game of a PGN text; 422 with the reader's
-/// reason (and place) if it cannot be read.
+/// The start position and main-line moves of the first game of a PGN text; 422 with the
+/// reader's reason (and place) if it cannot be read. Variations are checked but not kept, so
+/// a body nested as deep as 1 MiB allows costs memory for its main line only.
 pub fn import(text: &str) -> ApiResult<(Position, Vec<Move>)> {
     let mut reader = Reader::new(text.as_bytes());
-    match reader.read_game() {
-        Ok(Some(Ok(game))) => Ok((game.start, game.moves.moves().collect())),
+    match reader.read_main_line() {
+        Ok(Some(Ok((summary, moves)))) => Ok((summary.start, moves)),
         Ok(Some(Err(e))) => Err(ApiError::unprocessable(format!("start.pgn: {e}"))),
         Ok(None) => Err(ApiError::unprocessable(
             "start.pgn: there is no game in the text",
