@@ -43,6 +43,6 @@ pub mod writer;
 
 pub use error::{ErrorKind, PgnError};
 pub use game::{Game, GameResult, Line, Node, Tags};
-pub use reader::{Reader, Summary};
+pub use reader::{MainLine, Reader, Summary};
 pub use variant::Variant;
 pub use writer::{game_to_string, movetext_to_string, WriteOptions, Writer};

@@ -152,6 +152,15 @@ impl Sink for CountSink {
     }
 }
 
+/// What [`Reader::read_main_line`] gives for a game: its summary and its main line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MainLine {
+    /// Variant, start, result and the number of half-moves.
+    pub summary: Summary,
+    /// The main line's moves.
+    pub moves: Vec<Move>,
+}
+
 /// Collects the main line's moves only: variations are checked but not kept, comments not
 /// even copied, so memory follows the main line, however deep the input nests.
 struct MainLineSink {
@@ -387,7 +396,7 @@ impl<R: Read> Reader<R> {
     /// variations: for a caller that only plays the game on, as `chess960 serve` does with a
     /// PGN that a new game continues.
     #[allow(clippy::result_large_err)]
-    pub fn read_main_line(&mut self) -> io::Result<Option<Result<(Summary, Vec<Move>), PgnError>>> {
+    pub fn read_main_line(&mut self) -> io::Result<Option<Result<MainLine, PgnError>>> {
         let mut sink = MainLineSink {
             depth: 0,
             moves: Vec::new(),
@@ -395,7 +404,10 @@ impl<R: Read> Reader<R> {
         Ok(self.read_with(&mut sink)?.map(|r| {
             r.map(|mut s| {
                 s.plies = u32::try_from(sink.moves.len()).unwrap_or(u32::MAX);
-                (s, sink.moves)
+                MainLine {
+                    summary: s,
+                    moves: sink.moves,
+                }
             })
         }))
     }

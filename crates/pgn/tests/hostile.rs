@@ -228,7 +228,8 @@ fn the_main_line_alone_is_read_from_deep_nesting() {
         ")".repeat(depth)
     );
     let mut reader = chess960_pgn::Reader::new(pgn.as_bytes());
-    let (summary, moves) = reader.read_main_line().unwrap().unwrap().unwrap();
+    let chess960_pgn::MainLine { summary, moves } =
+        reader.read_main_line().unwrap().unwrap().unwrap();
     assert_eq!(summary.plies, 3);
     let pos = summary.start;
     let sans: Vec<String> = moves

@@ -19,7 +19,7 @@ pub fn export(stored: &StoredGame) -> ApiResult<String> {
 pub fn import(text: &str) -> ApiResult<(Position, Vec<Move>)> {
     let mut reader = Reader::new(text.as_bytes());
     match reader.read_main_line() {
-        Ok(Some(Ok((summary, moves)))) => Ok((summary.start, moves)),
+        Ok(Some(Ok(line))) => Ok((line.summary.start, line.moves)),
         Ok(Some(Err(e))) => Err(ApiError::unprocessable(format!("start.pgn: {e}"))),
         Ok(None) => Err(ApiError::unprocessable(
             "start.pgn: there is no game in the text",
