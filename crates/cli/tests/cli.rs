@@ -306,6 +306,8 @@ fn perft_depth_zero() {
 fn perft_errors() {
     assert!(bad(&["perft", "--id", "518", "-1"]).contains("depth"));
     assert!(bad(&["perft", "--id", "518", "x"]).contains("depth"));
+    // A depth the recursion cannot reach without overflowing the stack is refused at once.
+    assert!(bad(&["perft", "--id", "518", "100000"]).contains("from 0 to 20"));
     assert!(bad(&["perft", "--id", "518", "2", "--threads", "0"]).contains("--threads"));
     assert!(bad(&["perft", "--id", "961", "2"]).contains("0..959"));
     assert!(bad(&["perft", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1", "1"]).contains("no king"));

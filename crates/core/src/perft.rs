@@ -5,8 +5,14 @@ use crate::position::Position;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
+/// The deepest perft worth asking for: from a start position the count passes 2^64 near depth
+/// 14, and depth 20 would take longer than the age of the universe. The recursion goes as deep
+/// as the depth, so callers taking a depth from a user refuse deeper ones (`chess960 perft`
+/// does) rather than overflow the stack.
+pub const MAX_DEPTH: u32 = 20;
+
 /// Number of legal move sequences of length `depth` from `pos`. Leaves are counted in bulk
-/// (the last ply is counted, not played).
+/// (the last ply is counted, not played). Recurses `depth` deep: see [`MAX_DEPTH`].
 pub fn perft(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,

@@ -4,7 +4,7 @@ use crate::cmd::{json_line, Source};
 use crate::error::CliResult;
 use crate::input::{parse_count, LENIENT_HELP};
 use crate::progress::with_progress;
-use chess960_core::perft::divide_parallel;
+use chess960_core::perft::{divide_parallel, MAX_DEPTH};
 use chess960_core::{CastlingMode, Position};
 use clap::Args;
 use serde::ser::{Serialize, Serializer};
@@ -34,7 +34,7 @@ chess960 perft --fen 'bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFh
 pub struct PerftArgs {
     #[command(flatten)]
     pub source: Source,
-    /// The number of plies to search; 0 counts the position itself (1 node).
+    /// The number of plies to search, 0 to 20; 0 counts the position itself (1 node).
     #[arg(value_name = "DEPTH", allow_negative_numbers = true)]
     pub depth: String,
     /// Also print the node count below each root move.
@@ -77,7 +77,8 @@ struct PerftJson<'a> {
 /// Runs `chess960 perft`.
 pub fn run(args: &PerftArgs) -> CliResult<String> {
     let pos = args.source.position(args.lenient)?;
-    let depth = parse_count(&args.depth, "depth", 0, u64::from(u32::MAX))? as u32;
+    // Deeper would never finish, and would overflow the stack on the way down.
+    let depth = parse_count(&args.depth, "depth", 0, u64::from(MAX_DEPTH))? as u32;
     let threads = parse_count(&args.threads, "--threads", 1, MAX_THREADS as u64)? as usize;
 
     let start = Instant::now();
