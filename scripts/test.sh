@@ -70,6 +70,11 @@ cargo build --profile ci -p chess960-cli
 target_dir=$(cd "${CARGO_TARGET_DIR:-target}" && pwd)
 (cd web && CHESS960_BIN="$target_dir/ci/chess960" npm run --silent test:browser)
 
+step "server load: memory after many games, move latency with deep searches queued"
+# The full benchmark (2,000 games, 500 searches) is in docs/server.md; this smaller run holds
+# the server to the same targets (under 200 MB, p99 under 50 ms).
+python3 scripts/server-load.py "$target_dir/ci/chess960" --games 500 --deep 200 --moves 100 --check
+
 if [ -f fuzz/Cargo.toml ]; then
   step "fuzz targets compile"
   # cargo-fuzz itself needs nightly; checking the targets compile keeps them from rotting.
