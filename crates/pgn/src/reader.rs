@@ -128,30 +128,6 @@ impl Sink for TreeSink {
     }
 }
 
-/// Counts the main line's moves.
-struct CountSink {
-    depth: u32,
-    plies: u32,
-}
-
-impl Sink for CountSink {
-    const TEXT: bool = false;
-
-    fn push_move(&mut self, _m: Move) {
-        if self.depth == 0 {
-            self.plies += 1;
-        }
-    }
-    fn nag(&mut self, _nag: u16) {}
-    fn comment(&mut self, _text: String) {}
-    fn begin_variation(&mut self) {
-        self.depth += 1;
-    }
-    fn end_variation(&mut self) {
-        self.depth = self.depth.saturating_sub(1);
-    }
-}
-
 /// What [`Reader::read_main_line`] gives for a game: its summary and its main line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MainLine {
@@ -161,11 +137,13 @@ pub struct MainLine {
     pub moves: Vec<Move>,
 }
 
-/// Collects the main line's moves only: variations are checked but not kept, comments not
-/// even copied, so memory follows the main line, however deep the input nests.
+/// Follows the main line: counts its moves, and keeps them when `moves` is `Some`.
+/// Variations are checked but not kept, comments not even copied, so memory follows the main
+/// line, however deep the input nests.
 struct MainLineSink {
     depth: u32,
-    moves: Vec<Move>,
+    plies: u32,
+    moves: Option<Vec<Move>>,
 }
 
 impl Sink for MainLineSink {
@@ -173,7 +151,10 @@ impl Sink for MainLineSink {
 
     fn push_move(&mut self, m: Move) {
         if self.depth == 0 {
-            self.moves.push(m);
+            self.plies = self.plies.saturating_add(1);
+            if let Some(moves) = &mut self.moves {
+                moves.push(m);
+            }
         }
     }
     fn nag(&mut self, _nag: u16) {}
@@ -382,7 +363,11 @@ impl<R: Read> Reader<R> {
     /// move tree.
     #[allow(clippy::result_large_err)]
     pub fn read_summary(&mut self) -> io::Result<Option<Result<Summary, PgnError>>> {
-        let mut sink = CountSink { depth: 0, plies: 0 };
+        let mut sink = MainLineSink {
+            depth: 0,
+            plies: 0,
+            moves: None,
+        };
         Ok(self.read_with(&mut sink)?.map(|r| {
             r.map(|mut s| {
                 s.plies = sink.plies;
@@ -399,14 +384,15 @@ impl<R: Read> Reader<R> {
     pub fn read_main_line(&mut self) -> io::Result<Option<Result<MainLine, PgnError>>> {
         let mut sink = MainLineSink {
             depth: 0,
-            moves: Vec::new(),
+            plies: 0,
+            moves: Some(Vec::new()),
         };
         Ok(self.read_with(&mut sink)?.map(|r| {
             r.map(|mut s| {
-                s.plies = u32::try_from(sink.moves.len()).unwrap_or(u32::MAX);
+                s.plies = sink.plies;
                 MainLine {
                     summary: s,
-                    moves: sink.moves,
+                    moves: sink.moves.unwrap_or_default(),
                 }
             })
         }))
