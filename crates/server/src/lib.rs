@@ -4,9 +4,12 @@
 //! HTTP and WebSocket API of `docs/api.md` for playing Chess960 against the engine.
 //!
 //! The server is the referee: every move is checked by `chess960-core`, the engine runs in
-//! process on a blocking thread, the server keeps both clocks, and every move is saved
-//! through the store (`chess960-store`) before it is acknowledged. Games are loaded from the
-//! store by key when first asked for, so they survive a restart.
+//! process on a bounded pool of search threads (`pool.rs`), the server keeps both clocks, and
+//! every move is saved through the store (`chess960-store`) before it is acknowledged. Games
+//! are loaded from the store by key when first asked for and leave memory when idle
+//! (`registry.rs`), so they survive a restart and memory follows the games being played. One
+//! layer ([`guard`]) refuses other sites' pages, DNS rebinding and, off loopback, requests
+//! without the access token; every action on a game needs its seat token (`seat.rs`).
 //!
 //! ```no_run
 //! # async fn example(store: std::sync::Arc<dyn chess960_store::GameStore>) -> std::io::Result<()> {
