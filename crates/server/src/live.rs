@@ -15,7 +15,7 @@ use crate::game_error::{GameError, GameResult};
 use crate::pool::{SearchPool, Ticket, Urgency};
 use chess960_core::{Color, Move, Outcome, Position, Termination};
 use chess960_engine::player::DRAW_OFFER_THINK;
-use chess960_engine::player::{accepts_draw, AnalysisLimit, PlayClock, Score, Thinking};
+use chess960_engine::player::{accepts_draw, AnalysisLimit, PlayClock, Player, Score, Thinking};
 use chess960_store::{Finish, GameStore};
 use serde::Serialize;
 use serde_json::json;
@@ -328,7 +328,6 @@ impl GameHandle {
         if self.ctx.shutting_down() {
             return;
         }
-        let stop = Arc::new(AtomicBool::new(false));
         let generation = g.generation;
         let start = *g.game.start();
         let moves: Vec<Move> = g.game.moves().to_vec();
@@ -347,17 +346,16 @@ impl GameHandle {
             _ => None,
         };
         let events = self.events.clone();
-        let flag = Arc::clone(&stop);
         let (ticket, result) =
             self.ctx
                 .pool
-                .submit(g.client, Urgency::Normal, stop, move |player, waited| {
+                .submit(g.client, Urgency::Normal, move |player, stop, waited| {
                     let clock = clock.map(|c| PlayClock {
                         remaining: c.remaining.saturating_sub(waited),
                         ..c
                     });
                     let mut last: Option<Instant> = None;
-                    player.choose_move(&start, &moves, level, clock, &flag, |t: &Thinking| {
+                    player.choose_move(&start, &moves, level, clock, stop, |t: &Thinking| {
                         if last.is_some_and(|l| l.elapsed() < THINKING_INTERVAL) {
                             return;
                         }
@@ -513,24 +511,12 @@ impl GameHandle {
         };
         // Evaluate without holding the game, so that clocks and the engine's own search go
         // on meanwhile. A short, bounded search: it goes before the client's other searches.
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&stop);
-        let (ticket, result) =
-            self.ctx
-                .pool
-                .submit(who.client, Urgency::Quick, stop, move |player, _| {
-                    player.analyse(
-                        &pos,
-                        &history,
-                        AnalysisLimit::Movetime(DRAW_OFFER_THINK),
-                        &flag,
-                        |_| {},
-                    )
-                });
-        let _cancel = CancelOnDrop(ticket);
-        let analysis = result
-            .await
-            .map_err(|_| GameError::EngineUnavailable("the server is shutting down".into()))?;
+        let analysis = self
+            .ask_engine(who, Urgency::Quick, move |player, stop| {
+                let limit = AnalysisLimit::Movetime(DRAW_OFFER_THINK);
+                player.analyse(&pos, &history, limit, stop, |_| {})
+            })
+            .await?;
         let mut g = self.lock().await;
         self.settle(&mut g).await?;
         over(&g)?;
@@ -580,26 +566,38 @@ impl GameHandle {
             }
             (*g.game.start(), g.game.moves()[..ply as usize].to_vec())
         };
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&stop);
-        let (ticket, result) =
-            self.ctx
-                .pool
-                .submit(who.client, Urgency::Normal, stop, move |player, _| {
-                    let a = player.analyse(&start, &moves, limit, &flag, |_| {});
-                    let pos = moves.iter().fold(start, |p, &m| p.play(m));
-                    AnalysisJson {
-                        ply: moves.len(),
-                        score: a.score.for_white(pos.turn()).into(),
-                        depth: a.depth,
-                        pv: a
-                            .pv
-                            .iter()
-                            .map(|m| m.to_uci(chess960_core::CastlingMode::Chess960))
-                            .collect(),
-                        pv_san: pv_san(&pos, &a.pv),
-                    }
-                });
+        self.ask_engine(who, Urgency::Normal, move |player, stop| {
+            let a = player.analyse(&start, &moves, limit, stop, |_| {});
+            let pos = moves.iter().fold(start, |p, &m| p.play(m));
+            AnalysisJson {
+                ply: moves.len(),
+                score: a.score.for_white(pos.turn()).into(),
+                depth: a.depth,
+                pv: a
+                    .pv
+                    .iter()
+                    .map(|m| m.to_uci(chess960_core::CastlingMode::Chess960))
+                    .collect(),
+                pv_san: pv_san(&pos, &a.pv),
+            }
+        })
+        .await
+    }
+
+    /// Runs `work` in the search pool for the request of `who` and waits for it; the search is
+    /// dropped if the request goes away first (the client disconnected).
+    async fn ask_engine<T: Send + 'static>(
+        &self,
+        who: &Actor<'_>,
+        urgency: Urgency,
+        work: impl FnOnce(&Player, &AtomicBool) -> T + Send + 'static,
+    ) -> GameResult<T> {
+        let (ticket, result) = self
+            .ctx
+            .pool
+            .submit(who.client, urgency, move |player, stop, _| {
+                work(player, stop)
+            });
         let _cancel = CancelOnDrop(ticket);
         result
             .await

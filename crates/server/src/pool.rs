@@ -31,9 +31,9 @@ pub enum Urgency {
     Normal,
 }
 
-/// A search as the pool runs it: given the worker's engine and how long the search waited in
-/// the queue.
-type Work = Box<dyn FnOnce(&Player, Duration) + Send>;
+/// A search as the pool runs it: given the worker's engine, the search's stop flag and how
+/// long the search waited in the queue.
+type Work = Box<dyn FnOnce(&Player, &AtomicBool, Duration) + Send>;
 
 struct Job {
     id: u64,
@@ -161,18 +161,19 @@ impl SearchPool {
         SearchPool { shared }
     }
 
-    /// Queues `work` for `client`. It runs on a worker with the worker's engine and the time
-    /// it waited; its result arrives on the receiver. The receiver gets an error instead if
-    /// the search is cancelled before it starts or the pool shuts down. `stop` is set when
-    /// the ticket cancels the search; the work should pass it to the engine.
+    /// Queues `work` for `client`. It runs on a worker with the worker's engine, the search's
+    /// stop flag (set when the ticket cancels the search or the pool shuts down: the work
+    /// passes it to the engine) and the time it waited; its result arrives on the receiver.
+    /// The receiver gets an error instead if the search is cancelled before it starts or the
+    /// pool shuts down.
     pub fn submit<T: Send + 'static>(
         &self,
         client: IpAddr,
         urgency: Urgency,
-        stop: Arc<AtomicBool>,
-        work: impl FnOnce(&Player, Duration) -> T + Send + 'static,
+        work: impl FnOnce(&Player, &AtomicBool, Duration) -> T + Send + 'static,
     ) -> (Ticket, oneshot::Receiver<T>) {
         let (tx, rx) = oneshot::channel();
+        let stop = Arc::new(AtomicBool::new(false));
         let queued_at = Instant::now();
         let mut q = self.shared.lock();
         q.next_id += 1;
@@ -190,9 +191,11 @@ impl SearchPool {
             id,
             queued_at,
             stop,
-            work: Box::new(move |player: &Player, waited: Duration| {
-                let _ = tx.send(work(player, waited));
-            }),
+            work: Box::new(
+                move |player: &Player, stop: &AtomicBool, waited: Duration| {
+                    let _ = tx.send(work(player, stop, waited));
+                },
+            ),
         };
         let i = match q.clients.iter().position(|c| c.client == client) {
             Some(i) => i,
@@ -321,8 +324,8 @@ fn worker(shared: &Shared) {
             let waited = job.queued_at.elapsed();
             // A search that panics must not take the worker with it; its receiver then sees
             // the sender dropped and reports a failed search.
-            let work = job.work;
-            let run = std::panic::AssertUnwindSafe(move || work(player, waited));
+            let (work, stop) = (job.work, &*job.stop);
+            let run = std::panic::AssertUnwindSafe(move || work(player, stop, waited));
             if std::panic::catch_unwind(run).is_err() {
                 tracing::error!("an engine search panicked; its game is told so");
             }
@@ -370,20 +373,15 @@ mod tests {
         go: &Arc<(Mutex<bool>, Condvar)>,
     ) -> (Ticket, oneshot::Receiver<&'static str>) {
         let (started, go) = (started.clone(), Arc::clone(go));
-        pool.submit(
-            client,
-            urgency,
-            Arc::new(AtomicBool::new(false)),
-            move |_, _| {
-                started.send(name).unwrap();
-                let (lock, cv) = &*go;
-                let mut open = lock.lock().unwrap();
-                while !*open {
-                    open = cv.wait(open).unwrap();
-                }
-                name
-            },
-        )
+        pool.submit(client, urgency, move |_, _, _| {
+            started.send(name).unwrap();
+            let (lock, cv) = &*go;
+            let mut open = lock.lock().unwrap();
+            while !*open {
+                open = cv.wait(open).unwrap();
+            }
+            name
+        })
     }
 
     fn open(go: &Arc<(Mutex<bool>, Condvar)>) {
@@ -441,14 +439,13 @@ mod tests {
     fn the_engine_searches_on_the_workers() {
         let pool = SearchPool::new(2, 1);
         let start = chess960_core::StartId::new(249).unwrap().position();
-        let stop = Arc::new(AtomicBool::new(false));
-        let (_t, rx) = pool.submit(ip(1), Urgency::Normal, Arc::clone(&stop), move |p, _| {
+        let (_t, rx) = pool.submit(ip(1), Urgency::Normal, move |p, stop, _| {
             p.choose_move(
                 &start,
                 &[],
                 chess960_engine::player::Level::Depth(3),
                 None,
-                &stop,
+                stop,
                 |_| {},
             )
         });
