@@ -13,7 +13,7 @@
 //! the terminal) can be watched and exported but not played through the server: nobody can
 //! prove they created them.
 
-use crate::secret::{hex, random_hex};
+use crate::secret::{hex, random_hex, same_secret};
 use sha2::{Digest, Sha256};
 
 /// The request header that carries the seat token.
@@ -95,7 +95,7 @@ impl Seat {
             (Seat::Unclaimed, _) => Err(SeatError::Unclaimed { id }),
             (Seat::Held { .. }, None) => Err(SeatError::Missing),
             (Seat::Held { hash: want }, Some(token)) => {
-                if same(want.as_bytes(), hash(token.trim()).as_bytes()) {
+                if same_secret(hash(token.trim()).as_bytes(), want.as_bytes()) {
                     Ok(())
                 } else {
                     Err(SeatError::Wrong)
@@ -103,11 +103,6 @@ impl Seat {
             }
         }
     }
-}
-
-/// Compares in time independent of where the two differ.
-fn same(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
-//! Secrets drawn from the operating system's random source, as lowercase hex: the access token
-//! (`guard.rs`) and the seat tokens (`seat.rs`).
+//! Secrets: drawn from the operating system's random source as lowercase hex, and compared
+//! without giving away where they differ. The access token (`guard.rs`) and the seat tokens
+//! (`seat.rs`) both use them.
 
 /// `N` random bytes from the operating system, as `2 N` lowercase hex digits.
 pub fn random_hex<const N: usize>() -> Result<String, getrandom::Error> {
@@ -17,4 +18,40 @@ pub fn hex(bytes: &[u8]) -> String {
         s.push(char::from(DIGITS[usize::from(b & 15)]));
     }
     s
+}
+
+/// Whether `given` is `secret`, in time that depends on the lengths only, not on where the
+/// first difference is.
+pub fn same_secret(given: &[u8], secret: &[u8]) -> bool {
+    if given.len() != secret.len() {
+        return false;
+    }
+    let diff = given
+        .iter()
+        .zip(secret)
+        .fold(0u8, |acc, (a, b)| acc | (a ^ b));
+    std::hint::black_box(diff) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_compare_whole() {
+        assert!(same_secret(b"abc", b"abc"));
+        assert!(!same_secret(b"abd", b"abc"));
+        assert!(!same_secret(b"ab", b"abc"));
+        assert!(!same_secret(b"", b"abc"));
+    }
+
+    #[test]
+    fn hex_is_lowercase_and_two_digits_a_byte() {
+        assert_eq!(hex(&[0x00, 0x0f, 0xa5, 0xff]), "000fa5ff");
+        let drawn = random_hex::<24>().unwrap();
+        assert_eq!(drawn.len(), 48);
+        assert!(drawn
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()));
+    }
 }
