@@ -7,7 +7,7 @@ use crate::game_error::{GameError, GameResult};
 use crate::live::blocking;
 use crate::registry::Games;
 use crate::seat::{self, Seat};
-use chess960_core::{CastlingMode, Color, Game, Move, Position, StartId};
+use chess960_core::{Color, Game, Move, Position, StartId};
 use chess960_engine::player::Level;
 use chess960_store::MoveRecord;
 use std::net::IpAddr;
@@ -47,12 +47,7 @@ pub async fn create_game(games: &Games, spec: NewGameSpec, client: IpAddr) -> Ga
         let pos = *game.position();
         game.play(m)
             .map_err(|e| GameError::BadStart(format!("start.pgn: move {}: {e}", i + 1)))?;
-        records.push(MoveRecord {
-            uci: m.to_uci(CastlingMode::Chess960),
-            san: pos.san(m),
-            clocks: None,
-            played_at_ms: crate::game::now_ms(),
-        });
+        records.push(MoveRecord::of(&pos, m, None, crate::game::now_ms()));
     }
     let meta = engine_game(
         &start,

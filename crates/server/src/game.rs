@@ -520,12 +520,7 @@ impl Live {
             }
             c
         });
-        MoveRecord {
-            uci: m.to_uci(CastlingMode::Chess960),
-            san: pos.san(m),
-            clocks,
-            played_at_ms: now_ms(),
-        }
+        MoveRecord::of(pos, m, clocks, now_ms())
     }
 
     /// Applies a legal move already stored as `record`; the other side's clock starts.

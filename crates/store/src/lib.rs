@@ -96,6 +96,24 @@ pub struct MoveRecord {
     pub played_at_ms: i64,
 }
 
+impl MoveRecord {
+    /// The record of `m`, a legal move in `pos`, in the stored forms: UCI in Chess960 form
+    /// and SAN as written in `pos` (what [`GameStore::create_game_with_moves`] checks).
+    pub fn of(
+        pos: &chess960_core::Position,
+        m: chess960_core::Move,
+        clocks: Option<Clocks>,
+        played_at_ms: i64,
+    ) -> MoveRecord {
+        MoveRecord {
+            uci: m.to_uci(chess960_core::CastlingMode::Chess960),
+            san: pos.san(m),
+            clocks,
+            played_at_ms,
+        }
+    }
+}
+
 /// A game to import: what [`GameStore::import_games`] stores in one go.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ImportGame {

@@ -142,12 +142,7 @@ pub fn from_pgn(game: &Game) -> ImportGame {
                 .first()
                 .zip(clock_comment.as_ref())
                 .is_none_or(|(c, clk)| same_words(c, clk));
-        moves.push(MoveRecord {
-            uci: node.mv.to_uci(CastlingMode::Chess960),
-            san: pos.san(node.mv),
-            clocks,
-            played_at_ms: 0,
-        });
+        moves.push(MoveRecord::of(&pos, node.mv, clocks, 0));
         pos = pos.play(node.mv);
     }
     let finish = match game.result {

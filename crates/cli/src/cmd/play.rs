@@ -435,15 +435,11 @@ impl Session {
     /// Plays a move and saves it; the move is played only once the store has it.
     fn record(&mut self, m: Move) -> Result<(), String> {
         let pos = *self.game.position();
-        let rec = MoveRecord {
-            uci: m.to_uci(CastlingMode::Chess960),
-            san: pos.san(m),
-            clocks: self.tc.map(|_| Clocks {
-                white_ms: self.clocks[Color::White as usize].as_millis() as u64,
-                black_ms: self.clocks[Color::Black as usize].as_millis() as u64,
-            }),
-            played_at_ms: now_ms(),
-        };
+        let clocks = self.tc.map(|_| Clocks {
+            white_ms: self.clocks[Color::White as usize].as_millis() as u64,
+            black_ms: self.clocks[Color::Black as usize].as_millis() as u64,
+        });
+        let rec = MoveRecord::of(&pos, m, clocks, now_ms());
         let ply = self.game.moves().len() as u32;
         self.store
             .append_move(self.id, ply, &rec)
