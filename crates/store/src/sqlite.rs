@@ -507,7 +507,7 @@ impl Drop for SqliteStore {
 }
 
 const GAME_COLUMNS: &str = "id, key, start_id, start_fen, white, black, time_control, \
-    white_ms, black_ms, result, reason, created_ms, updated_ms, movetext";
+    white_ms, black_ms, result, reason, created_ms, updated_ms, movetext, seat_hash";
 
 /// A games row, before its moves and tags are read.
 struct Head {
@@ -524,6 +524,7 @@ struct Head {
     created_at_ms: i64,
     updated_at_ms: i64,
     movetext: Option<String>,
+    seat_hash: Option<String>,
 }
 
 fn clocks(white: Option<i64>, black: Option<i64>) -> Option<Clocks> {
@@ -555,6 +556,7 @@ fn game_head(r: &rusqlite::Row<'_>) -> rusqlite::Result<Head> {
         created_at_ms: r.get(11)?,
         updated_at_ms: r.get(12)?,
         movetext: r.get(13)?,
+        seat_hash: r.get(14)?,
     })
 }
 
@@ -585,9 +587,6 @@ fn complete(c: &Connection, h: Head) -> rusqlite::Result<StoredGame> {
         result: h.result,
         reason: h.reason.unwrap_or_default(),
     });
-    let seat_hash = c
-        .prepare_cached("SELECT seat_hash FROM games WHERE id = ?1")?
-        .query_row([h.id], |r| r.get(0))?;
     Ok(StoredGame {
         id: GameId(h.id),
         key,
@@ -605,7 +604,7 @@ fn complete(c: &Connection, h: Head) -> rusqlite::Result<StoredGame> {
         movetext: h.movetext,
         created_at_ms: h.created_at_ms,
         updated_at_ms: h.updated_at_ms,
-        seat_hash,
+        seat_hash: h.seat_hash,
     })
 }
 
@@ -690,6 +689,7 @@ struct RowState<'a> {
     plies: u32,
     hash: Option<&'a [u8]>,
     movetext: Option<&'a str>,
+    seat_hash: Option<&'a str>,
 }
 
 /// A game not yet finished, with no moves.
@@ -699,6 +699,7 @@ const FRESH: RowState<'static> = RowState {
     plies: 0,
     hash: None,
     movetext: None,
+    seat_hash: None,
 };
 
 /// Inserts a game row and its tags; returns its id and key.
@@ -723,8 +724,9 @@ fn insert_game(
         .map(|(_, v)| v.as_str());
     tx.prepare_cached(
         "INSERT INTO games (key, start_id, start_fen, white, black, time_control, white_ms,
-             black_ms, result, reason, date, created_ms, updated_ms, plies, dup_hash, movetext)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?12, ?13, ?14, ?15)",
+             black_ms, result, reason, date, created_ms, updated_ms, plies, dup_hash, movetext,
+             seat_hash)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?12, ?13, ?14, ?15, ?16)",
     )
     .and_then(|mut st| {
         st.execute(params![
@@ -743,6 +745,7 @@ fn insert_game(
             row.plies,
             row.hash,
             row.movetext,
+            row.seat_hash,
         ])
     })
     .map_err(db_err)?;
@@ -808,15 +811,14 @@ impl GameStore for SqliteStore {
         let plies = u32::try_from(moves.len())
             .map_err(|_| StoreError::Conflict(format!("{} moves are too many", moves.len())))?;
         self.write(|tx| {
-            let row = RowState { plies, ..FRESH };
+            let row = RowState {
+                plies,
+                seat_hash,
+                ..FRESH
+            };
             let (id, key) = insert_game(tx, game, now_ms(), &row)?;
             for (ply, mv) in moves.iter().enumerate() {
                 insert_move(tx, id.0, ply as u32, mv).map_err(db_err)?;
-            }
-            if seat_hash.is_some() {
-                tx.prepare_cached("UPDATE games SET seat_hash = ?2 WHERE id = ?1")
-                    .and_then(|mut st| st.execute(params![id.0, seat_hash]))
-                    .map_err(db_err)?;
             }
             Ok((id, key))
         })
@@ -1140,6 +1142,7 @@ impl GameStore for SqliteStore {
                     plies: u32::try_from(moves.len()).unwrap_or(u32::MAX),
                     hash: hash.as_ref().map(|h| &h[..]),
                     movetext: movetext.as_deref(),
+                    seat_hash: None,
                 };
                 let (id, _) = insert_game(tx, game, now, &row)?;
                 for (ply, mv) in moves.iter().enumerate() {
