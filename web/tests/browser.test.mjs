@@ -6,29 +6,9 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { boardPieces, drag, eventually, shot, start, startServer } from './harness.mjs';
+import { boardPieces, drag, eventually, fenPieces, newFenGame as newFenGameIn, shot, start, startServer, takeSeat } from './harness.mjs';
 
 let env;
-
-/** The pieces of a FEN's placement in `boardPieces`' form, ordered by square. */
-function fenPieces(fen) {
-  const roles = { p: 'pawn', n: 'knight', b: 'bishop', r: 'rook', q: 'queen', k: 'king' };
-  const out = {};
-  fen
-    .split(' ')[0]
-    .split('/')
-    .forEach((row, i) => {
-      let file = 0;
-      for (const c of row) {
-        if (/\d/.test(c)) file += Number(c);
-        else {
-          out[`${'abcdefgh'[file]}${8 - i}`] = `${c === c.toLowerCase() ? 'black' : 'white'} ${roles[c.toLowerCase()]}`;
-          file += 1;
-        }
-      }
-    });
-  return Object.fromEntries(Object.entries(out).sort());
-}
 
 before(async () => {
   env = await start();
@@ -39,25 +19,7 @@ after(async () => {
 });
 
 /** A new game through the API from a FEN. */
-function newFenGame(fen, color = 'white') {
-  return env.api('POST', '/api/games', {
-    start: { fen },
-    color,
-    level: { depth: 1 },
-    time_control: null,
-    study_ms: 0,
-  });
-}
-
-/** Gives the browser the seat of a game created through the API, as if it had created it. */
-async function takeSeat(page, view) {
-  await page.goto('/');
-  await page.evaluate(([key, token]) => {
-    const seats = JSON.parse(localStorage.getItem('chess960.seats') ?? '{}');
-    seats[key] = token;
-    localStorage.setItem('chess960.seats', JSON.stringify(seats));
-  }, [view.key, view.seat_token]);
-}
+const newFenGame = (fen, color) => newFenGameIn(env, fen, color);
 
 /** A new game through the API from a FEN, opened in a fresh page that holds its seat. */
 async function openFen(fen, color = 'white') {

@@ -195,3 +195,44 @@ export async function eventually(check, what, timeoutMs = 20_000) {
 export function shot(page, name) {
   return page.screenshot({ path: join(RESULTS, `${name}.png`), fullPage: true });
 }
+
+/** The pieces of a FEN's placement in `boardPieces`' form, ordered by square. */
+export function fenPieces(fen) {
+  const roles = { p: 'pawn', n: 'knight', b: 'bishop', r: 'rook', q: 'queen', k: 'king' };
+  const out = {};
+  fen
+    .split(' ')[0]
+    .split('/')
+    .forEach((row, i) => {
+      let file = 0;
+      for (const c of row) {
+        if (/\d/.test(c)) file += Number(c);
+        else {
+          out[`${'abcdefgh'[file]}${8 - i}`] = `${c === c.toLowerCase() ? 'black' : 'white'} ${roles[c.toLowerCase()]}`;
+          file += 1;
+        }
+      }
+    });
+  return Object.fromEntries(Object.entries(out).sort());
+}
+
+/** A new game through the API from a FEN, with the engine at depth 1 and no clock. */
+export function newFenGame(env, fen, color = 'white') {
+  return env.api('POST', '/api/games', {
+    start: { fen },
+    color,
+    level: { depth: 1 },
+    time_control: null,
+    study_ms: 0,
+  });
+}
+
+/** Gives the browser the seat of a game created through the API, as if it had created it. */
+export async function takeSeat(page, view) {
+  await page.goto('/');
+  await page.evaluate(([key, token]) => {
+    const seats = JSON.parse(localStorage.getItem('chess960.seats') ?? '{}');
+    seats[key] = token;
+    localStorage.setItem('chess960.seats', JSON.stringify(seats));
+  }, [view.key, view.seat_token]);
+}
