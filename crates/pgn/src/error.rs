@@ -115,8 +115,6 @@ pub enum ErrorKind {
         /// The annotation as found.
         token: String,
     },
-    /// Moves without a game termination marker before the next game or the end of the file.
-    MissingResult,
     /// A `[` inside the moves that does not start a line (tags belong before the moves).
     TagInMovetext,
 }
@@ -169,10 +167,6 @@ impl fmt::Display for ErrorKind {
             ErrorKind::AnnotationBeforeMove { token } => {
                 write!(f, "annotation '{token}' does not follow a move")
             }
-            ErrorKind::MissingResult => write!(
-                f,
-                "missing result: the moves end without a termination marker (1-0, 0-1, 1/2-1/2 or *)"
-            ),
             ErrorKind::TagInMovetext => write!(
                 f,
                 "'[' inside the moves: tag pairs belong in the tag section, each at the start of a line"

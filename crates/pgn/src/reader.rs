@@ -19,9 +19,11 @@
 //! # Where games begin and end
 //!
 //! A game is a tag section followed by movetext ending with a termination marker. A game
-//! also ends where a line begins with `[` after its moves began: that is the next game's
-//! tag section. Then the game without a marker is reported as [`ErrorKind::MissingResult`],
-//! and so is a last game cut off by the end of the file.
+//! also ends where a line begins with `[` after its moves began (that is the next game's
+//! tag section), and at the end of the file. Such a game without a marker is accepted, as
+//! lichess's import and python-chess accept it: its result is its `Result` tag, or `*`
+//! (unknown) without one. Pasted moves such as `1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#`, with
+//! neither tags nor marker, are a game.
 //!
 //! A tag section with no movetext at all, followed by a blank line and the next tag section
 //! (or by the end of the file), is a game with no moves whose result is its `Result` tag.
@@ -287,7 +289,7 @@ pub struct Reader<R> {
 
 /// Reads a movetext alone (no tag section) from `start`: the moves with their comments,
 /// NAGs and variations, checked as [`Reader::read_game`] checks them, up to a termination
-/// marker or the end of the text (which needs no marker here). The game database keeps a
+/// marker or the end of the text. The game database keeps a
 /// game's annotated movetext this way beside its move rows.
 ///
 /// ```
@@ -310,8 +312,8 @@ pub fn read_movetext(text: &str, start: Position) -> Result<Line, PgnError> {
     // A byte slice cannot fail to read: the `Err` arm is never taken.
     let _ = reader.movetext(&mut sink, start, &mut err);
     match err {
-        Some(e) if e.kind != ErrorKind::MissingResult => Err(e),
-        _ => Ok(sink.stack.into_iter().next().unwrap_or_default()),
+        Some(e) => Err(e),
+        None => Ok(sink.stack.into_iter().next().unwrap_or_default()),
     }
 }
 
@@ -644,7 +646,6 @@ impl<R: Read> Reader<R> {
             has_move: false,
             open: Pos::default(),
         });
-        let mut seen = false;
         let mut last_end = self.lx.here();
         let end = loop {
             self.lx.skip_space()?;
@@ -822,7 +823,6 @@ impl<R: Read> Reader<R> {
                     ))
                 }
             };
-            seen = true;
             last_end = self.lx.here();
             if let Some((at_move, kind)) = problem {
                 if err.is_none() {
@@ -843,7 +843,6 @@ impl<R: Read> Reader<R> {
                         column: level.open.column,
                     },
                 )),
-                (End::Cut, None) if seen => Some((last_end, ErrorKind::MissingResult)),
                 _ => None,
             };
             if let Some((at, kind)) = problem {

@@ -230,15 +230,6 @@ fn cases() -> Vec<Case> {
             reason: "'[' inside the moves",
             kind: |k| matches!(k, ErrorKind::TagInMovetext),
         },
-        Case {
-            name: "missing result before the next game",
-            pgn: "[Event \"a\"]\n\n1. e4 e5 2. Nf3",
-            line: 3,
-            column: 16,
-            at_move: Some("2..."),
-            reason: "missing result",
-            kind: |k| matches!(k, ErrorKind::MissingResult),
-        },
     ]
 }
 
@@ -295,7 +286,7 @@ fn each_error_is_reported_and_the_next_game_read() {
 }
 
 #[test]
-fn unterminated_comment_and_missing_result_at_the_end_of_the_file() {
+fn unterminated_comment_at_the_end_of_the_file() {
     let games = read_str("1. e4 *\n\n1. e4 { never closed");
     assert_eq!(games.len(), 2);
     let e = games[1].as_ref().unwrap_err();
@@ -305,12 +296,26 @@ fn unterminated_comment_and_missing_result_at_the_end_of_the_file() {
         ErrorKind::UnterminatedComment { next_game: false }
     ));
     assert!(e.reason().contains("end of the file"), "{e}");
+}
 
-    let games = read_str("1. e4 *\n\n[Event \"last\"]\n\n1. e4 e5\n");
+/// Movetext without a termination marker is a game, as lichess's import and python-chess read
+/// it: before the next game's tags, at the end of the file, and with neither tags nor marker.
+/// Its result is the `Result` tag, else unknown.
+#[test]
+fn a_game_without_a_termination_marker_is_read() {
+    let games =
+        read_str("[Event \"a\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3\n[Event \"b\"]\n\n1. d4 d5\n");
     assert_eq!(games.len(), 2);
-    let e = games[1].as_ref().unwrap_err();
-    assert!(matches!(e.kind, ErrorKind::MissingResult), "{e}");
-    assert_eq!((e.line, e.column, e.game), (5, 9, 2));
+    let a = games[0].as_ref().expect("first game");
+    assert_eq!((a.moves.nodes.len(), a.result), (3, GameResult::WhiteWins));
+    let b = games[1].as_ref().expect("second game");
+    assert_eq!((b.moves.nodes.len(), b.result), (2, GameResult::Unknown));
+
+    let games = read_str("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#");
+    assert_eq!(games.len(), 1);
+    let mate = games[0].as_ref().expect("pasted moves");
+    assert_eq!(mate.moves.nodes.len(), 7);
+    assert_eq!(mate.result, GameResult::Unknown);
 }
 
 #[test]

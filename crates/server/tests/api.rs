@@ -533,6 +533,13 @@ async fn pgn_export_and_import() {
     assert_eq!(mm[3]["check"], "e1");
     assert_eq!(mm[3]["fen"], mate["fen"]);
     assert_eq!(mate["check"], "e1");
+    // Pasted moves with neither tags nor termination marker start a game, as on lichess: the
+    // scholar's mate ends it at once.
+    let pasted = a
+        .new_game(json!({"start": {"pgn": "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#"}}))
+        .await;
+    assert_eq!(pasted["moves"].as_array().unwrap().len(), 7);
+    assert_eq!(pasted["result"], "1-0", "{pasted}");
     a.play(&g, "d4").await;
     let g = a.wait_turn(key).await;
     assert_eq!(g["moves"].as_array().unwrap().len(), 6);
