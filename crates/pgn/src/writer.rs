@@ -12,8 +12,9 @@
 //!   follows a comment or variation, or starts a line), SAN from the rules core, NAGs as
 //!   `$n`, comments as `{ … }`, variations as `( … )`, the result last. Lines are at most 80
 //!   columns, broken only between tokens and between the words of a comment (a single word
-//!   longer than a line stands alone); no line starts with `%` or `[`, which readers would
-//!   take for an escape line or a tag.
+//!   longer than a line stands alone); a comment that fits on one line is not broken, and a
+//!   command such as `[%clk 0:10:07]` inside a comment is one word. No line starts with `%`
+//!   or `[`, which readers would take for an escape line or a tag.
 //! - One blank line after each game.
 
 use crate::game::{Game, Line, Step};
@@ -198,31 +199,58 @@ impl Wrap<'_> {
     fn comment(&mut self, text: &str) {
         // Words are separated by PGN's (ASCII) white space, re-wrapped to the line width. A
         // comment ends at the first `}`: that character cannot be written inside one.
-        let separator = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0B | 0x0C | b'}');
-        let bytes = text.as_bytes();
-        let mut i = 0;
-        let mut opened = false;
-        loop {
-            while i < bytes.len() && separator(bytes[i]) {
-                i += 1;
-            }
-            if i == bytes.len() {
-                break;
-            }
-            let start = i;
-            while i < bytes.len() && !separator(bytes[i]) {
-                i += 1;
-            }
-            if !opened {
-                self.token("{");
-                opened = true;
-            }
-            // Both ends are at ASCII bytes (or the ends of the text): character boundaries.
-            self.token(&text[start..i]);
+        let words = comment_words(text);
+        if words.is_empty() {
+            return;
         }
-        if opened {
-            self.token("}");
+        // A comment that fits on a line is not split over two: `{ [%clk 0:10:07] }` stays
+        // whole, which readers that scan line by line need.
+        let whole = words.iter().map(|w| w.chars().count() + 1).sum::<usize>() + 3;
+        if self.column > 0 && self.column + 1 + whole > self.width && whole <= self.width {
+            self.out.push('\n');
+            self.column = 0;
         }
+        self.token("{");
+        for word in words {
+            self.token(word);
+        }
+        self.token("}");
+    }
+}
+
+/// The words of a comment, split at PGN's (ASCII) white space and `}`, with each embedded
+/// command such as `[%clk 0:10:07]` or `[%eval 0.35]` kept as one word: a command split over
+/// two lines is misread by simple tools. Its inner spaces are written as found.
+fn comment_words(text: &str) -> Vec<&str> {
+    let separator = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0B | 0x0C | b'}');
+    let bytes = text.as_bytes();
+    let mut words = Vec::new();
+    let mut i = 0;
+    loop {
+        while i < bytes.len() && separator(bytes[i]) {
+            i += 1;
+        }
+        if i == bytes.len() {
+            return words;
+        }
+        let start = i;
+        if bytes[i..].starts_with(b"[%") {
+            // Up to the command's `]`, if it closes on the same line and before any `}`.
+            let close = bytes[i..]
+                .iter()
+                .position(|&b| matches!(b, b']' | b'}' | b'\n' | b'\r'))
+                .filter(|&at| bytes[i + at] == b']');
+            if let Some(at) = close {
+                i += at + 1;
+                words.push(&text[start..i]);
+                continue;
+            }
+        }
+        while i < bytes.len() && !separator(bytes[i]) {
+            i += 1;
+        }
+        // Both ends are at ASCII bytes (or the ends of the text): character boundaries.
+        words.push(&text[start..i]);
     }
 }
 
@@ -365,5 +393,60 @@ mod tests {
             assert!(line.chars().count() <= 20, "{line:?}");
             assert!(!line.starts_with('%') && !line.starts_with('['), "{line:?}");
         }
+    }
+
+    #[test]
+    fn clock_commands_and_short_comments_stay_on_one_line() {
+        // Moves with a clock comment each, as a saved game has them: no `{ [%clk` may end a
+        // line with its time on the next, whatever the column the comment starts at.
+        let start = StartId::CLASSICAL.position();
+        let mut game = Game::new(start, crate::Variant::Standard);
+        let mut pos = start;
+        for (i, san) in ["Nf3", "Nf6", "Ng1", "Ng8"]
+            .iter()
+            .cycle()
+            .take(40)
+            .enumerate()
+        {
+            let m = pos.parse_san(san).unwrap();
+            pos.play_mut(m);
+            let node = game.push(m).unwrap();
+            node.comments.push(format!("[%clk 0:10:{:02}]", i % 60));
+        }
+        let text = game_to_string(&game, &WriteOptions::default());
+        let movetext = text.split("\n\n").nth(1).unwrap();
+        for line in movetext.lines() {
+            assert!(line.chars().count() <= 80, "{line:?}");
+            assert_eq!(
+                line.matches('{').count(),
+                line.matches('}').count(),
+                "{line:?}"
+            );
+            assert_eq!(
+                line.matches("[%clk").count(),
+                line.matches(']').count(),
+                "{line:?}"
+            );
+        }
+
+        // A command is one word even in a long comment that has to wrap.
+        let mut s = String::new();
+        let mut w = Wrap {
+            out: &mut s,
+            column: 0,
+            width: 24,
+        };
+        w.comment("a long remark that wraps [%clk 0:10:07.058] [%eval -1.25] and more words");
+        assert!(s.contains("[%clk 0:10:07.058]"), "{s}");
+        assert!(s.contains("[%eval -1.25]"), "{s}");
+        // An unclosed bracket is plain words.
+        let mut s = String::new();
+        let mut w = Wrap {
+            out: &mut s,
+            column: 0,
+            width: 80,
+        };
+        w.comment("[%clk 0:10 oops");
+        assert_eq!(s, "{ [%clk 0:10 oops }");
     }
 }

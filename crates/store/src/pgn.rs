@@ -54,15 +54,12 @@ pub fn parse_clk(comment: &str) -> Option<u64> {
     Some((total * 1000.0).round() as u64)
 }
 
-/// `[%clk H:MM:SS]`, with a fraction of a second only when there is one.
+/// `[%clk H:MM:SS]` in whole seconds, as lichess writes it; a fraction is dropped (the clock
+/// showed that many whole seconds). An imported game whose clock comments carry fractions
+/// keeps them: its comments then differ from this form, so its movetext is kept as imported.
 pub fn format_clk(ms: u64) -> String {
-    let (h, m, s, frac) = (ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000);
-    if frac == 0 {
-        format!("[%clk {h}:{m:02}:{s:02}]")
-    } else {
-        let f = format!("{frac:03}");
-        format!("[%clk {h}:{m:02}:{s:02}.{}]", f.trim_end_matches('0'))
-    }
+    let (h, m, s) = (ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60);
+    format!("[%clk {h}:{m:02}:{s:02}]")
 }
 
 /// Why a game ended, when the board says it: checkmate, stalemate, insufficient material.
@@ -295,10 +292,11 @@ mod tests {
         assert_eq!(parse_clk("[%clk nope]"), None);
         assert_eq!(parse_clk("no clock"), None);
         for ms in [0, 1, 999, 1000, 59_999, 3_600_000, 3_601_500, 7_322_040] {
-            assert_eq!(parse_clk(&format_clk(ms)), Some(ms), "{ms}");
+            assert_eq!(parse_clk(&format_clk(ms)), Some(ms / 1000 * 1000), "{ms}");
         }
         assert_eq!(format_clk(300_000), "[%clk 0:05:00]");
-        assert_eq!(format_clk(61_500), "[%clk 0:01:01.5]");
+        assert_eq!(format_clk(61_500), "[%clk 0:01:01]");
+        assert_eq!(format_clk(612_840), "[%clk 0:10:12]");
     }
 
     /// `from_pgn` decides "nothing to keep beside the moves" without building the line the

@@ -81,6 +81,20 @@ fn comments_nags_and_variations_survive_import_and_export() {
         movetext(&export(&store, ids[0])),
         movetext(&game_to_string(&games(plain)[0], &WriteOptions::default()))
     );
+
+    // Clocks with fractions (as chess.com writes them) are not what the store writes (whole
+    // seconds): the movetext is kept, and export gives them back as imported.
+    let fractions = "[Event \"Tenths\"]\n[TimeControl \"300+0\"]\n\n\
+                     1. e4 { [%clk 0:04:58.7] } e5 { [%clk 0:04:57.1] } 1/2-1/2\n";
+    let ids = added(&import(&store, fractions));
+    assert!(store.game(ids[0]).unwrap().unwrap().movetext.is_some());
+    assert_eq!(
+        movetext(&export(&store, ids[0])),
+        movetext(&game_to_string(
+            &games(fractions)[0],
+            &WriteOptions::default()
+        ))
+    );
 }
 
 #[test]
