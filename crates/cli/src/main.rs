@@ -19,12 +19,16 @@ use std::process::ExitCode;
 #[command(
     name = "chess960",
     version,
-    about = "Chess960 (Fischer Random Chess): start positions, legal moves, FEN conversion, perft",
+    about = "Chess960 (Fischer Random Chess): play in the browser or on the terminal; engine, \
+matches, game database; start positions, moves, FEN, PGN",
     long_about = None,
     after_help = "Start positions are numbered 0..959 (Scharnagl's numbering; 518 is the classical \
 RNBQKBNR, 960 is accepted as 0). FENs may write castling in X-FEN (KQkq) or Shredder-FEN (HAha); \
 see 'chess960 fen --help'. Bad input exits with status 2 and one line on standard error.\n\n\
 Examples:\n  \
+chess960 serve                     # play in the browser at http://127.0.0.1:8960/\n  \
+chess960 play --random --level 1500 # play on the terminal ('help' there lists commands)\n  \
+chess960 db import games.pgn       # into the game database; then 'db list', 'db stats'\n  \
 chess960 position 518              # the classical start: board, ID, back rank, X-FEN\n  \
 chess960 position --random --json  # a random start position, as JSON\n  \
 chess960 id RKRNNQBB               # prints 959\n  \
@@ -40,6 +44,13 @@ struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 enum Command {
+    // The main jobs first, as `--help` lists them in this order.
+    Serve(cmd::serve::ServeArgs),
+    Play(cmd::play::PlayArgs),
+    Db(cmd::db::DbArgs),
+    Uci(cmd::uci::UciArgs),
+    Match(cmd::matchcmd::MatchArgs),
+    Pgn(cmd::pgn::PgnArgs),
     Position(cmd::position::PositionArgs),
     Id(cmd::id::IdArgs),
     Moves(cmd::moves::MovesArgs),
@@ -49,12 +60,6 @@ enum Command {
     Tables(cmd::tables::TablesArgs),
     List(cmd::list::ListArgs),
     Fairness(cmd::fairness::FairnessArgs),
-    Pgn(cmd::pgn::PgnArgs),
-    Uci(cmd::uci::UciArgs),
-    Match(cmd::matchcmd::MatchArgs),
-    Db(cmd::db::DbArgs),
-    Serve(cmd::serve::ServeArgs),
-    Play(cmd::play::PlayArgs),
 }
 
 fn main() -> ExitCode {

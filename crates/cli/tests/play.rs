@@ -98,11 +98,86 @@ fn a_game_with_both_castling_forms_is_played_and_saved() {
 
     // Resume the unfinished game where it stopped.
     let mut p = start(&db, &["--resume", &second.id.to_string()]);
+    // The game so far, not only its last move.
+    p.exp_regex(r"Moves so far: 1\. f4 \S+ 2\. Rf2 \S+ 3\. O-O \S+")
+        .unwrap();
     p.exp_string("Last move: 3...").unwrap();
     p.exp_regex(r"4\. > ").unwrap();
     p.send_line("resign").unwrap();
     p.exp_string("Game over: 0-1").unwrap();
     p.exp_eof().unwrap();
+}
+
+/// Runs `chess960 play` with `input` as standard input (a pipe, not a terminal).
+fn play_piped(db: &std::path::Path, args: &[&str], input: &str) -> (i32, String) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chess960"))
+        .arg("play")
+        .arg("--db")
+        .arg(db)
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn a_game_is_saved_from_the_humans_first_move_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.sqlite3");
+    let count = || {
+        SqliteStore::open(&db)
+            .unwrap()
+            .list(&GameFilter::default())
+            .unwrap()
+    };
+    // Standard input at its end at once (not a terminal): nothing to keep, as White and as
+    // Black (where the engine has moved first).
+    for color in ["white", "black"] {
+        let (code, out) = play_piped(&db, &["--level", "depth:1", "--color", color], "");
+        assert_eq!(code, 0, "{out}");
+        assert!(out.contains("the game was not saved"), "{out}");
+    }
+    assert_eq!(count().len(), 0);
+
+    // Moves through a pipe are saved, the engine's first move included.
+    let (code, out) = play_piped(
+        &db,
+        &["--id", "518", "--level", "depth:1", "--color", "black"],
+        "pgn\ne5\nquit\n",
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("Cannot write the PGN: nothing is saved yet"),
+        "{out}"
+    );
+    let games = count();
+    assert_eq!(games.len(), 1, "{out}");
+    let stored = SqliteStore::open(&db)
+        .unwrap()
+        .game(games[0].id)
+        .unwrap()
+        .unwrap();
+    assert_eq!(stored.moves.len(), 3, "{out}");
+    assert_eq!(stored.moves[1].san, "e5");
+
+    // Resigning before any move is a result, and is saved.
+    let (code, out) = play_piped(&db, &["--level", "depth:1"], "resign\n");
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("Saved as game"), "{out}");
+    assert_eq!(count()[0].result, "0-1");
 }
 
 #[test]

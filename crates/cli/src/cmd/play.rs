@@ -11,7 +11,9 @@ use chess960_engine::uci::{ELO_MAX, ELO_MIN};
 use chess960_server::record::{
     engine_game, human_of, now_ms, parse_level_tag, TimeControl, LEVEL_TAG,
 };
-use chess960_store::{Clocks, Finish, GameId, GameStore, MoveRecord, SqliteStore, StoredGame};
+use chess960_store::{
+    Clocks, Finish, GameId, GameStore, MoveRecord, NewGame, SqliteStore, StoredGame,
+};
 use clap::{Args, ValueEnum};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -29,8 +31,10 @@ as O-O / O-O-O (0-0 too). Castling can also be typed as the king taking its own 
 when the king moves at least two files, as the king's move to its destination (e1g1); a \
 one-square king move is always a king move. Type 'help' during the game for the commands: undo, \
 resign, draw, pgn, flip, moves, quit.\n\n\
-Every move is saved in the game database as it is played (see 'chess960 db'); a game left with \
-'quit' (or interrupted) can be continued with --resume ID.",
+Every move is saved in the game database as it is played (see 'chess960 db'), from your first \
+move on: a game left before it (or started with standard input at its end) leaves nothing \
+behind. A game left with 'quit' (or interrupted) can be continued with --resume ID, which \
+shows the moves so far.",
     after_help = "Examples:\n  chess960 play                         # random start, White, level 1500\n  \
 chess960 play --id 518 --color black --level 1800 --tc 5+3\n  \
 chess960 play --random --level depth:6\n  chess960 play --resume 12"
@@ -158,10 +162,21 @@ fn parse_level(text: &str) -> Result<Level, String> {
     }
 }
 
+/// Whether the game is in the database yet.
+enum Saved {
+    /// Under this ID.
+    As(GameId),
+    /// Not yet: the game to create and the moves played so far (the engine's only).
+    Not(Box<NewGame>, Vec<MoveRecord>),
+}
+
 /// A game in progress on the terminal.
 struct Session {
     store: SqliteStore,
-    id: GameId,
+    /// Where the game is saved: a new game is written with the human's first move (with the
+    /// engine's first move before it, when the human plays Black), so that a game nobody
+    /// played, such as one started with standard input at its end, leaves nothing behind.
+    saved: Saved,
     game: Game,
     human: Color,
     level: Level,
@@ -218,10 +233,9 @@ impl Session {
             tc,
             "chess960 play (terminal)",
         );
-        let (gid, _key) = store.create_game(&new).map_err(|e| e.to_string())?;
         Ok(Session {
             store,
-            id: gid,
+            saved: Saved::Not(Box::new(new), Vec::new()),
             game,
             human,
             level,
@@ -285,7 +299,7 @@ impl Session {
         let clocks = clock_history.last().copied().unwrap_or([initial; 2]);
         Ok(Session {
             store,
-            id: GameId(id),
+            saved: Saved::As(GameId(id)),
             game,
             human,
             level,
@@ -315,12 +329,23 @@ impl Session {
             self.tc
                 .map_or(String::new(), |t| format!(" Time control {}.", t.to_pgn())),
         )?;
-        writeln!(
-            out,
-            "Saved as game {} in {}. Type 'help' for the commands.",
-            self.id,
-            self.store.path().display()
-        )?;
+        match self.saved {
+            Saved::As(id) => {
+                writeln!(
+                    out,
+                    "Saved as game {id} in {}. Type 'help' for the commands.",
+                    self.store.path().display()
+                )?;
+                if !self.game.moves().is_empty() {
+                    writeln!(out, "Moves so far: {}", self.moves_text())?;
+                }
+            }
+            Saved::Not(..) => writeln!(
+                out,
+                "Saved in {} from your first move on. Type 'help' for the commands.",
+                self.store.path().display()
+            )?,
+        }
         loop {
             if let Some(outcome) = self.game.outcome() {
                 self.show(out)?;
@@ -441,9 +466,21 @@ impl Session {
         });
         let rec = MoveRecord::of(&pos, m, clocks, now_ms());
         let ply = self.game.moves().len() as u32;
-        self.store
-            .append_move(self.id, ply, &rec)
-            .map_err(|e| e.to_string())?;
+        match &mut self.saved {
+            Saved::As(id) => self
+                .store
+                .append_move(*id, ply, &rec)
+                .map_err(|e| e.to_string())?,
+            Saved::Not(_, moves) if pos.turn() != self.human => moves.push(rec),
+            Saved::Not(new, moves) => {
+                moves.push(rec);
+                let (id, _key) = self
+                    .store
+                    .create_game_with_moves(new, moves, None)
+                    .map_err(|e| e.to_string())?;
+                self.saved = Saved::As(id);
+            }
+        }
         self.game.play(m).map_err(|e| e.to_string())?;
         self.clock_history.push(self.clocks);
         Ok(())
@@ -521,9 +558,12 @@ impl Session {
             writeln!(out, "Nothing to take back.")?;
             return Ok(());
         };
-        if let Err(e) = self.store.truncate_moves(self.id, keep as u32) {
-            writeln!(out, "Cannot take back: {e}")?;
-            return Ok(());
+        // The human has moved, so the game is saved.
+        if let Saved::As(id) = self.saved {
+            if let Err(e) = self.store.truncate_moves(id, keep as u32) {
+                writeln!(out, "Cannot take back: {e}")?;
+                return Ok(());
+            }
         }
         while self.game.moves().len() > keep {
             self.game.undo();
@@ -579,39 +619,67 @@ impl Session {
             result: outcome.result().to_string(),
             reason: outcome.reason().describe().to_string(),
         };
-        let saved = self.store.finish_game(self.id, &finish);
         writeln!(out, "Game over: {outcome}.")?;
+        // A game over before the human's first move (resigned at once, or the engine mated
+        // from a set-up position) is a result too: it is saved with it.
+        let saved = match &self.saved {
+            Saved::As(id) => Ok(*id),
+            Saved::Not(new, moves) => self
+                .store
+                .create_game_with_moves(new, moves, None)
+                .map(|(id, _key)| id),
+        }
+        .and_then(|id| self.store.finish_game(id, &finish).map(|()| id));
         match saved {
-            Ok(()) => writeln!(
-                out,
-                "Saved as game {} ('chess960 db show {}').",
-                self.id, self.id
-            ),
+            Ok(id) => {
+                self.saved = Saved::As(id);
+                writeln!(out, "Saved as game {id} ('chess960 db show {id}').")
+            }
             Err(e) => writeln!(out, "The result could not be saved: {e}"),
         }
     }
 
     /// `quit`: the game stays in the database, unfinished.
     fn leave(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
-        writeln!(
-            out,
-            "Game {} left unfinished; continue it with 'chess960 play --resume {}'.",
-            self.id, self.id
-        )
+        match self.saved {
+            Saved::As(id) => writeln!(
+                out,
+                "Game {id} left unfinished; continue it with 'chess960 play --resume {id}'."
+            ),
+            Saved::Not(..) => writeln!(out, "Left before your first move: the game was not saved."),
+        }
     }
 
     /// The game so far as PGN, from the database (so it shows what is saved).
     fn pgn(&self) -> Result<String, String> {
+        let Saved::As(id) = self.saved else {
+            return Err("nothing is saved yet: the game is saved from your first move on".into());
+        };
         let stored: StoredGame = self
             .store
-            .game(self.id)
+            .game(id)
             .map_err(|e| e.to_string())?
-            .ok_or_else(|| format!("game {} is gone from the database", self.id))?;
+            .ok_or_else(|| format!("game {id} is gone from the database"))?;
         let game = chess960_store::pgn::to_pgn(&stored).map_err(|e| e.to_string())?;
         Ok(chess960_pgn::writer::game_to_string(
             &game,
             &chess960_pgn::writer::WriteOptions::default(),
         ))
+    }
+
+    /// The moves played, numbered: `1. e4 e5 2. Nf3`.
+    fn moves_text(&self) -> String {
+        let mut text = String::new();
+        for (pos, &m) in self.game.positions().iter().zip(self.game.moves()) {
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            if pos.turn() == Color::White || text.is_empty() {
+                text.push_str(&move_number(pos));
+            }
+            text.push_str(&pos.san(m));
+        }
+        text
     }
 
     fn prompt(&self) -> String {
