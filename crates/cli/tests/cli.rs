@@ -387,6 +387,27 @@ fn help_texts() {
     ] {
         assert!(top.contains(word), "{word} missing from --help");
     }
+    // The main jobs lead: the summary says what the tool is for, `serve` and `play` are the
+    // first commands listed and the first examples.
+    let summary = top.lines().next().unwrap();
+    assert!(summary.contains("browser") && summary.contains("terminal"), "{summary}");
+    let commands: Vec<&str> = top
+        .lines()
+        .skip_while(|l| *l != "Commands:")
+        .skip(1)
+        .take(2)
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(commands, ["serve", "play"], "{top}");
+    let examples: Vec<&str> = top
+        .lines()
+        .skip_while(|l| *l != "Examples:")
+        .skip(1)
+        .take(2)
+        .map(str::trim)
+        .collect();
+    assert!(examples[0].starts_with("chess960 serve"), "{top}");
+    assert!(examples[1].starts_with("chess960 play"), "{top}");
     for sub in ["position", "id", "moves", "perft", "fen"] {
         let help = ok(&[sub, "--help"]);
         assert!(help.contains("Usage: chess960 "), "{sub}");
