@@ -21,6 +21,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod analysis;
 mod api;
 mod assets;
 pub mod catalog;
@@ -29,6 +30,7 @@ pub mod error;
 mod game;
 mod game_error;
 pub mod guard;
+mod judge;
 mod live;
 mod pgn;
 mod pool;
@@ -107,6 +109,8 @@ struct Inner {
     games: Arc<Games>,
     capacity: Capacity,
     shutdown: watch::Sender<bool>,
+    /// The analysis board's open sockets, per client.
+    analysis: Arc<analysis::Sessions>,
 }
 
 impl AppState {
@@ -128,12 +132,17 @@ impl AppState {
                 }))),
                 capacity,
                 shutdown: tx,
+                analysis: Arc::default(),
             }),
         }
     }
 
     fn games(&self) -> &Games {
         &self.inner.games
+    }
+
+    fn analysis_sessions(&self) -> &Arc<analysis::Sessions> {
+        &self.inner.analysis
     }
 
     /// The number of games in memory now.
@@ -194,6 +203,8 @@ pub fn router(state: AppState) -> Router {
         .route(&format!("{game}/analysis"), post(api::post_analysis))
         .route(&format!("{game}/pgn"), get(api::get_pgn))
         .route(&format!("{game}/ws"), get(api::websocket))
+        .route("/api/analysis/position", post(analysis::position))
+        .route("/api/analysis/ws", get(analysis::websocket))
         .route("/api", axum::routing::any(api_not_found))
         .route("/api/{*rest}", axum::routing::any(api_not_found))
         .fallback(assets::serve)
