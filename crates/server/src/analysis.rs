@@ -259,8 +259,9 @@ enum ClientMsg {
     Lines {
         #[serde(default)]
         id: u64,
-        #[serde(flatten)]
-        position: PositionIn,
+        fen: Option<String>,
+        #[serde(default)]
+        moves: Vec<String>,
         multipv: Option<usize>,
     },
     /// Stop the live lines.
@@ -411,9 +412,11 @@ async fn handle(
         }
         ClientMsg::Lines {
             id,
-            position,
+            fen,
+            moves,
             multipv,
         } => {
+            let position = PositionIn { fen, moves };
             let multipv = multipv.unwrap_or(1);
             if !(1..=MAX_MULTIPV).contains(&multipv) {
                 return Err(ApiError::bad_request(format!(
