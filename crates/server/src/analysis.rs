@@ -808,7 +808,7 @@ fn lines_json(id: u64, pos: &Position, r: &LinesReport, done: bool) -> String {
         "depth": r.depth,
         "seldepth": r.seldepth,
         "nodes": r.nodes,
-        "nps": if ms > 0 { r.nodes * 1000 / ms } else { 0 },
+        "nps": (r.nodes * 1000).checked_div(ms).unwrap_or(0),
         "time_ms": ms,
         "lines": lines,
         "done": done,
