@@ -289,18 +289,16 @@ async fn multipv_lines_stream_and_stop_on_stop_on_a_new_position_and_on_close() 
     let mut ws = socket(&a).await;
     ws.send(json!({"type": "lines", "id": 1, "fen": chess960_core::StartId::new(0).unwrap().position().fen(), "moves": [], "multipv": 3}))
         .await;
-    let mut last = Value::Null;
     // Lines deepen; wait for depth 4.
-    loop {
+    let last = loop {
         let (l, _) = ws.until("lines").await;
         assert_eq!(l["id"], 1);
         let lines = l["lines"].as_array().unwrap();
         assert_eq!(lines.len(), 3);
         if l["depth"].as_u64().unwrap() >= 4 {
-            last = l;
-            break;
+            break l;
         }
-    }
+    };
     let lines = last["lines"].as_array().unwrap();
     let firsts: Vec<&str> = lines.iter().map(|l| l["pv"][0].as_str().unwrap()).collect();
     assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
