@@ -18,12 +18,26 @@ import type { Page } from '../page';
 import type { Color, GameView, LegalMove } from '../types';
 import { evalGraph, JUDGEMENT_WORD } from './graph';
 import { AnalysisSocket } from './socket';
-import { MoveTree, onMainline, pathOf, tokens, type TreeNode } from './tree';
+import { moveNumber, MoveTree, onMainline, pathOf, tokens, type TreeNode } from './tree';
 import type { AnalysisPosition, Counts, MoveJudged, PositionEval, ServerMessage } from './types';
 
 const STANDARD_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 /** A FEN rather than a PGN in the paste box. */
 const FEN_LIKE = /^\s*[1-8pnbrqkPNBRQK]+(\/[1-8pnbrqkPNBRQK]+){7}\s+[wb]\s/;
+
+/** A line in SAN with its move numbers: "12. Nf3 Nf6 13. d4" or "12… Nf6 13. d4". */
+function numbered(fen: string, sans: string[]): string {
+  let { number, black } = moveNumber(fen);
+  const out: string[] = [];
+  sans.forEach((san, i) => {
+    if (!black) out.push(`${number}.`);
+    else if (i === 0) out.push(`${number}…`);
+    out.push(san);
+    if (black) number += 1;
+    black = !black;
+  });
+  return out.join(' ');
+}
 
 export function analysisPage(params: URLSearchParams): Page {
   return new AnalysisPage(params).page;
@@ -365,7 +379,7 @@ class AnalysisPage {
       lines.lines.length === 0
         ? h('li', {}, 'No legal move: the game is over here.')
         : lines.lines.map(line =>
-            h('li', { class: 'engine-line' }, h('strong', { class: 'score' }, formatScore(line.score)), ' ', line.pv_san.join(' ')),
+            h('li', { class: 'engine-line' }, h('strong', { class: 'score' }, formatScore(line.score)), ' ', numbered(lines.fen, line.pv_san)),
           ),
     );
   }
