@@ -288,6 +288,7 @@ pub async fn websocket(
     })?;
     Ok(ws
         .max_message_size(MAX_MESSAGE)
+        .max_frame_size(MAX_MESSAGE)
         .on_upgrade(move |socket| session(state, socket, seat, client)))
 }
 
