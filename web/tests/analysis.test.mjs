@@ -59,6 +59,7 @@ describe('the analysis board', () => {
     const blunder = page.locator('[data-testid=analysis-moves] button.move.blunder');
     assert.equal(await blunder.count(), 1);
     assert.equal((await blunder.innerText()).replace(/\s/g, ''), 'Qxe5+??');
+    assert.match(await blunder.getAttribute('title'), /^-\d+\.\d\d · Blunder, \S+ was best$/);
     assert.equal(await page.locator('[data-testid=eval-graph] circle[data-judgement=blunder]').getAttribute('data-ply'), '5');
     await blunder.click();
     const comment = page.locator('[data-testid=move-comment]');

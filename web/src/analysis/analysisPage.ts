@@ -39,6 +39,15 @@ function numbered(fen: string, sans: string[]): string {
   return out.join(' ');
 }
 
+/** A move's evaluation and judgement, for its tooltip: "+0.21", "−9.14 · Blunder, Bc4 was best". */
+function describeMove(node: TreeNode): string | null {
+  const parts: string[] = [];
+  if (node.eval) parts.push(formatScore(node.eval.eval));
+  const j = node.judged;
+  if (j?.judgement) parts.push(`${JUDGEMENT_WORD[j.judgement]}${j.better_san ? `, ${j.better_san} was best` : ''}`);
+  return parts.length > 0 ? parts.join(' · ') : null;
+}
+
 export function analysisPage(params: URLSearchParams): Page {
   return new AnalysisPage(params).page;
 }
@@ -543,6 +552,7 @@ class AnalysisPage {
               'data-ply': node.ply,
               'data-mainline': token.depth === 0 ? 'true' : null,
               'aria-current': node === this.current ? 'step' : null,
+              title: describeMove(node),
               onclick: () => this.select(node),
             },
             node.san ?? '',
@@ -584,10 +594,16 @@ class AnalysisPage {
     const shown = onMainline(this.current) ? this.current.ply : null;
     fill(
       this.graph,
-      evalGraph(positions, this.report?.moves ?? [], shown, ply => {
-        const node = ply === 0 ? this.tree.root : this.tree.mainline()[ply - 1];
-        if (node) this.select(node);
-      }),
+      evalGraph(
+        positions,
+        this.report?.moves ?? [],
+        shown,
+        ply => {
+          const node = ply === 0 ? this.tree.root : this.tree.mainline()[ply - 1];
+          if (node) this.select(node);
+        },
+        this.running?.total ?? positions.length,
+      ),
     );
   }
 

@@ -25,8 +25,10 @@ export function evalGraph(
   moves: MoveJudged[],
   shownPly: number | null,
   pick: (ply: number) => void,
+  /** The number of positions the finished graph will have (while the analysis runs). */
+  total: number = positions.length,
 ): SVGSVGElement {
-  const n = Math.max(positions.length - 1, 1);
+  const n = Math.max(total - 1, positions.length - 1, 1);
   const x = (ply: number): number => (ply / n) * W;
   const y = (win: number): number => H - (win / 100) * H;
   const root = svg('svg', {
