@@ -9,7 +9,10 @@
 //! are loaded from the store by key when first asked for and leave memory when idle
 //! (`registry.rs`), so they survive a restart and memory follows the games being played. One
 //! layer ([`guard`]) refuses other sites' pages, DNS rebinding and, off loopback, requests
-//! without the access token; every action on a game needs its seat token (`seat.rs`).
+//! without the access token; every action on a game needs its seat token (`seat.rs`). The
+//! analysis board (`analysis.rs`, moves judged in `judge.rs`) analyses whole games and streams
+//! live engine lines over one WebSocket per page, on the same search pool, and stops when the
+//! page goes.
 //!
 //! ```no_run
 //! # async fn example(store: std::sync::Arc<dyn chess960_store::GameStore>) -> std::io::Result<()> {
