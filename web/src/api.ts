@@ -24,7 +24,8 @@ export class ApiError extends Error {
   }
 }
 
-async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown, seat?: string): Promise<T> {
+/** A JSON request to the server; a non-2xx answer throws an [`ApiError`] with its message. */
+export async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown, seat?: string): Promise<T> {
   const headers: Record<string, string> = {};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (seat !== undefined) headers['X-Seat-Token'] = seat;

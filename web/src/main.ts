@@ -1,5 +1,5 @@
 // The single-page app: picks the page for the URL (the server answers index.html for /, /games,
-// /positions, /projector and /game/<key>) and navigates between pages without reloading.
+// /positions, /projector, /analysis and /game/<key>) and navigates between pages without reloading.
 
 import '@lichess-org/chessground/assets/chessground.base.css';
 import '@lichess-org/chessground/assets/chessground.brown.css';
@@ -7,6 +7,7 @@ import '@lichess-org/chessground/assets/chessground.cburnett.css';
 import './style.css';
 
 import { h } from './dom';
+import { analysisPage } from './analysis/analysisPage';
 import { gamePage } from './game/gamePage';
 import { gamesPage } from './games/gamesPage';
 import { newGamePage } from './home/newGamePage';
@@ -22,10 +23,12 @@ const NAV: [string, string][] = [
   ['/games', 'Games'],
   ['/positions', 'Positions'],
   ['/projector', 'Projector'],
+  ['/analysis', 'Analyse'],
 ];
 
+/** `path` may carry a query (`/analysis?game=…`). */
 function navigate(path: string): void {
-  if (path !== location.pathname) history.pushState(null, '', path);
+  if (path !== location.pathname + location.search) history.pushState(null, '', path);
   route();
 }
 
@@ -41,6 +44,8 @@ function pageFor(path: string): Page {
       return positionsPage(navigate);
     case '/projector':
       return projectorPage();
+    case '/analysis':
+      return analysisPage(new URLSearchParams(location.search));
     default:
       return {
         el: h('section', {}, h('h1', {}, 'Not found'), h('p', {}, `There is no page at ${path}.`)),
@@ -78,7 +83,7 @@ document.addEventListener('click', event => {
   if (!link || link.origin !== location.origin || link.hasAttribute('download') || link.target) return;
   if (link.pathname.startsWith('/api/')) return;
   event.preventDefault();
-  navigate(link.pathname);
+  navigate(link.pathname + link.search);
 });
 window.addEventListener('popstate', route);
 document.body.append(header, main);

@@ -128,7 +128,37 @@ pub enum AnalysisLimit {
     Depth(u32),
     /// For this long.
     Movetime(Duration),
+    /// For about this many nodes (at least one full iteration is searched).
+    Nodes(u64),
 }
+
+/// One line of a MultiPV analysis ([`Player::analyse_lines`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PvLine {
+    /// Score from the side to move's point of view.
+    pub score: Score,
+    /// The line, starting with its first move.
+    pub pv: Vec<Move>,
+}
+
+/// A report after each completed iteration of a MultiPV analysis: every line, best first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinesReport {
+    /// Depth completed.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// The lines, best first (as many as asked for, or fewer when the position has fewer
+    /// legal moves).
+    pub lines: Vec<PvLine>,
+}
+
+/// The most lines [`Player::analyse_lines`] reports.
+pub const MAX_MULTIPV: usize = 5;
 
 /// The result of an analysis.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -229,7 +259,14 @@ impl Player {
             ),
             None => Deadlines::default(),
         };
-        let (outcome, pv) = self.search(&pos, hashes, &limits, deadlines, stop, on_thinking);
+        let (outcome, pv) = self.search(
+            &pos,
+            hashes,
+            &limits,
+            deadlines,
+            stop,
+            thinking_of(on_thinking),
+        );
         // Never return an illegal move: fall back to the first legal one if the search had
         // nothing (stopped before its first iteration).
         let legal = pos.legal_moves();
@@ -250,8 +287,8 @@ impl Player {
         })
     }
 
-    /// Evaluates the position after `moves` from `start`, to a depth or for a time (or until
-    /// `stop` is set). `on_thinking` is called after each iteration.
+    /// Evaluates the position after `moves` from `start`, to a depth, for a time or a number of
+    /// nodes (or until `stop` is set). `on_thinking` is called after each iteration.
     pub fn analyse(
         &self,
         start: &Position,
@@ -259,6 +296,50 @@ impl Player {
         limit: AnalysisLimit,
         stop: &AtomicBool,
         on_thinking: impl FnMut(&Thinking),
+    ) -> Analysis {
+        self.analyse_with(start, moves, limit, 1, stop, thinking_of(on_thinking))
+    }
+
+    /// As [`Player::analyse`] with `multipv` lines (1..=[`MAX_MULTIPV`]; clamped): after each
+    /// iteration `on_lines` gets every line, best first, for an analysis board's engine panel.
+    /// The search is the same one that plays moves; the lines are those it keeps anyway, so
+    /// the report costs nothing per node.
+    pub fn analyse_lines(
+        &self,
+        start: &Position,
+        moves: &[Move],
+        limit: AnalysisLimit,
+        multipv: usize,
+        stop: &AtomicBool,
+        mut on_lines: impl FnMut(&LinesReport),
+    ) -> Analysis {
+        let multipv = multipv.clamp(1, MAX_MULTIPV);
+        self.analyse_with(start, moves, limit, multipv, stop, |r| {
+            on_lines(&LinesReport {
+                depth: r.depth.max(0) as u32,
+                seldepth: r.seldepth.max(0) as u32,
+                nodes: r.nodes,
+                elapsed: r.elapsed,
+                lines: r
+                    .lines
+                    .iter()
+                    .map(|l| PvLine {
+                        score: Score::from_internal(l.score),
+                        pv: l.pv.clone(),
+                    })
+                    .collect(),
+            });
+        })
+    }
+
+    fn analyse_with(
+        &self,
+        start: &Position,
+        moves: &[Move],
+        limit: AnalysisLimit,
+        multipv: usize,
+        stop: &AtomicBool,
+        on_report: impl FnMut(&Report),
     ) -> Analysis {
         let (pos, hashes) = replay(start, moves);
         if !pos.has_legal_moves() {
@@ -273,7 +354,7 @@ impl Player {
             };
         }
         let mut limits = Limits {
-            multipv: 1,
+            multipv,
             ..Limits::default()
         };
         let started = Instant::now();
@@ -289,9 +370,13 @@ impl Player {
                     hard: Some(end),
                 }
             }
+            AnalysisLimit::Nodes(n) => {
+                limits.nodes = Some(n.max(1));
+                Deadlines::default()
+            }
         };
         let ((best, score, depth), mut pv) =
-            self.search(&pos, hashes, &limits, deadlines, stop, on_thinking);
+            self.search(&pos, hashes, &limits, deadlines, stop, on_report);
         if pv.is_empty() {
             pv.extend(best.or_else(|| pos.legal_moves().first().copied()));
         }
@@ -310,7 +395,7 @@ impl Player {
         limits: &Limits,
         deadlines: Deadlines,
         stop: &AtomicBool,
-        mut on_thinking: impl FnMut(&Thinking),
+        mut on_report: impl FnMut(&Report),
     ) -> ((Option<Move>, i32, u32), Vec<Move>) {
         let guard = self.shared.lock().unwrap_or_else(|e| e.into_inner());
         let shared: &Shared = &guard;
@@ -336,15 +421,8 @@ impl Player {
             let outcome = searcher.run(pos, limits, |r: &Report| {
                 if let Some(line) = r.lines.first() {
                     last_pv.clone_from(&line.pv);
-                    on_thinking(&Thinking {
-                        depth: r.depth.max(0) as u32,
-                        seldepth: r.seldepth.max(0) as u32,
-                        score: Score::from_internal(line.score),
-                        pv: line.pv.clone(),
-                        nodes: r.nodes,
-                        elapsed: r.elapsed,
-                    });
                 }
+                on_report(r);
             });
             done.store(true, Ordering::SeqCst);
             outcome
@@ -353,6 +431,22 @@ impl Player {
             (outcome.best, outcome.score, outcome.depth.max(0) as u32),
             last_pv,
         )
+    }
+}
+
+/// A search report as the one-line [`Thinking`] that `on_thinking` wants.
+fn thinking_of(mut on_thinking: impl FnMut(&Thinking)) -> impl FnMut(&Report) {
+    move |r: &Report| {
+        if let Some(line) = r.lines.first() {
+            on_thinking(&Thinking {
+                depth: r.depth.max(0) as u32,
+                seldepth: r.seldepth.max(0) as u32,
+                score: Score::from_internal(line.score),
+                pv: line.pv.clone(),
+                nodes: r.nodes,
+                elapsed: r.elapsed,
+            });
+        }
     }
 }
 
@@ -438,5 +532,48 @@ mod tests {
             .unwrap();
         assert!(start.is_legal(chosen.mv));
         assert!(t.elapsed() < Duration::from_millis(300));
+    }
+
+    #[test]
+    fn multipv_reports_distinct_lines_best_first() {
+        let player = Player::new(1);
+        let start = StartId::new(249).unwrap().position();
+        let stop = AtomicBool::new(false);
+        let mut last = None;
+        let a = player.analyse_lines(&start, &[], AnalysisLimit::Depth(4), 3, &stop, |r| {
+            last = Some(r.clone())
+        });
+        let last = last.expect("at least one iteration reported");
+        assert_eq!(last.depth, 4);
+        assert_eq!(last.lines.len(), 3);
+        let firsts: Vec<Move> = last.lines.iter().map(|l| l.pv[0]).collect();
+        assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+        let cp = |s: Score| match s {
+            Score::Cp(c) => c,
+            Score::Mate(_) => panic!("no mate from a start position"),
+        };
+        assert!(cp(last.lines[0].score) >= cp(last.lines[1].score));
+        assert!(cp(last.lines[1].score) >= cp(last.lines[2].score));
+        assert_eq!(a.pv.first(), Some(&firsts[0]));
+        // Never more lines than legal moves, nor than MAX_MULTIPV.
+        let one = Position::from_fen("7k/8/8/8/8/8/8/K6R b - - 0 1").unwrap();
+        let mut n = 0;
+        player.analyse_lines(&one, &[], AnalysisLimit::Depth(2), 99, &stop, |r| {
+            n = r.lines.len()
+        });
+        assert_eq!(n, one.legal_moves().len().min(MAX_MULTIPV));
+    }
+
+    #[test]
+    fn a_node_limit_ends_the_analysis() {
+        let player = Player::new(1);
+        let start = StartId::new(518).unwrap().position();
+        let stop = AtomicBool::new(false);
+        let mut nodes = 0;
+        let a = player.analyse(&start, &[], AnalysisLimit::Nodes(5_000), &stop, |t| {
+            nodes = t.nodes
+        });
+        assert!(a.depth >= 1);
+        assert!(nodes < 50_000, "searched {nodes} nodes for a limit of 5000");
     }
 }

@@ -670,7 +670,7 @@ fn check_square(pos: &Position) -> Option<String> {
 }
 
 /// A legal move with what the board needs to show it, castling details included.
-fn legal_move(pos: &Position, m: Move) -> LegalMove {
+pub(crate) fn legal_move(pos: &Position, m: Move) -> LegalMove {
     let castle = m.castling_side().map(|side| {
         let color = pos.turn();
         let king_to = side.king_to(color);

@@ -9,7 +9,10 @@
 //! are loaded from the store by key when first asked for and leave memory when idle
 //! (`registry.rs`), so they survive a restart and memory follows the games being played. One
 //! layer ([`guard`]) refuses other sites' pages, DNS rebinding and, off loopback, requests
-//! without the access token; every action on a game needs its seat token (`seat.rs`).
+//! without the access token; every action on a game needs its seat token (`seat.rs`). The
+//! analysis board (`analysis.rs`, moves judged in `judge.rs`) analyses whole games and streams
+//! live engine lines over one WebSocket per page, on the same search pool, and stops when the
+//! page goes.
 //!
 //! ```no_run
 //! # async fn example(store: std::sync::Arc<dyn chess960_store::GameStore>) -> std::io::Result<()> {
@@ -21,6 +24,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod analysis;
 mod api;
 mod assets;
 pub mod catalog;
@@ -29,6 +33,7 @@ pub mod error;
 mod game;
 mod game_error;
 pub mod guard;
+mod judge;
 mod live;
 mod pgn;
 mod pool;
@@ -107,6 +112,8 @@ struct Inner {
     games: Arc<Games>,
     capacity: Capacity,
     shutdown: watch::Sender<bool>,
+    /// The analysis board's open sockets, per client.
+    analysis: Arc<analysis::Sessions>,
 }
 
 impl AppState {
@@ -128,12 +135,17 @@ impl AppState {
                 }))),
                 capacity,
                 shutdown: tx,
+                analysis: Arc::default(),
             }),
         }
     }
 
     fn games(&self) -> &Games {
         &self.inner.games
+    }
+
+    fn analysis_sessions(&self) -> &Arc<analysis::Sessions> {
+        &self.inner.analysis
     }
 
     /// The number of games in memory now.
@@ -194,6 +206,8 @@ pub fn router(state: AppState) -> Router {
         .route(&format!("{game}/analysis"), post(api::post_analysis))
         .route(&format!("{game}/pgn"), get(api::get_pgn))
         .route(&format!("{game}/ws"), get(api::websocket))
+        .route("/api/analysis/position", post(analysis::position))
+        .route("/api/analysis/ws", get(analysis::websocket))
         .route("/api", axum::routing::any(api_not_found))
         .route("/api/{*rest}", axum::routing::any(api_not_found))
         .fallback(assets::serve)

@@ -127,7 +127,7 @@ pub struct AnalysisJson {
 }
 
 /// Cancels a search when the request waiting for it goes away (the client disconnected).
-struct CancelOnDrop(Ticket);
+pub(crate) struct CancelOnDrop(pub(crate) Ticket);
 
 impl Drop for CancelOnDrop {
     fn drop(&mut self) {

@@ -219,7 +219,8 @@ impl App {
         self.ws_url(&format!("/api/games/{key}/ws")).await
     }
 
-    async fn ws_url(&self, path: &str) -> Ws {
+    /// A WebSocket at `path` (`/api/...`).
+    pub async fn ws_url(&self, path: &str) -> Ws {
         let url = format!("{}{path}", self.base.replace("http", "ws"));
         let (stream, _) = tokio_tungstenite::connect_async(url)
             .await
@@ -257,6 +258,31 @@ impl Ws {
                 Message::Close(_) => panic!("the server closed the WebSocket"),
                 _ => {}
             }
+        }
+    }
+
+    /// Sends `v` as a JSON text message.
+    pub async fn send(&mut self, v: Value) {
+        self.stream
+            .send(Message::Text(v.to_string().into()))
+            .await
+            .expect("send on the WebSocket");
+    }
+
+    /// Closes the WebSocket as a page that leaves does.
+    pub async fn close(mut self) {
+        let _ = self.stream.close(None).await;
+    }
+
+    /// Messages until one whose `type` is `kind`; returns it and every message seen before.
+    pub async fn until(&mut self, kind: &str) -> (Value, Vec<Value>) {
+        let mut seen = Vec::new();
+        loop {
+            let m = self.next().await;
+            if m["type"] == kind {
+                return (m, seen);
+            }
+            seen.push(m);
         }
     }
 
