@@ -25,6 +25,7 @@ mod api;
 mod assets;
 pub mod catalog;
 mod create;
+mod drawn;
 pub mod error;
 mod game;
 mod game_error;
