@@ -24,9 +24,12 @@ const NAV: [string, string][] = [
   ['/projector', 'Projector'],
 ];
 
+/** Opens the page at `path` (with its query) as a new history entry, from its top. Back and
+ * forward (popstate) only route: the browser restores their scroll positions itself. */
 function navigate(path: string): void {
-  if (path !== location.pathname) history.pushState(null, '', path);
+  if (path !== location.pathname + location.search) history.pushState(null, '', path);
   route();
+  window.scrollTo(0, 0);
 }
 
 function pageFor(path: string): Page {
@@ -78,7 +81,7 @@ document.addEventListener('click', event => {
   if (!link || link.origin !== location.origin || link.hasAttribute('download') || link.target) return;
   if (link.pathname.startsWith('/api/')) return;
   event.preventDefault();
-  navigate(link.pathname);
+  navigate(link.pathname + link.search);
 });
 window.addEventListener('popstate', route);
 document.body.append(header, main);

@@ -36,6 +36,7 @@ mod pool;
 mod registry;
 mod seat;
 mod secret;
+mod tc_label;
 
 /// How games against the engine are recorded in the store (players, tags, time control), shared
 /// with `chess960 play` so that the terminal and the browser keep their games alike.

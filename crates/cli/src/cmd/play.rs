@@ -313,7 +313,7 @@ impl Session {
             self.human,
             level_text(self.level),
             self.tc
-                .map_or(String::new(), |t| format!(" Time control {}.", t.to_pgn())),
+                .map_or(String::new(), |t| format!(" Time control {}.", t.label())),
         )?;
         writeln!(
             out,
