@@ -285,9 +285,11 @@ pub fn draw(req: &DrawRequest) -> ApiResult<DrawJson> {
             Ok(done(drawn.back_rank, drawn.steps, None))
         }
         None => {
+            // A seed the server picks stays below 2^53, so that a client in JavaScript reads
+            // it exactly and can send it back (`drawn` of a new game) to repeat the draw.
             let seed = req
                 .seed
-                .unwrap_or_else(|| SplitMix64::from_entropy().next_u64());
+                .unwrap_or_else(|| SplitMix64::from_entropy().next_u64() >> 11);
             let drawn = draw_seeded(method, seed)
                 .map_err(|e| ApiError::internal(format!("the {method} method failed: {e}")))?;
             Ok(done(drawn.back_rank, drawn.steps, Some(seed)))

@@ -100,6 +100,8 @@ async fn drawing_methods() {
     let r = a.post("/api/draw", json!({"method": "platonic"})).await;
     assert_eq!(r.status, 200);
     let seed = r.json["seed"].as_u64().unwrap();
+    // Exact as a JavaScript number, so that the browser can send it back with a new game.
+    assert!(seed < 1 << 53, "{seed}");
     let again = a
         .post("/api/draw", json!({"method": "platonic", "seed": seed}))
         .await;
