@@ -18,7 +18,7 @@ export function figurines(backRank: string): string {
 /** The start position's number and back rank, e.g. "#518 RNBQKBNR ♖♘♗♕♔♗♘♖". */
 export function startLabel(id: number | null, backRank: string | null, className = 'start-label'): HTMLElement {
   if (backRank === null) {
-    return h('span', { class: className }, h('span', { class: 'start-id' }, 'set-up position'), ' (not a Chess960 start)');
+    return h('span', { class: className }, h('span', { class: 'start-id' }, 'a set-up position'), ', not one of the 960 Chess960 starts');
   }
   return h(
     'span',

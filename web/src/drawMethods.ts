@@ -9,3 +9,9 @@ export const DRAW_METHODS: { value: string; label: string }[] = [
   { value: 'coins', label: 'Two coins (Northam), not uniform' },
   { value: 'bag', label: 'Pieces from a bag (Coffin), not uniform' },
 ];
+
+/** The method's label in lower case, for a sentence ("one die (Bodlaender), uniform"). */
+export function drawMethodLabel(value: string): string {
+  const label = DRAW_METHODS.find(m => m.value === value)?.label ?? value;
+  return label.charAt(0).toLowerCase() + label.slice(1);
+}

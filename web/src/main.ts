@@ -26,10 +26,12 @@ const NAV: [string, string][] = [
   ['/analysis', 'Analyse'],
 ];
 
-/** `path` may carry a query (`/analysis?game=…`). */
+/** Opens the page at `path` (with its query) as a new history entry, from its top. Back and
+ * forward (popstate) only route: the browser restores their scroll positions itself. */
 function navigate(path: string): void {
   if (path !== location.pathname + location.search) history.pushState(null, '', path);
   route();
+  window.scrollTo(0, 0);
 }
 
 function pageFor(path: string): Page {

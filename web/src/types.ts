@@ -16,6 +16,23 @@ export interface DrawnPosition {
   method: string;
   steps: string[];
   fen?: string;
+  /** The seed that repeats the draw (absent for a person's outcomes). */
+  seed?: number;
+}
+
+/** How a start position was drawn: `drawn` in a new game (the server replays it). */
+export interface DrawSpec {
+  method: string;
+  seed?: number;
+  outcomes?: string;
+}
+
+/** `drawn` in the game view: the draw, replayed by the server from the game's tags. */
+export interface DrawnRecord {
+  method: string;
+  seed: number | null;
+  outcomes: string | null;
+  steps: string[];
 }
 
 /** `GET /api/levels`: the engine levels a new game accepts. */
@@ -60,6 +77,8 @@ export interface NewGame {
   level: Level;
   time_control: TimeControl | null;
   study_ms: number;
+  /** With `start.id`: how it was drawn by hand. */
+  drawn?: DrawSpec;
 }
 
 export interface Clocks {
@@ -127,6 +146,8 @@ export interface GameView {
   paused?: boolean;
   /** Study time left, while in study. */
   study_ms?: number | null;
+  /** How the start position was drawn by hand (method, seed or outcomes, steps), if it was. */
+  drawn?: DrawnRecord | null;
   /** Present in the answer to a draw offer the engine turned down. */
   draw_offer?: string;
   /** False for a game without a seat token (terminal, import, older server): watched only. */

@@ -60,6 +60,9 @@ fn a_game_with_both_castling_forms_is_played_and_saved() {
     let mut p = start(&db, &["--id", "0", "--level", "depth:1", "--tc", "10+5"]);
     p.exp_string("Chess960 start position 0 (BBQNNRKR)")
         .unwrap();
+    // The time control as it was asked for, minutes + seconds (as the web UI writes it), not
+    // the PGN tag's seconds (600+5).
+    p.exp_string("Time control 10+5.").unwrap();
     p.exp_string("Clocks: White 10:00  Black 10:00").unwrap();
     play(&mut p, "f4");
     play(&mut p, "Rf2");

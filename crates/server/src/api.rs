@@ -137,6 +137,8 @@ pub struct NewGameRequest {
     time_control: Option<TimeControlIn>,
     study_ms: Option<u64>,
     name: Option<String>,
+    /// How `start.id` was drawn at the board (`drawn.rs`).
+    drawn: Option<crate::drawn::DrawnIn>,
 }
 
 /// The start position, the moves already played (from a PGN) and the start's number.
@@ -280,13 +282,20 @@ pub async fn create_game(
             "name: at most 100 characters, no control characters",
         ));
     }
-    let (start, moves) = start_of(
-        req.start.unwrap_or(StartIn {
-            random: Some(true),
-            ..StartIn::default()
-        }),
-        &mut rng,
-    )?;
+    let start = req.start.unwrap_or(StartIn {
+        random: Some(true),
+        ..StartIn::default()
+    });
+    let asked_id = start.id;
+    let (start, moves) = start_of(start, &mut rng)?;
+    // A draw goes with the number it drew (checked by start_of already).
+    let tags = match req.drawn {
+        Some(drawn) => {
+            let id = asked_id.and_then(|_| StartId::of_board(start.board()));
+            crate::drawn::tags_of(drawn, id)?
+        }
+        None => Vec::new(),
+    };
     let spec = NewGameSpec {
         start,
         moves,
@@ -295,6 +304,7 @@ pub async fn create_game(
         level,
         tc,
         study: Duration::from_millis(study_ms),
+        tags,
     };
     let view = create::create_game(state.games(), spec, client.0).await?;
     Ok((StatusCode::CREATED, Json(view)))
@@ -582,7 +592,10 @@ pub async fn get_pgn(
 ) -> ApiResult<Response> {
     let stored = handle(&state, &key).await?.stored().await?;
     let text = crate::pgn::export(&stored)?;
-    let disposition = format!("attachment; filename=\"chess960-game-{}.pgn\"", stored.id);
+    let disposition = format!(
+        "attachment; filename=\"{}\"",
+        crate::pgn::file_name(&stored)
+    );
     Ok((
         [
             (

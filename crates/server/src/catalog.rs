@@ -200,6 +200,17 @@ pub struct DrawRequest {
     outcomes: Option<String>,
 }
 
+impl DrawRequest {
+    /// The request for `method` with a seed or outcomes (`drawn.rs` replays a game's draw so).
+    pub fn new(method: &str, seed: Option<u64>, outcomes: Option<String>) -> DrawRequest {
+        DrawRequest {
+            method: method.to_string(),
+            seed,
+            outcomes,
+        }
+    }
+}
+
 /// A drawn position, as `chess960 draw --json` prints it.
 #[derive(Serialize)]
 pub struct DrawJson {
@@ -214,6 +225,16 @@ pub struct DrawJson {
 }
 
 impl DrawJson {
+    /// The drawn start position's number.
+    pub fn id(&self) -> u16 {
+        self.id
+    }
+
+    /// The steps in words.
+    pub fn steps(&self) -> &[String] {
+        &self.steps
+    }
+
     /// The position `rank` drawn by `method` in `steps`.
     pub fn new(method: &str, rank: &BackRank, steps: &[Step], seed: Option<u64>) -> DrawJson {
         let id = rank.id();
@@ -264,9 +285,11 @@ pub fn draw(req: &DrawRequest) -> ApiResult<DrawJson> {
             Ok(done(drawn.back_rank, drawn.steps, None))
         }
         None => {
+            // A seed the server picks stays below 2^53, so that a client in JavaScript reads
+            // it exactly and can send it back (`drawn` of a new game) to repeat the draw.
             let seed = req
                 .seed
-                .unwrap_or_else(|| SplitMix64::from_entropy().next_u64());
+                .unwrap_or_else(|| SplitMix64::from_entropy().next_u64() >> 11);
             let drawn = draw_seeded(method, seed)
                 .map_err(|e| ApiError::internal(format!("the {method} method failed: {e}")))?;
             Ok(done(drawn.back_rank, drawn.steps, Some(seed)))

@@ -30,6 +30,8 @@ pub struct NewGameSpec {
     pub tc: Option<TimeControl>,
     /// Time to look at the position before the clocks start.
     pub study: Duration,
+    /// More PGN tags for the game (how its start was drawn, `drawn.rs`).
+    pub tags: Vec<(String, String)>,
 }
 
 /// Creates the game for `client` and starts it; the view in the answer carries the seat token
@@ -49,7 +51,7 @@ pub async fn create_game(games: &Games, spec: NewGameSpec, client: IpAddr) -> Ga
             .map_err(|e| GameError::BadStart(format!("start.pgn: move {}: {e}", i + 1)))?;
         records.push(MoveRecord::of(&pos, m, None, crate::game::now_ms()));
     }
-    let meta = engine_game(
+    let mut meta = engine_game(
         &start,
         start_id,
         spec.human,
@@ -58,6 +60,7 @@ pub async fn create_game(games: &Games, spec: NewGameSpec, client: IpAddr) -> Ga
         spec.tc,
         "chess960 serve",
     );
+    meta.tags.extend(spec.tags);
     let token = seat::new_token()
         .map_err(|e| GameError::Worker(format!("no random numbers for a seat token: {e}")))?;
     let seat_hash = seat::hash(&token);

@@ -657,6 +657,7 @@ impl Live {
                 }
                 _ => None,
             },
+            drawn: crate::drawn::view_of(&self.meta.tags, start_id),
             draw_offer: None,
             has_seat: matches!(self.seat, Seat::Held { .. }),
             seat_token: None,
@@ -796,6 +797,8 @@ pub struct GameView {
     pub paused: bool,
     /// Study time left, while in study.
     pub study_ms: Option<u64>,
+    /// How the start position was drawn at the board (`drawn.rs`), if it was.
+    pub drawn: Option<crate::drawn::DrawnView>,
     /// The engine's answer to a draw offer, in the answer to that offer only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub draw_offer: Option<&'static str>,

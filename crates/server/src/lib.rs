@@ -29,6 +29,7 @@ mod api;
 mod assets;
 pub mod catalog;
 mod create;
+mod drawn;
 pub mod error;
 mod game;
 mod game_error;
@@ -40,6 +41,7 @@ mod pool;
 mod registry;
 mod seat;
 mod secret;
+mod tc_label;
 
 /// How games against the engine are recorded in the store (players, tags, time control), shared
 /// with `chess960 play` so that the terminal and the browser keep their games alike.

@@ -100,6 +100,8 @@ async fn drawing_methods() {
     let r = a.post("/api/draw", json!({"method": "platonic"})).await;
     assert_eq!(r.status, 200);
     let seed = r.json["seed"].as_u64().unwrap();
+    // Exact as a JavaScript number, so that the browser can send it back with a new game.
+    assert!(seed < 1 << 53, "{seed}");
     let again = a
         .post("/api/draw", json!({"method": "platonic", "seed": seed}))
         .await;
@@ -142,6 +144,101 @@ async fn drawing_methods() {
     let r = a.post("/api/draw", json!({"seed": 1})).await;
     assert_eq!(r.status, 400);
     assert!(r.error().contains("method"), "{}", r.text);
+}
+
+/// A game started from a drawn position keeps the draw (replayed by the server, never taken on
+/// trust) in its tags, its view and its PGN, named by players, date and start position.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_drawn_start_is_recorded_and_checked() {
+    let a = app().await;
+    let drawn = a
+        .post("/api/draw", json!({"method": "cards", "seed": 11}))
+        .await;
+    assert_eq!(drawn.status, 200);
+    let id = drawn.json["id"].as_u64().unwrap();
+    let g = a
+        .new_game(json!({
+            "start": {"id": id},
+            "name": "Alice",
+            "drawn": {"method": "cards", "seed": 11},
+        }))
+        .await;
+    assert_eq!(g["start_id"], id);
+    assert_eq!(g["drawn"]["method"], "cards");
+    assert_eq!(g["drawn"]["seed"], 11);
+    assert_eq!(g["drawn"]["steps"], drawn.json["steps"]);
+    let key = g["key"].as_str().unwrap();
+    let view = a.get(&format!("/api/games/{key}")).await;
+    assert_eq!(view.json["drawn"], g["drawn"]);
+
+    let r = a.get(&format!("/api/games/{key}/pgn")).await;
+    assert!(r.text.contains("[StartDrawMethod \"cards\"]"), "{}", r.text);
+    assert!(r.text.contains("[StartDrawSeed \"11\"]"), "{}", r.text);
+    let first = drawn.json["steps"][0].as_str().unwrap();
+    assert!(
+        r.text.contains(&format!("[StartDrawSteps \"{first} | ")),
+        "{}",
+        r.text
+    );
+    let disposition = r.headers["content-disposition"].to_str().unwrap();
+    let date = chess960_pgn::date::today().replace('.', "-");
+    assert_eq!(
+        disposition,
+        format!("attachment; filename=\"Alice-vs-chess960-engine-1500_{date}_SP{id}.pgn\"")
+    );
+
+    // A person's rolls: 2,3,3,2,3 with the die give 518 (also asked for as 960's 0 partner).
+    let g = a
+        .new_game(json!({
+            "start": {"id": 518},
+            "drawn": {"method": "die", "outcomes": "2,3,3,2,3"},
+        }))
+        .await;
+    assert_eq!(g["drawn"]["outcomes"], "2,3,3,2,3");
+    assert_eq!(g["drawn"]["steps"][0], "roll 2 → dark-squared bishop on c1");
+    // A game without a draw says so.
+    let g = a.new_game(json!({"start": {"id": 5}})).await;
+    assert!(g["drawn"].is_null(), "{}", g["drawn"]);
+
+    // The draw must give the position asked for, and must be repeatable.
+    let other = (id + 1) % 960;
+    let cases = [
+        (
+            json!({"start": {"id": other}, "drawn": {"method": "cards", "seed": 11}}),
+            422,
+            "drawn: the cards method with seed 11 gives start position",
+        ),
+        (
+            json!({"start": {"id": id}, "drawn": {"method": "cards"}}),
+            400,
+            "drawn: give the seed or the outcomes",
+        ),
+        (
+            json!({"start": {"random": true}, "drawn": {"method": "cards", "seed": 11}}),
+            400,
+            "drawn: goes with start.id",
+        ),
+        (
+            json!({"start": {"id": 518}, "drawn": {"method": "die", "outcomes": "2,3,3,2"}}),
+            422,
+            "drawn.outcomes:",
+        ),
+        (
+            json!({"start": {"id": 518}, "drawn": {"method": "dice", "seed": 1}}),
+            400,
+            "drawn.method:",
+        ),
+        (
+            json!({"start": {"id": 518}, "drawn": {"method": "die", "seed": 1, "steps": []}}),
+            400,
+            "drawn",
+        ),
+    ];
+    for (body, status, want) in cases {
+        let r = a.post("/api/games", body.clone()).await;
+        assert_eq!(r.status, status, "{body}: {}", r.text);
+        assert!(r.error().starts_with(want), "{body}: {}", r.text);
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -63,6 +63,7 @@ export class GameBoard {
       drawable: { enabled: true, visible: true },
     });
     this.bindPreview();
+    this.bindFreshBounds();
   }
 
   /** Shows the game's live position, ready for the human's move when it is their turn and
@@ -181,6 +182,19 @@ export class GameBoard {
     // A premoved pawn to the last rank becomes a queen: there is no time to ask.
     const promotes = piece?.role === 'pawn' && (dest[1] === '8' || dest[1] === '1');
     this.events.premove(`${orig}${dest}${promotes ? 'q' : ''}`);
+  }
+
+  /** chessground keeps the board's place on the page until the board is resized or the page
+   * scrolls: when something above the board changes height (the start banner wrapping onto a
+   * second line), presses would land a square or more off. Each press measures afresh. */
+  private bindFreshBounds(): void {
+    const fresh = (): void => this.cg.state.dom.bounds.clear();
+    this.el.addEventListener('mousedown', fresh, { capture: true });
+    this.el.addEventListener('touchstart', fresh, { capture: true, passive: true });
+    this.unbind.push(() => {
+      this.el.removeEventListener('mousedown', fresh, { capture: true });
+      this.el.removeEventListener('touchstart', fresh, { capture: true });
+    });
   }
 
   private bindPreview(): void {

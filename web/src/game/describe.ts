@@ -1,5 +1,6 @@
 // Words for the game's state: the end-of-game message, scores, levels.
 
+import { formatTimeControl as formatClock } from '../timeControl';
 import type { GameView, Level, Score } from '../types';
 
 export function resultMessage(view: GameView): string {
@@ -28,7 +29,5 @@ export function formatLevel(level: Level): string {
 }
 
 export function formatTimeControl(view: GameView): string {
-  const tc = view.time_control;
-  if (!tc) return 'no clock';
-  return `${tc.initial_ms / 60000}+${tc.increment_ms / 1000}`;
+  return view.time_control ? formatClock(view.time_control) : 'no clock';
 }

@@ -10,6 +10,7 @@ import { copyText, fill, h } from '../dom';
 import type { Page } from '../page';
 import type { Color, GameView, SocketMessage } from '../types';
 import { Clocks, formatClock } from './clocks';
+import { drawnInfo } from './drawnInfo';
 import { formatLevel, formatScore, formatTimeControl, resultMessage } from './describe';
 import { moveList } from './moveList';
 import { GameSocket } from './socket';
@@ -262,7 +263,7 @@ class GamePage {
   private render(): void {
     const view = this.view;
     if (!view) return;
-    fill(this.banner, h('span', { class: 'banner-title' }, 'Start position'), ' ', startLabel(view.start_id, view.back_rank));
+    fill(this.banner, h('span', { class: 'banner-title' }, 'Start position:'), ' ', startLabel(view.start_id, view.back_rank));
     this.renderBoard();
     this.renderPlayers();
     this.renderStatus();
@@ -283,6 +284,7 @@ class GamePage {
       h('dd', {}, formatTimeControl(view)),
       h('dt', {}, 'Start FEN'),
       h('dd', { class: 'fen' }, view.start_fen),
+      drawnInfo(view),
     );
   }
 
@@ -476,7 +478,7 @@ class GamePage {
     return h(
       'div',
       { class: 'export' },
-      h('a', { class: 'button', href: api.pgnUrl(this.key), download: `chess960-${this.key}.pgn`, 'data-testid': 'download-pgn' }, 'Download PGN'),
+      h('a', { class: 'button', href: api.pgnUrl(this.key), download: true, 'data-testid': 'download-pgn' }, 'Download PGN'),
       h('button', { type: 'button', 'data-testid': 'copy-pgn', onclick: () => void copied('PGN', () => api.pgn(this.key)) }, 'Copy PGN'),
       h(
         'button',

@@ -4,9 +4,10 @@
 import { api, describeError } from '../api';
 import { startLabel, startPlacement } from '../backRank';
 import { fill, h } from '../dom';
-import { DRAW_METHODS } from '../drawMethods';
+import { DRAW_METHODS, drawMethodLabel } from '../drawMethods';
+import { formatTimeControl } from '../timeControl';
 import type { Navigate, Page } from '../page';
-import type { DrawnPosition, NewGame, StartSpec } from '../types';
+import type { DrawnPosition, NewGame } from '../types';
 import { miniBoard } from './miniBoard';
 
 const SETTINGS_KEY = 'chess960.newGame';
@@ -43,6 +44,12 @@ const DEFAULTS: Settings = {
 
 const CLOCKS = ['none', '1+0', '3+2', '5+3', '10+5', '15+10', '30+20', 'custom'];
 
+/** A clock choice "3+2" (minutes + seconds) as the UI writes time controls everywhere. */
+function clockLabel(value: string): string {
+  const [minutes = 0, increment = 0] = value.split('+').map(Number);
+  return formatTimeControl({ initial_ms: minutes * 60_000, increment_ms: increment * 1000 });
+}
+
 function loadSettings(): Settings {
   try {
     const stored: unknown = JSON.parse(localStorage.getItem(SETTINGS_KEY) ?? '{}');
@@ -52,10 +59,21 @@ function loadSettings(): Settings {
   }
 }
 
-/** Makes the new-game page open with this start position chosen (from the positions page). */
-export function presetStart(id: number): void {
-  const settings = { ...loadSettings(), startKind: 'id' as StartKind, id };
-  localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings));
+/**
+ * A seed for the server's draw, chosen here: the game sends it back to prove its draw, and a
+ * seed the server chose (64 bits) would not survive JavaScript's numbers (53 bits).
+ */
+function randomSeed(): number {
+  const [high = 0, low = 0] = crypto.getRandomValues(new Uint32Array(2));
+  return (high & 0x1f_ffff) * 2 ** 32 + low;
+}
+
+/** The start number of `/?start=<id>` (a link from a position's page), 960 read as 0. */
+function startFromAddress(): number | null {
+  const text = new URLSearchParams(location.search).get('start');
+  if (text === null || !/^\s*\d{1,4}\s*$/.test(text)) return null;
+  const n = Number.parseInt(text, 10);
+  return n >= 0 && n <= 960 ? n % 960 : null;
 }
 
 /** A FEN is one line of eight ranks and a side to move; anything else is taken for PGN. */
@@ -65,6 +83,12 @@ export function looksLikeFen(text: string): boolean {
 
 export function newGamePage(navigate: Navigate): Page {
   const settings = loadSettings();
+  const asked = startFromAddress();
+  if (asked !== null) {
+    settings.startKind = 'id';
+    settings.id = asked;
+  }
+  // The position drawn by hand and shown: Play starts exactly this one, with its draw.
   let drawn: DrawnPosition | null = null;
   const preview = miniBoard('preview', 'Preview of the start position');
   const previewLabel = h('p', { class: 'preview-label', 'data-testid': 'preview-label' });
@@ -76,7 +100,8 @@ export function newGamePage(navigate: Navigate): Page {
   const number = (name: string, value: number, min: number, max: number, attrs: Record<string, string> = {}): HTMLInputElement =>
     h('input', { type: 'number', name, value, min, max, step: 1, inputmode: 'numeric', 'data-testid': name, ...attrs });
 
-  const idInput = number('id', settings.id, 0, 959, { 'aria-label': 'Start position number (0 to 959)' });
+  // 960 is 0 in the 1..960 numbering, as the CLI and the API take it.
+  const idInput = number('id', settings.id, 0, 960, { 'aria-label': 'Start position number (0 to 959; 960 is 0)' });
   const methodSelect = h(
     'select',
     { name: 'method', 'aria-label': 'Drawing method', 'data-testid': 'method' },
@@ -94,20 +119,33 @@ export function newGamePage(navigate: Navigate): Page {
     message.textContent = '';
     const radioDraw = form.querySelector<HTMLInputElement>('input[name="start"][value="draw"]');
     if (radioDraw) radioDraw.checked = true;
+    clearDrawn();
     try {
-      drawn = await api.draw(methodSelect.value);
+      drawn = await api.draw(methodSelect.value, randomSeed());
       fill(steps, drawn.steps.map(step => h('li', {}, step)));
-      showPreview(drawn.id, drawn.back_rank);
+      refresh();
     } catch (error) {
       message.textContent = describeError(error);
     }
+  };
+  /** Forgets the drawn position and its steps (another method was chosen). */
+  const clearDrawn = (): void => {
+    drawn = null;
+    fill(steps);
   };
 
   const startFieldset = h(
     'fieldset',
     { class: 'start' },
     h('legend', {}, 'Start position'),
-    h('div', { class: 'option' }, radio('start', 'id', settings.startKind === 'id', 'Number'), ' ', idInput),
+    h(
+      'div',
+      { class: 'option' },
+      radio('start', 'id', settings.startKind === 'id', 'Number'),
+      ' ',
+      idInput,
+      h('span', { class: 'muted' }, ' 0 to 959 (960 = 0)'),
+    ),
     h('div', { class: 'option' }, radio('start', 'random', settings.startKind === 'random', 'Random (any of the 960)')),
     h(
       'div',
@@ -149,7 +187,7 @@ export function newGamePage(navigate: Navigate): Page {
     'select',
     { name: 'clock', 'aria-label': 'Time control', 'data-testid': 'clock' },
     CLOCKS.map(value =>
-      h('option', { value, selected: value === settings.clock }, value === 'none' ? 'No clock' : value === 'custom' ? 'Custom…' : `${value} (minutes + seconds)`),
+      h('option', { value, selected: value === settings.clock }, value === 'none' ? 'No clock' : value === 'custom' ? 'Custom…' : `${clockLabel(value)} (minutes + seconds)`),
     ),
   );
   const minutesInput = number('minutes', settings.minutes, 0, 600, { step: 'any', 'aria-label': 'Minutes per player' });
@@ -159,7 +197,7 @@ export function newGamePage(navigate: Navigate): Page {
 
   const form = h(
     'form',
-    { class: 'new-game', onsubmit: (event: Event) => void submit(event) },
+    { class: 'new-game', novalidate: true, onsubmit: (event: Event) => void submit(event) },
     startFieldset,
     h(
       'fieldset',
@@ -197,8 +235,8 @@ export function newGamePage(navigate: Navigate): Page {
 
   async function previewNumber(): Promise<void> {
     const id = Number.parseInt(idInput.value, 10);
-    if (!Number.isInteger(id) || id < 0 || id > 959) {
-      fill(previewLabel, 'Enter a number from 0 to 959.');
+    if (!Number.isInteger(id) || id < 0 || id > 960) {
+      fill(previewLabel, 'Enter a number from 0 to 959 (960 counts as 0).');
       return;
     }
     try {
@@ -214,7 +252,10 @@ export function newGamePage(navigate: Navigate): Page {
     const kind = value('start');
     if (kind === 'id') void previewNumber();
     else if (kind === 'draw' && drawn) showPreview(drawn.id, drawn.back_rank);
-    else {
+    else if (kind === 'draw') {
+      fill(previewLabel, `Press Draw to draw a position with ${drawMethodLabel(methodSelect.value)}.`);
+      preview.show('8/8/8/8/8/8/8/8');
+    } else {
       fill(previewLabel, kind === 'import' ? 'The position comes from the PGN or FEN.' : 'The position is drawn when the game starts.');
       preview.show('8/8/8/8/8/8/8/8');
     }
@@ -223,7 +264,7 @@ export function newGamePage(navigate: Navigate): Page {
   function readSettings(): Settings {
     return {
       startKind: (value('start') || 'random') as StartKind,
-      id: Number.parseInt(idInput.value, 10) || 0,
+      id: (Number.parseInt(idInput.value, 10) || 0) % 960,
       method: methodSelect.value,
       color: (value('color') || 'white') as Settings['color'],
       levelKind: (value('level') || 'elo') as Settings['levelKind'],
@@ -236,37 +277,60 @@ export function newGamePage(navigate: Navigate): Page {
     };
   }
 
-  async function startSpec(s: Settings): Promise<StartSpec> {
+  /** The start of the new game; `null` when a position was drawn now and must be seen first. */
+  async function startSpec(s: Settings): Promise<Pick<NewGame, 'start' | 'drawn'> | null> {
     switch (s.startKind) {
       case 'id':
-        return { id: s.id };
+        return { start: { id: s.id } };
       case 'random':
-        return { random: true, exclude_classical: false };
+        return { start: { random: true, exclude_classical: false } };
       case 'random-not-518':
-        return { random: true, exclude_classical: true };
+        return { start: { random: true, exclude_classical: true } };
       case 'draw': {
-        if (!drawn || drawn.method !== s.method) await drawNow();
-        if (!drawn) throw new Error('The position could not be drawn.');
-        return { id: drawn.id };
+        // Never start a position nobody has seen: draw it, show it, and let Play start it.
+        if (!drawn || drawn.method !== s.method) {
+          await drawNow();
+          if (drawn) message.textContent = 'Here is the drawn position: press Play to start it.';
+          return null;
+        }
+        const draw = drawn.seed === undefined ? null : { method: drawn.method, seed: drawn.seed };
+        return { start: { id: drawn.id }, drawn: draw ?? undefined };
       }
       case 'import': {
         const text = importText.value.trim();
         if (!text) throw new Error('Paste a PGN or a FEN first.');
-        return looksLikeFen(text) ? { fen: text } : { pgn: text };
+        return { start: looksLikeFen(text) ? { fen: text } : { pgn: text } };
       }
     }
+  }
+
+  /** The inputs that belong to the options chosen now: only these are checked. */
+  function chosenInputs(): HTMLInputElement[] {
+    const inputs: HTMLInputElement[] = [];
+    if (value('start') === 'id') inputs.push(idInput);
+    inputs.push(value('level') === 'depth' ? depthInput : eloInput);
+    if (clockSelect.value === 'custom') inputs.push(minutesInput, incrementInput);
+    inputs.push(studyInput);
+    return inputs;
   }
 
   async function submit(event: Event): Promise<void> {
     event.preventDefault();
     message.textContent = '';
+    // The form is not validated by the browser as a whole (a hidden, unchosen field must not
+    // block Play): each chosen field is, and says what is wrong where it is.
+    for (const input of chosenInputs()) {
+      if (!input.reportValidity()) return;
+    }
     const s = readSettings();
     localStorage.setItem(SETTINGS_KEY, JSON.stringify(s));
     try {
       const clock = s.clock === 'custom' ? `${s.minutes}+${s.increment}` : s.clock;
       const [minutes, increment] = clock.split('+').map(Number);
+      const start = await startSpec(s);
+      if (!start) return;
       const spec: NewGame = {
-        start: await startSpec(s),
+        ...start,
         color: s.color,
         level: s.levelKind === 'elo' ? { elo: s.elo } : { depth: s.depth },
         time_control:
@@ -283,6 +347,10 @@ export function newGamePage(navigate: Navigate): Page {
   }
 
   form.addEventListener('change', refresh);
+  // Another method: the drawn position is not one of its draws, so it and its steps go.
+  methodSelect.addEventListener('change', () => {
+    if (drawn && drawn.method !== methodSelect.value) clearDrawn();
+  });
   idInput.addEventListener('input', () => {
     const radioId = form.querySelector<HTMLInputElement>('input[name="start"][value="id"]');
     if (radioId) radioId.checked = true;

@@ -5,7 +5,6 @@ import { api, describeError } from '../api';
 import { figurines } from '../backRank';
 import { fill, h } from '../dom';
 import type { Navigate, Page } from '../page';
-import { presetStart } from '../home/newGamePage';
 import type { Fairness, Position, Tables } from '../types';
 
 /** Matches a number exactly, or a back-rank pattern where '?' or '.' stands for any piece. */
@@ -25,7 +24,6 @@ function positionsList(
   search: HTMLInputElement,
   count: HTMLElement,
   list: HTMLElement,
-  play: (id: number) => void,
 ): void {
   const shown = positions.filter(p => matches(p, search.value));
   count.textContent = `${shown.length} of ${positions.length}`;
@@ -38,7 +36,7 @@ function positionsList(
         h('span', { class: 'start-id' }, `#${p.id}`),
         h('span', { class: 'back-rank-letters' }, p.back_rank),
         h('span', { class: 'back-rank-figurines', 'aria-hidden': 'true' }, figurines(p.back_rank)),
-        h('button', { type: 'button', class: 'link', 'aria-label': `Play start position ${p.id}`, onclick: () => play(p.id) }, 'Play'),
+        h('a', { class: 'play-link', href: `/?start=${p.id}`, 'aria-label': `Play start position ${p.id}` }, 'Play'),
       ),
     ),
   );
@@ -83,7 +81,7 @@ function fairnessView(fairness: Fairness): HTMLElement {
     h(
       'thead',
       {},
-      h('tr', {}, ['Method', 'Uniform', 'Probability × 960', 'Positions', 'Which'].map(t => h('th', { scope: 'col' }, t))),
+      h('tr', {}, ['Method', 'Fair', 'P × 960', 'Positions', 'Which'].map(t => h('th', { scope: 'col' }, t))),
     ),
     h(
       'tbody',
@@ -118,11 +116,7 @@ export function positionsPage(navigate: Navigate): Page {
   const fairnessBox = h('div', {}, h('p', { class: 'muted' }, 'Loading…'));
   const message = h('p', { class: 'message', role: 'alert' });
   let positions: Position[] = [];
-  const play = (id: number): void => {
-    presetStart(id);
-    navigate('/');
-  };
-  const show = (): void => positionsList(positions, search, count, list, play);
+  const show = (): void => positionsList(positions, search, count, list);
 
   search.addEventListener('input', show);
   api.positions().then(

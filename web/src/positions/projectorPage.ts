@@ -12,7 +12,7 @@ export function projectorPage(): Page {
   const number = h('div', { class: 'projector-number', 'data-testid': 'projector-number' }, '—');
   const rank = h('div', { class: 'projector-rank', 'data-testid': 'projector-rank' });
   const glyphs = h('div', { class: 'projector-figurines', 'aria-hidden': 'true' });
-  const steps = h('ol', { class: 'projector-steps', hidden: true });
+  const steps = h('ol', { class: 'projector-steps', 'data-testid': 'projector-steps', hidden: true });
   const board = miniBoard('projector-board', 'The drawn start position');
   const message = h('p', { class: 'message', role: 'alert' });
   const method = h(
@@ -35,6 +35,11 @@ export function projectorPage(): Page {
     }
   }
 
+  function toggleSteps(): void {
+    steps.hidden = !steps.hidden;
+    el.classList.toggle('steps-shown', !steps.hidden);
+  }
+
   const onKey = (event: KeyboardEvent): void => {
     const target = event.target as HTMLElement | null;
     if (target?.tagName === 'SELECT' || target?.tagName === 'INPUT') return;
@@ -42,25 +47,26 @@ export function projectorPage(): Page {
       event.preventDefault();
       void drawNext();
     } else if (event.key === 's') {
-      steps.hidden = !steps.hidden;
+      toggleSteps();
     }
   };
   document.addEventListener('keydown', onKey);
 
+  // The controls come first: on top of the screen, never below the fold.
   const el = h(
     'section',
     { class: 'projector-page' },
-    h('div', { class: 'projector-text' }, h('div', { class: 'projector-caption' }, 'Chess960 start position'), number, rank, glyphs, steps),
-    board.el,
     h(
       'div',
       { class: 'projector-controls' },
       method,
       h('button', { type: 'button', class: 'primary', 'data-testid': 'draw-next', onclick: () => void drawNext() }, 'Draw next (Space)'),
-      h('button', { type: 'button', onclick: () => (steps.hidden = !steps.hidden) }, 'Steps (S)'),
+      h('button', { type: 'button', 'data-testid': 'toggle-steps', onclick: () => toggleSteps() }, 'Steps (S)'),
       h('a', { href: '/positions' }, 'Leave'),
       message,
     ),
+    h('div', { class: 'projector-text' }, h('div', { class: 'projector-caption' }, 'Chess960 start position'), number, rank, glyphs, steps),
+    board.el,
   );
   requestAnimationFrame(() => void drawNext());
   return {

@@ -327,7 +327,7 @@ impl Session {
             self.human,
             level_text(self.level),
             self.tc
-                .map_or(String::new(), |t| format!(" Time control {}.", t.to_pgn())),
+                .map_or(String::new(), |t| format!(" Time control {}.", t.label())),
         )?;
         match self.saved {
             Saved::As(id) => {
