@@ -6,7 +6,7 @@
 
 use crate::game::{finish_of, Live};
 use crate::game_error::{GameError, GameResult};
-use crate::live::{blocking, Ctx, GameHandle};
+use crate::live::{blocking, Actor, Ctx, GameHandle};
 use chess960_store::GameKey;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex as StdMutex, MutexGuard};
@@ -73,6 +73,14 @@ impl Games {
         }
         drop(g);
         Ok(handle)
+    }
+
+    /// Deletes the game with this key for `who` ([`GameHandle::delete`]) and forgets it.
+    pub async fn delete(&self, key: &str, who: &Actor<'_>) -> GameResult<()> {
+        let handle = self.get(key).await?;
+        handle.delete(who).await?;
+        self.lock().remove(key);
+        Ok(())
     }
 
     /// Adds a game just created.

@@ -363,6 +363,7 @@ impl FilterArgs {
                 .as_deref()
                 .map(|d| parse_date(d, "--to", true))
                 .transpose()?,
+            aborted: None,
             limit: None,
             offset: 0,
         })
