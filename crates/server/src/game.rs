@@ -710,6 +710,7 @@ impl Live {
                     }),
                     fen: after.fen(),
                     check: check_square(after),
+                    castling: castling_view(after),
                 })
                 .collect(),
             time_control: self.tc,
@@ -722,6 +723,7 @@ impl Live {
             result: self.finish.as_ref().map(|f| f.result.clone()),
             reason: self.finish.as_ref().map(|f| f.reason.clone()),
             check: check_square(pos),
+            castling: castling_view(pos),
             last_move,
             legal,
             draw_claim: self.draw_claim().map(reason_text),
@@ -751,6 +753,22 @@ impl Live {
                 .abandon_at
                 .map(|at| at.saturating_duration_since(now).as_millis() as u64),
         }
+    }
+}
+
+/// The squares of the rooks that may still castle in `pos`, per side (from the position's
+/// castling rights: the UI marks them without knowing the rules).
+fn castling_view(pos: &Position) -> CastlingView {
+    let rooks = |color: Color| -> Vec<String> {
+        [CastlingSide::ASide, CastlingSide::HSide]
+            .into_iter()
+            .filter_map(|side| pos.castling_rook(color, side))
+            .map(|sq| sq.to_string())
+            .collect()
+    };
+    CastlingView {
+        white: rooks(Color::White),
+        black: rooks(Color::Black),
     }
 }
 
@@ -822,6 +840,15 @@ pub struct MoveView {
     pub fen: String,
     /// The square of the king in check after the move, if any.
     pub check: Option<String>,
+    /// The rooks that may still castle after the move.
+    pub castling: CastlingView,
+}
+
+/// The rooks that may still castle, by their squares: the a-side rook first.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct CastlingView {
+    pub white: Vec<String>,
+    pub black: Vec<String>,
 }
 
 /// The last move's squares.
@@ -874,6 +901,8 @@ pub struct GameView {
     pub result: Option<String>,
     pub reason: Option<String>,
     pub check: Option<String>,
+    /// The rooks that may still castle (both sides), by square.
+    pub castling: CastlingView,
     pub last_move: Option<LastMove>,
     pub legal: Vec<LegalMove>,
     pub draw_claim: Option<&'static str>,

@@ -310,3 +310,26 @@ async fn a_declined_draw_offer_says_why() {
     assert_eq!(r.json["draw_offer"], "declined");
     assert_eq!(r.json["draw_offer_reason"], "no draw before move 31");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_view_names_the_rooks_that_may_still_castle() {
+    let a = app().await;
+    // Start 0 is BBQNNRKR: rooks on f and h.
+    let g = a
+        .new_game(json!({"start": {"id": 0}, "level": {"depth": 1}}))
+        .await;
+    assert_eq!(
+        g["castling"],
+        json!({"white": ["f1", "h1"], "black": ["f8", "h8"]})
+    );
+    // A FEN with only some rights left, the a-side in X-FEN's letter form.
+    let g = a
+        .new_game(json!({"start": {"fen": "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w Gb - 0 1"}}))
+        .await;
+    assert_eq!(g["castling"], json!({"white": ["g1"], "black": ["b8"]}));
+    // After the king moves, its side has none (each move's view too).
+    let after = a.play(&g, "e1f1").await;
+    assert_eq!(after["castling"]["white"], json!([]));
+    assert_eq!(after["moves"][0]["castling"]["white"], json!([]));
+    assert_eq!(after["moves"][0]["castling"]["black"], json!(["b8"]));
+}
