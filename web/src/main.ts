@@ -25,7 +25,7 @@ const NAV: [string, string][] = [
 ];
 
 function navigate(path: string): void {
-  if (path !== location.pathname) history.pushState(null, '', path);
+  if (path !== location.pathname + location.search) history.pushState(null, '', path);
   route();
 }
 
@@ -78,7 +78,7 @@ document.addEventListener('click', event => {
   if (!link || link.origin !== location.origin || link.hasAttribute('download') || link.target) return;
   if (link.pathname.startsWith('/api/')) return;
   event.preventDefault();
-  navigate(link.pathname);
+  navigate(link.pathname + link.search);
 });
 window.addEventListener('popstate', route);
 document.body.append(header, main);

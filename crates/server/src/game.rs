@@ -688,6 +688,7 @@ impl Live {
                 .and_then(|n| StartId::new(n.into()).ok())
                 .map(|id| id.back_rank().to_string()),
             start_fen: self.game.start().fen(),
+            start_castling: castling_view(self.game.start()),
             fen: pos.fen(),
             turn: color_name(pos.turn()),
             human: color_name(self.human),
@@ -888,6 +889,8 @@ pub struct GameView {
     pub start_id: Option<u16>,
     pub back_rank: Option<String>,
     pub start_fen: String,
+    /// The rooks that may castle in the start position.
+    pub start_castling: CastlingView,
     pub fen: String,
     pub turn: &'static str,
     pub human: &'static str,

@@ -332,4 +332,5 @@ async fn the_view_names_the_rooks_that_may_still_castle() {
     assert_eq!(after["castling"]["white"], json!([]));
     assert_eq!(after["moves"][0]["castling"]["white"], json!([]));
     assert_eq!(after["moves"][0]["castling"]["black"], json!(["b8"]));
+    assert_eq!(after["start_castling"], json!({"white": ["g1"], "black": ["b8"]}));
 }

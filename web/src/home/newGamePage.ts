@@ -7,6 +7,7 @@ import { fill, h } from '../dom';
 import { DRAW_METHODS } from '../drawMethods';
 import type { Navigate, Page } from '../page';
 import type { DrawnPosition, NewGame, StartSpec } from '../types';
+import { MAX_NAME, playerName, setPlayerName } from '../playerName';
 import { miniBoard } from './miniBoard';
 
 const SETTINGS_KEY = 'chess960.newGame';
@@ -156,6 +157,17 @@ export function newGamePage(navigate: Navigate): Page {
   const incrementInput = number('increment', settings.increment, 0, 600, { 'aria-label': 'Increment in seconds' });
   const customClock = h('span', { class: 'custom-clock' }, minutesInput, ' min + ', incrementInput, ' s');
   const studyInput = number('study', settings.studySeconds, 0, 3600, { 'aria-label': 'Study time in seconds' });
+  // Set once, remembered in this browser (playerName.ts).
+  const nameInput = h('input', {
+    type: 'text',
+    name: 'name',
+    value: playerName(),
+    maxlength: MAX_NAME,
+    placeholder: 'Player',
+    autocomplete: 'nickname',
+    'aria-label': 'Your name',
+    'data-testid': 'player-name',
+  });
 
   const form = h(
     'form',
@@ -165,6 +177,7 @@ export function newGamePage(navigate: Navigate): Page {
       'fieldset',
       {},
       h('legend', {}, 'You play'),
+      h('div', { class: 'option' }, h('label', {}, 'Your name ', nameInput)),
       radio('color', 'white', settings.color === 'white', 'White'),
       radio('color', 'black', settings.color === 'black', 'Black'),
       radio('color', 'random', settings.color === 'random', 'Random'),
@@ -262,6 +275,7 @@ export function newGamePage(navigate: Navigate): Page {
     message.textContent = '';
     const s = readSettings();
     localStorage.setItem(SETTINGS_KEY, JSON.stringify(s));
+    setPlayerName(nameInput.value);
     try {
       const clock = s.clock === 'custom' ? `${s.minutes}+${s.increment}` : s.clock;
       const [minutes, increment] = clock.split('+').map(Number);
@@ -274,8 +288,9 @@ export function newGamePage(navigate: Navigate): Page {
             ? null
             : { initial_ms: Math.round(minutes * 60_000), increment_ms: increment * 1000 },
         study_ms: s.studySeconds * 1000,
+        name: playerName() || undefined,
       };
-      const view = await api.newGame(spec);
+      const view = await api.newGame(spec, { startKind: s.startKind, method: s.method });
       navigate(`/game/${view.key}`);
     } catch (error) {
       message.textContent = describeError(error);
