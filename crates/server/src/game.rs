@@ -461,15 +461,20 @@ impl Live {
         (self.base_ply..self.ply()).any(|i| mover(first, i) == self.human)
     }
 
-    /// Sets or clears the deadline of the human's first move: while the game is abortable
-    /// and waits for it (the human to move, or the game paused with nobody there), the game
-    /// is aborted [`Live::abandon_after`] after it began waiting. A deadline already set is
-    /// kept, so that looking at a game does not extend it.
-    pub fn rearm_abandon(&mut self, now: Instant) {
-        let waiting = self.abortable()
+    /// True while the game waits for the human's first move: abortable, the human has not
+    /// moved, and it is the human's turn (or the game is paused with nobody there).
+    pub fn waits_for_first_move(&self) -> bool {
+        self.abortable()
             && !self.human_moved()
-            && (self.paused || (self.phase == Phase::Playing && self.turn() == self.human));
-        self.abandon_at = if waiting {
+            && (self.paused || (self.phase == Phase::Playing && self.turn() == self.human))
+    }
+
+    /// Sets or clears the deadline of the human's first move: while the game waits for it
+    /// ([`Live::waits_for_first_move`]), the game is aborted [`Live::abandon_after`] after it
+    /// began waiting. A deadline already set is kept, so that looking at a game does not
+    /// extend it.
+    pub fn rearm_abandon(&mut self, now: Instant) {
+        self.abandon_at = if self.waits_for_first_move() {
             Some(self.abandon_at.unwrap_or(now + self.abandon_after))
         } else {
             None

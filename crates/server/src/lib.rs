@@ -293,6 +293,9 @@ impl Server {
         let token = guard.token().map(str::to_owned);
         let state = AppState::with_capacity(store, capacity);
         state.inner.games.spawn_unloader(capacity.unload_after);
+        // Games a previous run left waiting for their first move are aborted now (or, when
+        // their time is not up yet, loaded so that their timer aborts them).
+        state.inner.games.spawn_abandoned_sweep();
         let app =
             router(state.clone()).layer(axum::middleware::from_fn_with_state(guard, guard::check));
         let mut stop = state.shutdown_signal();

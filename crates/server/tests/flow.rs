@@ -332,5 +332,67 @@ async fn the_view_names_the_rooks_that_may_still_castle() {
     assert_eq!(after["castling"]["white"], json!([]));
     assert_eq!(after["moves"][0]["castling"]["white"], json!([]));
     assert_eq!(after["moves"][0]["castling"]["black"], json!(["b8"]));
-    assert_eq!(after["start_castling"], json!({"white": ["g1"], "black": ["b8"]}));
+    assert_eq!(
+        after["start_castling"],
+        json!({"white": ["g1"], "black": ["b8"]})
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_a_previous_run_left_unplayed_are_aborted_at_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("g.sqlite3");
+    let long = Capacity {
+        abandon_after: Duration::from_secs(3600),
+        ..Capacity::default()
+    };
+    let (unplayed, played) = {
+        let mut a = app_on_with(&db, long).await;
+        let unplayed = key(&a.new_game(json!({"start": {"id": 302}})).await);
+        let g = a
+            .new_game(json!({"start": {"id": 303}, "level": {"depth": 1}}))
+            .await;
+        a.play(&g, "e2e4").await;
+        a.wait_turn(&key(&g)).await;
+        a.stop().await;
+        (unplayed, key(&g))
+    };
+    // Terminal games have no seat: never touched.
+    let store = SqliteStore::open(&db).unwrap();
+    let (_, terminal) = store
+        .create_game(&NewGame {
+            start_fen: chess960_core::StartId::new(5).unwrap().position().fen(),
+            start_id: Some(5),
+            white: "A".into(),
+            black: "B".into(),
+            time_control: None,
+            clocks: None,
+            tags: vec![],
+        })
+        .unwrap();
+    let finish = |k: &str| {
+        store
+            .game_by_key(&chess960_store::GameKey::parse(k).unwrap())
+            .unwrap()
+            .unwrap()
+            .finish
+    };
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    // Restarted with a short deadline: nobody asks for the game, it is aborted all the same.
+    let _b = app_on_with(
+        &db,
+        Capacity {
+            abandon_after: Duration::from_millis(20),
+            ..Capacity::default()
+        },
+    )
+    .await;
+    let started = std::time::Instant::now();
+    while finish(&unplayed).is_none() {
+        assert!(started.elapsed() < common::WAIT, "never aborted");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(finish(&unplayed), Some(Finish::aborted()));
+    assert_eq!(finish(&played), None);
+    assert_eq!(finish(terminal.as_str()), None);
 }

@@ -477,7 +477,7 @@ fn clocks_survive_export_and_import() {
 #[test]
 fn aborted_games_are_no_result_and_can_be_left_out() {
     let dir = scratch();
-    let store = SqliteStore::open(&dir.path().join("g.sqlite3")).unwrap();
+    let store = SqliteStore::open(dir.path().join("g.sqlite3")).unwrap();
     let (won, _) = store.create_game(&new_game(100, "Alice", "Bob")).unwrap();
     play(&store, won, 4);
     store
