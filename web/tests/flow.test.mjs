@@ -202,6 +202,7 @@ describe('games list', () => {
     const row = key => page.locator(`[data-testid=game-row][data-key="${key}"]`);
     await row(keys[0]).waitFor();
     assert.match(await row(keys[0]).locator('[data-testid=game-time]').textContent(), /^\d\d:\d\d$/);
+    assert.equal(await row(keys[0]).locator('[data-testid=analyse-game]').getAttribute('href'), `/analysis?game=${keys[0]}`);
     await shot(page, 'flow-games-1366');
 
     // A phone: every field of a game visible, nothing wider than the screen.

@@ -360,7 +360,9 @@ class GamePage {
       text += ' The clocks start once both sides have moved.';
     }
     if (this.seated && view.status === 'playing' && typeof view.abandon_ms === 'number') {
-      text += ` Without a first move the game is aborted in ${formatClock(view.abandon_ms)}.`;
+      // A time of day: it stays right without a ticking timer.
+      const at = new Date(Date.now() + view.abandon_ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+      text += ` Without a first move the game is aborted at ${at}.`;
     }
     if (!this.connected && view.status !== 'finished') text += ' (Reconnecting to the server…)';
     this.status.textContent = text;

@@ -104,6 +104,7 @@ export function gamesPage(navigate: Navigate): Page {
                         },
                         game.result === '*' && game.reason !== 'aborted' ? 'Continue' : 'Replay',
                       ),
+                      h('a', { href: `/analysis?game=${game.key}`, 'data-testid': 'analyse-game' }, 'Analyse'),
                       h(
                         'button',
                         {
