@@ -49,6 +49,9 @@ describe('game flow', () => {
     assert.equal((await view(key)).clocks.running, null);
     await page.locator('[data-testid=status]', { hasText: 'once both sides have moved' }).waitFor();
     await shot(page, 'flow-game-start-1366');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, 'flow-game-start-390');
+    await page.setViewportSize({ width: 1366, height: 900 });
     await page.locator('[data-testid=abort]').click();
     await page.locator('[data-testid=status]', { hasText: 'aborted' }).waitFor();
     const v = await view(key);
