@@ -11,6 +11,8 @@ import type {
   Position,
   Tables,
 } from './types';
+import { playerName } from './playerName';
+import { rememberOrigin, type GameOrigin } from './origins';
 import { rememberSeat, seatOf } from './seats';
 
 /** A non-2xx answer; `message` is the server's `{"error": ...}` text, meant for the user. */
@@ -25,7 +27,7 @@ export class ApiError extends Error {
 }
 
 /** A JSON request to the server; a non-2xx answer throws an [`ApiError`] with its message. */
-export async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown, seat?: string): Promise<T> {
+export async function request<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, seat?: string): Promise<T> {
   const headers: Record<string, string> = {};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (seat !== undefined) headers['X-Seat-Token'] = seat;
@@ -41,7 +43,7 @@ export async function request<T>(method: 'GET' | 'POST', path: string, body?: un
   }
   const text = await response.text();
   if (!response.ok) throw new ApiError(response.status, errorMessage(text, response));
-  return JSON.parse(text) as T;
+  return (text === '' ? undefined : JSON.parse(text)) as T;
 }
 
 function errorMessage(text: string, response: Response): string {
@@ -77,12 +79,16 @@ export const api = {
   draw: (method: string, seed?: number) =>
     request<DrawnPosition>('POST', '/api/draw', seed === undefined ? { method } : { method, seed }),
 
-  newGame: async (spec: NewGame): Promise<GameView> => {
-    const view = await request<GameView>('POST', '/api/games', spec);
+  /** A new game; the player's remembered name when the spec has none. `origin` says how the
+   * start was chosen (for "new game with the same settings" on the game's page). */
+  newGame: async (spec: NewGame, origin?: GameOrigin): Promise<GameView> => {
+    const name = spec.name ?? playerName();
+    const view = await request<GameView>('POST', '/api/games', name ? { ...spec, name } : spec);
     if (view.seat_token) rememberSeat(view.key, view.seat_token);
+    rememberOrigin(view.key, { spec, ...origin });
     return view;
   },
-  games: (filter: { start_id?: number; result?: string; limit: number; offset: number }) => {
+  games: (filter: { start_id?: number; result?: string; aborted?: string; limit: number; offset: number }) => {
     const query = new URLSearchParams();
     for (const [name, value] of Object.entries(filter)) {
       if (value !== undefined && value !== '') query.set(name, String(value));
@@ -96,6 +102,9 @@ export const api = {
   premove: (key: string, move: string | null) => act<GameView>(key, 'premove', { move }),
   takeback: (key: string) => act<GameView>(key, 'takeback', {}),
   resign: (key: string) => act<GameView>(key, 'resign', {}),
+  abort: (key: string) => act<GameView>(key, 'abort', {}),
+  /** Deletes the game (with this browser's seat token for it, if it has one). */
+  deleteGame: (key: string) => request<void>('DELETE', game(key), undefined, seatOf(key)),
   drawAction: (key: string, action: 'offer' | 'claim') => act<GameView>(key, 'draw', { action }),
   startClock: (key: string) => act<GameView>(key, 'start', {}),
   analysis: (key: string, ply: number, depth: number) => act<Analysis>(key, 'analysis', { depth, ply }),

@@ -15,3 +15,12 @@ export function drawMethodLabel(value: string): string {
   const label = DRAW_METHODS.find(m => m.value === value)?.label ?? value;
   return label.charAt(0).toLowerCase() + label.slice(1);
 }
+
+/**
+ * A seed for the server's draw, chosen here: the game sends it back to prove its draw, and a
+ * seed the server chose (64 bits) would not survive JavaScript's numbers (53 bits).
+ */
+export function randomSeed(): number {
+  const [high = 0, low = 0] = crypto.getRandomValues(new Uint32Array(2));
+  return (high & 0x1f_ffff) * 2 ** 32 + low;
+}

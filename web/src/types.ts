@@ -79,6 +79,14 @@ export interface NewGame {
   study_ms: number;
   /** With `start.id`: how it was drawn by hand. */
   drawn?: DrawSpec;
+  /** The human's name (the server's default: "Player"). */
+  name?: string;
+}
+
+/** The squares of the rooks that may still castle, per side (the server's `castling`). */
+export interface CastlingRooks {
+  white: Square[];
+  black: Square[];
 }
 
 export interface Clocks {
@@ -112,6 +120,8 @@ export interface PlayedMove {
   fen: string;
   /** The square of the king in check after the move, if any. */
   check: Square | null;
+  /** The rooks that may still castle after the move. */
+  castling?: CastlingRooks;
 }
 
 export interface GameView {
@@ -121,6 +131,8 @@ export interface GameView {
   /** null for a game set up from a FEN that is not a Chess960 start position. */
   back_rank: string | null;
   start_fen: string;
+  /** The rooks that may castle in the start position. */
+  start_castling?: CastlingRooks;
   fen: string;
   turn: Color;
   human: Color;
@@ -135,6 +147,8 @@ export interface GameView {
   result: Result | null;
   reason: string | null;
   check: Square | null;
+  /** The rooks that may still castle. */
+  castling?: CastlingRooks;
   last_move: { from: Square; to: Square } | null;
   legal: LegalMove[];
   draw_claim: string | null;
@@ -150,6 +164,12 @@ export interface GameView {
   drawn?: DrawnRecord | null;
   /** Present in the answer to a draw offer the engine turned down. */
   draw_offer?: string;
+  /** Why the engine declined the draw offer (with a declined `draw_offer`). */
+  draw_offer_reason?: string;
+  /** The game may be aborted now: not both sides have moved. */
+  abortable?: boolean;
+  /** While the game waits for the player's first move: the time before it is aborted. */
+  abandon_ms?: number | null;
   /** False for a game without a seat token (terminal, import, older server): watched only. */
   has_seat: boolean;
   /** In the answer to the new-game request only: the secret every action on the game needs. */
@@ -165,6 +185,8 @@ export interface GameSummary {
   result: Result | '*';
   reason: string | null;
   date: string;
+  /** When the game was stored, ms since the Unix epoch (the time of day). */
+  created_ms?: number;
   plies: number;
 }
 
@@ -186,4 +208,5 @@ export interface Analysis {
 export type SocketMessage =
   | { type: 'state'; game: GameView }
   | { type: 'thinking'; depth: number; score: Score; pv_san: string[]; nodes: number }
-  | { type: 'clock'; white_ms: number; black_ms: number; running: Color | null };
+  | { type: 'clock'; white_ms: number; black_ms: number; running: Color | null }
+  | { type: 'deleted'; key: string };

@@ -362,3 +362,56 @@ fn two_hundred_thousand_tags_are_imported_and_exported_whole() {
     let text = export_all(&db, &dir.join("out.pgn"));
     assert!(text.contains(&format!("[Result \"1-0\"]\n{tags}\n1. e4 e5 1-0\n")));
 }
+
+#[test]
+fn delete_by_id_and_key_all_or_nothing() {
+    let dir = scratch("delete");
+    let db = dir.join("g.sqlite3");
+    let pgn = dir.join("in.pgn");
+    std::fs::write(&pgn, GAMES).unwrap();
+    let out = run(&db, &["import", pgn.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let list = |db: &Path| -> Vec<Value> {
+        let out = run(db, &["list", "--json"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+        v["games"].as_array().unwrap().clone()
+    };
+    let games = list(&db);
+    assert_eq!(games.len(), 2);
+    let (first, second) = (games[0]["id"].as_i64().unwrap(), &games[1]);
+    let key = second["key"].as_str().unwrap().to_string();
+
+    // A missing or malformed game: exit 2, one line, nothing deleted.
+    for bad in [["999", "1"], ["x1", "1"]] {
+        let mut args = vec!["delete"];
+        args.extend(bad);
+        let out = run(&db, &args);
+        assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+        let err = stderr(&out);
+        assert!(
+            err.starts_with("chess960: ") && err.contains(bad[0]),
+            "{err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert_eq!(list(&db).len(), 2);
+    }
+    let out = run(&db, &["delete"]);
+    assert_eq!(out.status.code(), Some(2));
+
+    // By ID and by key (the same game twice is deleted once).
+    let id = first.to_string();
+    let out = run(&db, &["delete", &id, &key, &id, "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["deleted"].as_array().unwrap().len(), 2, "{v}");
+    assert_eq!(v["deleted"][1]["key"], key.as_str());
+    assert!(list(&db).is_empty());
+    let out = run(&db, &["show", &id]);
+    assert_eq!(out.status.code(), Some(2));
+    let help = Command::new(env!("CARGO_BIN_EXE_chess960"))
+        .args(["db", "delete", "--help"])
+        .output()
+        .unwrap();
+    assert!(stdout(&help).contains("Exit status"), "{}", stdout(&help));
+}

@@ -217,3 +217,60 @@ fn help_explains_the_access_flags() {
         assert!(help.contains(flag), "{flag} in\n{help}");
     }
 }
+
+/// The body of a raw HTTP/1.1 request to the server.
+fn http(port: u16, request: &str) -> String {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    stream.write_all(request.as_bytes()).expect("send");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("read");
+    answer
+}
+
+#[test]
+fn abandon_after_aborts_a_game_whose_player_never_moves() {
+    let s = Serve::start(&["--abandon-after", "1"]);
+    let body = r#"{"start": {"id": 518}}"#;
+    let created = http(
+        s.port,
+        &format!(
+            "POST /api/games HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            s.port,
+            body.len()
+        ),
+    );
+    let key = created
+        .split("\"key\":\"")
+        .nth(1)
+        .and_then(|rest| rest.get(..32))
+        .unwrap_or_else(|| panic!("no key in {created}"))
+        .to_owned();
+    assert!(created.contains("\"abortable\":true"), "{created}");
+    let started = std::time::Instant::now();
+    loop {
+        let view = http(
+            s.port,
+            &format!(
+                "GET /api/games/{key} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n",
+                s.port
+            ),
+        );
+        if view.contains("\"reason\":\"aborted\"") {
+            assert!(started.elapsed() >= Duration::from_millis(500), "{view}");
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(30), "{view}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let bad = Command::new(env!("CARGO_BIN_EXE_chess960"))
+        .args(["serve", "--abandon-after", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--abandon-after"));
+    s.stop();
+}

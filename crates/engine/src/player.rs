@@ -185,12 +185,59 @@ pub const MAX_DEPTH: u32 = 64;
 /// How long the engine considers a draw offer ([`accepts_draw`]).
 pub const DRAW_OFFER_THINK: Duration = Duration::from_millis(300);
 
+/// The first move number at which the engine may accept a draw offer.
+pub const FIRST_DRAW_MOVE: u32 = 31;
+/// The largest evaluation, in centipawns for either side, at which the engine accepts a draw.
+pub const DRAW_MARGIN_CP: i32 = 30;
+
 /// The engine's answer to a draw offer, the same in every program that embeds it: it accepts
 /// once the game is past move 30 (`fullmoves` is the position's move number) when its
 /// evaluation `score` of the position (from either side's point of view) is within ±0.3
 /// pawns.
 pub fn accepts_draw(score: Score, fullmoves: u32) -> bool {
-    fullmoves > 30 && matches!(score, Score::Cp(cp) if cp.abs() <= 30)
+    draw_decline(Some(score), fullmoves).is_none()
+}
+
+/// Why the engine declines a draw offer: the one wording of every program that embeds it
+/// (the terminal's `draw` and the web server's answer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawDecline {
+    /// Before move [`FIRST_DRAW_MOVE`].
+    TooEarly,
+    /// The evaluation (centipawns, or a mate) is beyond ±[`DRAW_MARGIN_CP`].
+    NotEqual(Score),
+}
+
+impl std::fmt::Display for DrawDecline {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DrawDecline::TooEarly => write!(f, "no draw before move {FIRST_DRAW_MOVE}"),
+            DrawDecline::NotEqual(Score::Mate(_)) => {
+                f.write_str("the engine sees a forced mate in the position")
+            }
+            DrawDecline::NotEqual(Score::Cp(cp)) => write!(
+                f,
+                "the position is not level: the engine evaluates it at {}.{:02} pawns for one \
+                 side (it accepts within 0.{:02})",
+                cp.unsigned_abs() / 100,
+                cp.unsigned_abs() % 100,
+                DRAW_MARGIN_CP
+            ),
+        }
+    }
+}
+
+/// Why the engine declines a draw offer at move number `fullmoves` with its evaluation
+/// `score` (`None`: not evaluated yet, the answer is then only about the move number), or
+/// `None` if it accepts (or, with no score, might accept once it has evaluated).
+pub fn draw_decline(score: Option<Score>, fullmoves: u32) -> Option<DrawDecline> {
+    if fullmoves < FIRST_DRAW_MOVE {
+        return Some(DrawDecline::TooEarly);
+    }
+    match score? {
+        Score::Cp(cp) if cp.abs() <= DRAW_MARGIN_CP => None,
+        other => Some(DrawDecline::NotEqual(other)),
+    }
 }
 
 /// The engine as an in-process player. One search at a time per player (a second call waits
@@ -470,6 +517,21 @@ mod tests {
     use super::*;
     use crate::uci::{ELO_MAX, ELO_MIN};
     use chess960_core::StartId;
+
+    #[test]
+    fn draw_offers_are_declined_with_a_reason() {
+        assert_eq!(draw_decline(None, 30), Some(DrawDecline::TooEarly));
+        assert_eq!(DrawDecline::TooEarly.to_string(), "no draw before move 31");
+        assert_eq!(draw_decline(None, 31), None);
+        assert_eq!(draw_decline(Some(Score::Cp(-30)), 31), None);
+        assert!(accepts_draw(Score::Cp(30), 40));
+        let far = draw_decline(Some(Score::Cp(-125)), 40).unwrap();
+        assert_eq!(far, DrawDecline::NotEqual(Score::Cp(-125)));
+        assert!(far.to_string().contains("1.25 pawns"), "{far}");
+        assert!(!accepts_draw(Score::Cp(31), 40));
+        assert!(!accepts_draw(Score::Mate(3), 40));
+        assert!(!accepts_draw(Score::Cp(0), 30));
+    }
 
     #[test]
     fn plays_legal_moves_at_every_level() {

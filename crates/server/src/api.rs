@@ -320,6 +320,7 @@ pub struct ListQuery {
     player: Option<String>,
     limit: Option<String>,
     offset: Option<String>,
+    aborted: Option<String>,
 }
 
 fn number<T: std::str::FromStr>(name: &str, v: &Option<String>) -> ApiResult<Option<T>> {
@@ -360,10 +361,22 @@ pub async fn list_games(
         )));
     }
     let offset: u32 = number("offset", &q.offset)?.unwrap_or(0);
+    // Aborted games are no results: the list leaves them out unless asked.
+    let aborted = match q.aborted.as_deref().map(str::trim) {
+        None | Some("") | Some("exclude") => Some(false),
+        Some("include") => None,
+        Some("only") => Some(true),
+        Some(_) => {
+            return Err(ApiError::bad_request(
+                "aborted: must be exclude (the default), include or only",
+            ))
+        }
+    };
     let filter = GameFilter {
         start_id,
         player: q.player.filter(|p| !p.trim().is_empty()),
         result,
+        aborted,
         limit: Some(limit),
         offset,
         ..GameFilter::default()
@@ -383,6 +396,7 @@ pub async fn list_games(
                 "result": g.result,
                 "reason": g.reason,
                 "date": g.date,
+                "created_ms": g.created_at_ms,
                 "plies": g.plies,
             })
         })
@@ -512,6 +526,28 @@ pub async fn post_resign(
     Ok(Json(
         handle(&state, &key).await?.resign(&who.actor()).await?,
     ))
+}
+
+/// `POST /api/games/{key}/abort`: ends the game with no result before both sides have moved.
+pub async fn post_abort(
+    State(state): State<AppState>,
+    Path(key): Path<String>,
+    who: Seated,
+    JsonBody(_): JsonBody<Empty>,
+) -> ApiResult<Json<GameView>> {
+    Ok(Json(handle(&state, &key).await?.abort(&who.actor()).await?))
+}
+
+/// `DELETE /api/games/{key}`: removes the game from the database. A game with a seat needs
+/// its token (`X-Seat-Token`); one without (imported, or played on the terminal) only the
+/// server's access.
+pub async fn delete_game(
+    State(state): State<AppState>,
+    Path(key): Path<String>,
+    who: Seated,
+) -> ApiResult<StatusCode> {
+    state.games().delete(&key, &who.actor()).await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 /// `POST /api/games/{key}/start`.

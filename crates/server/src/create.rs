@@ -69,6 +69,8 @@ pub async fn create_game(games: &Games, spec: NewGameSpec, client: IpAddr) -> Ga
     let (id, key) = blocking(move || store.create_game_with_moves(&m2, &recs, Some(&h2))).await?;
     let mut live = Live::new(id, key, meta, game, Seat::Held { hash: seat_hash }, client);
     live.records = records;
+    // The PGN's moves were not played under this game's clocks.
+    live.base_ply = live.records.len();
     if let Some(o) = live.game.outcome() {
         // A PGN that ends in mate or stalemate: the game is over before it starts.
         let store = Arc::clone(&games.ctx().store);

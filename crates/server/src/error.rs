@@ -92,6 +92,7 @@ fn status_of(e: &GameError) -> StatusCode {
         | E::StalePly { .. }
         | E::NotYourTurn { .. }
         | E::YourTurn
+        | E::NotAbortable
         | E::TakebackAfter(_)
         | E::NothingToTakeBack
         | E::NoDrawToClaim

@@ -185,6 +185,15 @@ pub struct Live {
     /// Counts every change of the position or the game's state; outstanding engine searches
     /// and timers compare it to see whether they are still current.
     pub generation: u64,
+    /// The half-moves the game had when it began here (the moves of a PGN it was created
+    /// from): the clocks start, and aborting ends, once both sides have moved after them.
+    pub base_ply: usize,
+    /// When the game is aborted for want of the player's first move ([`Live::rearm_abandon`]).
+    pub abandon_at: Option<Instant>,
+    /// How long the player has for their first move (`Capacity::abandon_after`).
+    pub abandon_after: Duration,
+    /// Deleted from the store: nothing more happens to it.
+    pub deleted: bool,
 }
 
 /// The result and reason of a finished game in the store's words.
@@ -280,6 +289,10 @@ fn setup_of(meta: &NewGame) -> (Color, Level, Option<TimeControl>) {
     (human_of(meta), level, tc)
 }
 
+/// How long the player has for their first move before the game is aborted, unless the
+/// server is told otherwise (`Capacity::abandon_after`).
+pub const DEFAULT_ABANDON_AFTER: Duration = Duration::from_secs(300);
+
 /// The default level for a stored game that does not record one.
 pub const DEFAULT_LEVEL: Level = Level::Elo(1500);
 
@@ -313,6 +326,10 @@ impl Live {
             seat,
             client,
             generation: 0,
+            base_ply: 0,
+            abandon_at: None,
+            abandon_after: DEFAULT_ABANDON_AFTER,
+            deleted: false,
         }
     }
 
@@ -359,6 +376,17 @@ impl Live {
             tc.is_some(),
             game.position().turn() != human,
         );
+        // The moves of the PGN the game was created from carry no clocks, unlike those played
+        // here (timed games). An untimed game does not tell: all its moves count.
+        let base_ply = if tc.is_some() {
+            stored
+                .moves
+                .iter()
+                .take_while(|r| r.clocks.is_none())
+                .count()
+        } else {
+            0
+        };
         Ok(Live {
             id: stored.id,
             key: stored.key,
@@ -379,6 +407,10 @@ impl Live {
             // Until someone acts on it.
             client: IpAddr::V4(Ipv4Addr::LOCALHOST),
             generation: 0,
+            base_ply,
+            abandon_at: None,
+            abandon_after: DEFAULT_ABANDON_AFTER,
+            deleted: false,
         })
     }
 
@@ -404,7 +436,54 @@ impl Live {
 
     /// True while the game is played and not paused or in study time.
     pub fn active(&self) -> bool {
-        !self.finished() && !self.paused && self.phase == Phase::Playing
+        !self.finished() && !self.deleted && !self.paused && self.phase == Phase::Playing
+    }
+
+    /// Half-moves played since the game began here (see [`Live::base_ply`]).
+    pub fn moved_here(&self) -> usize {
+        self.ply().saturating_sub(self.base_ply)
+    }
+
+    /// True once both sides have made their first move: as on lichess, no clock runs before
+    /// that (a side's first move costs it no time and earns no increment).
+    pub fn clocks_started(&self) -> bool {
+        self.moved_here() >= 2
+    }
+
+    /// True while the game may be aborted: unfinished, and not both sides have moved yet.
+    pub fn abortable(&self) -> bool {
+        !self.finished() && !self.deleted && !self.clocks_started()
+    }
+
+    /// True once the human has made a move since the game began here.
+    fn human_moved(&self) -> bool {
+        let first = self.game.start().turn();
+        (self.base_ply..self.ply()).any(|i| mover(first, i) == self.human)
+    }
+
+    /// True while the game waits for the human's first move: abortable, the human has not
+    /// moved, and it is the human's turn (or the game is paused with nobody there).
+    pub fn waits_for_first_move(&self) -> bool {
+        self.abortable()
+            && !self.human_moved()
+            && (self.paused || (self.phase == Phase::Playing && self.turn() == self.human))
+    }
+
+    /// Sets or clears the deadline of the human's first move: while the game waits for it
+    /// ([`Live::waits_for_first_move`]), the game is aborted [`Live::abandon_after`] after it
+    /// began waiting. A deadline already set is kept, so that looking at a game does not
+    /// extend it.
+    pub fn rearm_abandon(&mut self, now: Instant) {
+        self.abandon_at = if self.waits_for_first_move() {
+            Some(self.abandon_at.unwrap_or(now + self.abandon_after))
+        } else {
+            None
+        };
+    }
+
+    /// True when the player's first move is overdue at `now`: the game is to be aborted.
+    pub fn abandoned(&self, now: Instant) -> bool {
+        self.abortable() && self.abandon_at.is_some_and(|at| now >= at)
     }
 
     /// Remaining time on both clocks at `now`.
@@ -442,10 +521,11 @@ impl Live {
         self.running = None;
     }
 
-    /// Starts the side to move's clock (timed games being played).
+    /// Starts the side to move's clock (timed games being played, once both sides have
+    /// moved: [`Live::clocks_started`]).
     pub fn start_clock(&mut self, now: Instant) {
         self.stop_clock(now);
-        if self.tc.is_some() && self.active() {
+        if self.tc.is_some() && self.active() && self.clocks_started() {
             self.running = Some((self.turn(), now));
         }
     }
@@ -484,6 +564,7 @@ impl Live {
         self.stop_clock(now);
         self.finish = Some(finish);
         self.premove = None;
+        self.abandon_at = None;
         self.stop_engine();
         self.generation += 1;
     }
@@ -502,6 +583,9 @@ impl Live {
         self.engine.is_none()
             && self.premove.is_none()
             && self.running.is_none()
+            // Waiting for the first move: it stays until it is played or the game is aborted,
+            // so that no 0-move game is left unfinished in the store.
+            && self.abandon_at.is_none()
             && self.phase == Phase::Playing
             && (self.finished()
                 || self.paused
@@ -509,11 +593,15 @@ impl Live {
     }
 
     /// The record of `m` played by the side to move at `now`: SAN, and the clocks after it
-    /// with the mover's time used taken off and the increment added.
+    /// with the mover's time used taken off and the increment added (once the clocks run).
     pub fn record_for(&self, m: Move, now: Instant) -> MoveRecord {
         let pos = self.game.position();
         let clocks = self.clocks_at(now).map(|mut c| {
-            let inc = self.tc.map_or(0, |t| t.increment_ms);
+            let inc = if self.clocks_started() {
+                self.tc.map_or(0, |t| t.increment_ms)
+            } else {
+                0
+            };
             match pos.turn() {
                 Color::White => c.white_ms += inc,
                 Color::Black => c.black_ms += inc,
@@ -535,6 +623,7 @@ impl Live {
         self.records.push(record);
         self.generation += 1;
         self.start_clock(now);
+        self.rearm_abandon(now);
         self.game.outcome().map(finish_of)
     }
 
@@ -560,6 +649,7 @@ impl Live {
         }
         self.running = None;
         self.start_clock(now);
+        self.rearm_abandon(now);
     }
 
     /// The draw the human may claim now.
@@ -603,6 +693,7 @@ impl Live {
                 .and_then(|n| StartId::new(n.into()).ok())
                 .map(|id| id.back_rank().to_string()),
             start_fen: self.game.start().fen(),
+            start_castling: castling_view(self.game.start()),
             fen: pos.fen(),
             turn: color_name(pos.turn()),
             human: color_name(self.human),
@@ -625,6 +716,7 @@ impl Live {
                     }),
                     fen: after.fen(),
                     check: check_square(after),
+                    castling: castling_view(after),
                 })
                 .collect(),
             time_control: self.tc,
@@ -637,6 +729,7 @@ impl Live {
             result: self.finish.as_ref().map(|f| f.result.clone()),
             reason: self.finish.as_ref().map(|f| f.reason.clone()),
             check: check_square(pos),
+            castling: castling_view(pos),
             last_move,
             legal,
             draw_claim: self.draw_claim().map(reason_text),
@@ -659,9 +752,30 @@ impl Live {
             },
             drawn: crate::drawn::view_of(&self.meta.tags, start_id),
             draw_offer: None,
+            draw_offer_reason: None,
             has_seat: matches!(self.seat, Seat::Held { .. }),
             seat_token: None,
+            abortable: self.abortable(),
+            abandon_ms: self
+                .abandon_at
+                .map(|at| at.saturating_duration_since(now).as_millis() as u64),
         }
+    }
+}
+
+/// The squares of the rooks that may still castle in `pos`, per side (from the position's
+/// castling rights: the UI marks them without knowing the rules).
+fn castling_view(pos: &Position) -> CastlingView {
+    let rooks = |color: Color| -> Vec<String> {
+        [CastlingSide::ASide, CastlingSide::HSide]
+            .into_iter()
+            .filter_map(|side| pos.castling_rook(color, side))
+            .map(|sq| sq.to_string())
+            .collect()
+    };
+    CastlingView {
+        white: rooks(Color::White),
+        black: rooks(Color::Black),
     }
 }
 
@@ -733,6 +847,15 @@ pub struct MoveView {
     pub fen: String,
     /// The square of the king in check after the move, if any.
     pub check: Option<String>,
+    /// The rooks that may still castle after the move.
+    pub castling: CastlingView,
+}
+
+/// The rooks that may still castle, by their squares: the a-side rook first.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct CastlingView {
+    pub white: Vec<String>,
+    pub black: Vec<String>,
 }
 
 /// The last move's squares.
@@ -772,6 +895,8 @@ pub struct GameView {
     pub start_id: Option<u16>,
     pub back_rank: Option<String>,
     pub start_fen: String,
+    /// The rooks that may castle in the start position.
+    pub start_castling: CastlingView,
     pub fen: String,
     pub turn: &'static str,
     pub human: &'static str,
@@ -785,6 +910,8 @@ pub struct GameView {
     pub result: Option<String>,
     pub reason: Option<String>,
     pub check: Option<String>,
+    /// The rooks that may still castle (both sides), by square.
+    pub castling: CastlingView,
     pub last_move: Option<LastMove>,
     pub legal: Vec<LegalMove>,
     pub draw_claim: Option<&'static str>,
@@ -802,6 +929,10 @@ pub struct GameView {
     /// The engine's answer to a draw offer, in the answer to that offer only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub draw_offer: Option<&'static str>,
+    /// Why the engine declined the draw offer (the same words as on the terminal), with a
+    /// declined `draw_offer` only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draw_offer_reason: Option<String>,
     /// Whether the game has a seat token. Without one (created on the terminal, imported, or
     /// by a server older than seat tokens) it can only be watched through the server.
     pub has_seat: bool,
@@ -809,6 +940,12 @@ pub struct GameView {
     /// on the game needs (see `seat.rs`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seat_token: Option<String>,
+    /// Whether the game may be aborted now (`POST …/abort`): unfinished, and not both sides
+    /// have moved yet (no clock has started).
+    pub abortable: bool,
+    /// While the game waits for the player's first move: the time left before it is aborted
+    /// by itself.
+    pub abandon_ms: Option<u64>,
 }
 
 /// The engine's search waiting in the search pool.

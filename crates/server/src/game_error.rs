@@ -36,6 +36,8 @@ pub enum GameError {
     },
     /// A premove when it is the player's turn.
     YourTurn,
+    /// An abort after both sides have moved.
+    NotAbortable,
     /// A start position or start PGN that cannot be played from (the reason).
     BadStart(String),
     /// A move that cannot be read or is illegal here (the reason).
@@ -88,6 +90,9 @@ impl fmt::Display for GameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             GameError::NoSuchGame { key } => write!(f, "no game with key '{key}'"),
+            GameError::Over { result, reason } if result == "*" => {
+                write!(f, "the game is over ({reason})")
+            }
             GameError::Over { result, reason } => {
                 write!(f, "the game is over ({result} by {reason})")
             }
@@ -100,6 +105,10 @@ impl fmt::Display for GameError {
                 f,
                 "it is not your turn: {} (the engine) is to move",
                 crate::game::color_name(*to_move)
+            ),
+            GameError::NotAbortable => f.write_str(
+                "the game can no longer be aborted: both sides have moved (resign or offer a \
+                 draw instead)",
             ),
             GameError::YourTurn => {
                 f.write_str("it is your turn: play the move instead of queuing it")

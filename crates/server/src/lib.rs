@@ -80,6 +80,10 @@ pub struct Capacity {
     /// A game nobody has asked for this long, with nothing pending, leaves memory (it is read
     /// back from the database when asked for again).
     pub unload_after: Duration,
+    /// A game whose player has not made their first move this long after it began (or after
+    /// the engine's first move, or after it was loaded) is aborted: an abandoned game is not
+    /// left unfinished (`*`) for ever. Five minutes unless set.
+    pub abandon_after: Duration,
 }
 
 impl Default for Capacity {
@@ -89,6 +93,7 @@ impl Default for Capacity {
             search_threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
             search_hash_mb: 16,
             unload_after: Duration::from_secs(60),
+            abandon_after: game::DEFAULT_ABANDON_AFTER,
         }
     }
 }
@@ -134,6 +139,7 @@ impl AppState {
                     store,
                     pool,
                     shutdown: rx,
+                    abandon_after: capacity.abandon_after,
                 }))),
                 capacity,
                 shutdown: tx,
@@ -198,7 +204,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/fairness", get(api::fairness))
         .route("/api/draw", post(api::draw))
         .route("/api/games", get(api::list_games).post(api::create_game))
-        .route(game, get(api::get_game))
+        .route(game, get(api::get_game).delete(api::delete_game))
+        .route(&format!("{game}/abort"), post(api::post_abort))
         .route(&format!("{game}/moves"), post(api::post_move))
         .route(&format!("{game}/premove"), post(api::post_premove))
         .route(&format!("{game}/takeback"), post(api::post_takeback))
@@ -302,6 +309,9 @@ impl Server {
         let token = guard.token().map(str::to_owned);
         let state = AppState::with_capacity(store, capacity);
         state.inner.games.spawn_unloader(capacity.unload_after);
+        // Games a previous run left waiting for their first move are aborted now (or, when
+        // their time is not up yet, loaded so that their timer aborts them).
+        state.inner.games.spawn_abandoned_sweep();
         let app =
             router(state.clone()).layer(axum::middleware::from_fn_with_state(guard, guard::check));
         let mut stop = state.shutdown_signal();

@@ -15,7 +15,7 @@ use crate::game_error::{GameError, GameResult};
 use crate::pool::{SearchPool, Ticket, Urgency};
 use chess960_core::{Color, Move, Outcome, Position, Termination};
 use chess960_engine::player::DRAW_OFFER_THINK;
-use chess960_engine::player::{accepts_draw, AnalysisLimit, PlayClock, Player, Score, Thinking};
+use chess960_engine::player::{draw_decline, AnalysisLimit, PlayClock, Player, Score, Thinking};
 use chess960_store::{Finish, GameStore};
 use serde::Serialize;
 use serde_json::json;
@@ -35,6 +35,8 @@ pub struct Ctx {
     pub store: Arc<dyn GameStore>,
     pub pool: SearchPool,
     pub shutdown: watch::Receiver<bool>,
+    /// How long the player has for their first move before the game is aborted.
+    pub abandon_after: Duration,
 }
 
 impl Ctx {
@@ -136,8 +138,11 @@ impl Drop for CancelOnDrop {
 }
 
 impl GameHandle {
-    /// A handle for `live`, with its timer running.
-    pub fn new(ctx: Arc<Ctx>, live: Live) -> Arc<GameHandle> {
+    /// A handle for `live`, with its timer running (and the deadline of the player's first
+    /// move, if the game waits for it: see [`Live::rearm_abandon`]).
+    pub fn new(ctx: Arc<Ctx>, mut live: Live) -> Arc<GameHandle> {
+        live.abandon_after = ctx.abandon_after;
+        live.rearm_abandon(Instant::now());
         let (events, _) = broadcast::channel(64);
         let wake = Arc::new(Notify::new());
         let h = Arc::new(GameHandle {
@@ -234,6 +239,7 @@ impl GameHandle {
         g.phase = Phase::Playing;
         g.generation += 1;
         g.start_clock(Instant::now());
+        g.rearm_abandon(Instant::now());
         self.start_engine(g);
         true
     }
@@ -257,6 +263,8 @@ impl GameHandle {
         if g.finished() {
             return;
         }
+        // The first move's deadline counts from the end of the study time.
+        g.abandon_at = None;
         match study {
             Some(d) if !d.is_zero() => {
                 g.phase = Phase::Study {
@@ -267,7 +275,9 @@ impl GameHandle {
             _ => {
                 g.phase = Phase::Playing;
                 g.start_clock(Instant::now());
+                g.rearm_abandon(Instant::now());
                 self.start_engine(g);
+                self.wake.notify_one();
             }
         }
     }
@@ -471,6 +481,49 @@ impl GameHandle {
         Ok(g.view(Instant::now()))
     }
 
+    /// `POST /abort`: ends a game before both sides have moved, with no result (see
+    /// [`Finish::aborted`]).
+    pub async fn abort(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<GameView> {
+        let mut g = self.seated(who).await?;
+        over(&g)?;
+        if !g.abortable() {
+            return Err(GameError::NotAbortable);
+        }
+        self.finish(&mut g, Finish::aborted()).await?;
+        Ok(g.view(Instant::now()))
+    }
+
+    /// Deletes the game from the store for `who`: a game with a seat needs its token, one
+    /// without (imported, or played on the terminal) only the server's access. Whatever was
+    /// pending in it stops. The registry forgets the handle (`registry.rs`).
+    pub async fn delete(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<()> {
+        let mut g = self.lock().await;
+        if g.deleted {
+            return Err(GameError::NoSuchGame {
+                key: g.key.to_string(),
+            });
+        }
+        if matches!(g.seat, crate::seat::Seat::Held { .. }) {
+            g.seat.check(who.seat, g.id.0)?;
+        }
+        let store = Arc::clone(&self.ctx.store);
+        let id = g.id;
+        blocking(move || store.delete_game(id)).await?;
+        g.deleted = true;
+        g.stop_clock(Instant::now());
+        g.stop_engine();
+        g.premove = None;
+        g.abandon_at = None;
+        g.generation += 1;
+        let _ = self.events.send(
+            json!({"type": "deleted", "key": g.key.as_str()})
+                .to_string()
+                .into(),
+        );
+        self.wake.notify_one();
+        Ok(())
+    }
+
     /// `POST /resign`.
     pub async fn resign(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<GameView> {
         let mut g = self.seated(who).await?;
@@ -502,9 +555,10 @@ impl GameHandle {
             let g = self.seated(who).await?;
             over(&g)?;
             // Declined at once when no evaluation could make the engine accept.
-            if !accepts_draw(Score::Cp(0), g.game.position().fullmoves()) {
+            if let Some(why) = draw_decline(None, g.game.position().fullmoves()) {
                 let mut v = g.view(Instant::now());
                 v.draw_offer = Some("declined");
+                v.draw_offer_reason = Some(why.to_string());
                 return Ok(v);
             }
             (*g.game.start(), g.game.moves().to_vec(), g.generation)
@@ -520,8 +574,13 @@ impl GameHandle {
         let mut g = self.lock().await;
         self.settle(&mut g).await?;
         over(&g)?;
-        let accept = g.generation == generation
-            && accepts_draw(analysis.score, g.game.position().fullmoves());
+        let decline = if g.generation == generation {
+            draw_decline(Some(analysis.score), g.game.position().fullmoves())
+                .map(|why| why.to_string())
+        } else {
+            Some("the position changed while the engine considered the offer".to_string())
+        };
+        let accept = decline.is_none();
         if accept {
             let f = finish_of(Outcome::Draw {
                 reason: Termination::Agreement,
@@ -530,6 +589,7 @@ impl GameHandle {
         }
         let mut v = g.view(Instant::now());
         v.draw_offer = Some(if accept { "accepted" } else { "declined" });
+        v.draw_offer_reason = decline;
         Ok(v)
     }
 
@@ -622,6 +682,14 @@ impl GameHandle {
     async fn tick(self: &Arc<Self>, next_tick: &mut Option<Instant>) -> Option<Instant> {
         let mut g = self.lock().await;
         let now = Instant::now();
+        if g.deleted {
+            return None;
+        }
+        if g.abandoned(now) {
+            if let Err(e) = self.finish(&mut g, Finish::aborted()).await {
+                tracing::error!("game {}: cannot store the abort: {e}", g.key);
+            }
+        }
         if let Phase::Study { until } = g.phase {
             if now >= until && !g.finished() {
                 self.resume(&mut g);
@@ -647,13 +715,14 @@ impl GameHandle {
                 let _ = self.events.send(msg.to_string().into());
             }
         }
-        let mut wake = None;
+        let mut wake = g.abandon_at;
         if let Phase::Study { until } = g.phase {
-            wake = Some(until);
+            wake = Some(wake.map_or(until, |w| w.min(until)));
         }
         if let Some(flag) = g.flag_time() {
             let tick = *next_tick.get_or_insert_with(|| now + CLOCK_TICK);
-            wake = Some(flag.min(tick));
+            let at = flag.min(tick);
+            wake = Some(wake.map_or(at, |w| w.min(at)));
         } else {
             *next_tick = None;
         }
@@ -694,8 +763,13 @@ async fn timer(game: Weak<GameHandle>, wake: Arc<Notify>, mut shutdown: watch::R
     }
 }
 
-/// Refuses an action on a finished game.
+/// Refuses an action on a finished (or deleted) game.
 fn over(g: &Live) -> GameResult<()> {
+    if g.deleted {
+        return Err(GameError::NoSuchGame {
+            key: g.key.to_string(),
+        });
+    }
     match &g.finish {
         Some(f) => Err(GameError::Over {
             result: f.result.clone(),

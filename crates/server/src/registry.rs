@@ -6,7 +6,7 @@
 
 use crate::game::{finish_of, Live};
 use crate::game_error::{GameError, GameResult};
-use crate::live::{blocking, Ctx, GameHandle};
+use crate::live::{blocking, Actor, Ctx, GameHandle};
 use chess960_store::GameKey;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex as StdMutex, MutexGuard};
@@ -75,6 +75,14 @@ impl Games {
         Ok(handle)
     }
 
+    /// Deletes the game with this key for `who` ([`GameHandle::delete`]) and forgets it.
+    pub async fn delete(&self, key: &str, who: &Actor<'_>) -> GameResult<()> {
+        let handle = self.get(key).await?;
+        handle.delete(who).await?;
+        self.lock().remove(key);
+        Ok(())
+    }
+
     /// Adds a game just created.
     pub fn insert(&self, live: Live) -> Arc<GameHandle> {
         let key = live.key.to_string();
@@ -123,6 +131,34 @@ impl Games {
         });
     }
 
+    /// Aborts, in the background, the stored games that wait for their player's first move
+    /// (left so by a previous run of the server, which stopped before their deadline):
+    /// those idle longer than `abandon_after` at once in the store, the others by loading them,
+    /// so that their timer aborts them in time ([`Live::rearm_abandon`]). Only unfinished games
+    /// with a seat and fewer than two half-moves are read; games without a seat (terminal,
+    /// import) are never touched.
+    pub fn spawn_abandoned_sweep(self: &Arc<Self>) {
+        let games = Arc::downgrade(self);
+        tokio::spawn(async move {
+            let Some(g) = games.upgrade() else { return };
+            let store = Arc::clone(&g.ctx.store);
+            let after = g.ctx.abandon_after;
+            drop(g);
+            let pending = blocking(move || abort_abandoned(store.as_ref(), after)).await;
+            match pending {
+                Ok(keys) => {
+                    for key in keys {
+                        let Some(g) = games.upgrade() else { return };
+                        if let Err(e) = g.get(&key).await {
+                            tracing::warn!("game {key}: {e}");
+                        }
+                    }
+                }
+                Err(e) => tracing::error!("cannot look for abandoned games: {e}"),
+            }
+        });
+    }
+
     /// Stops every search (at shutdown).
     pub fn stop_all(&self) {
         self.ctx.pool.shut_down();
@@ -133,5 +169,59 @@ impl Games {
 
     fn lock(&self) -> MutexGuard<'_, HashMap<String, Arc<GameHandle>>> {
         self.map.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The store's part of [`Games::spawn_abandoned_sweep`]: aborts the unfinished games with a
+/// seat that wait for their player's first move and were last changed more than `after` ago;
+/// returns the keys of those whose time is not up yet.
+fn abort_abandoned(
+    store: &dyn chess960_store::GameStore,
+    after: Duration,
+) -> Result<Vec<String>, chess960_store::StoreError> {
+    use chess960_store::{Finish, GameFilter};
+    const PAGE: u32 = 500;
+    let mut pending = Vec::new();
+    let mut offset = 0;
+    let now = crate::game::now_ms();
+    loop {
+        let filter = GameFilter {
+            result: Some("*".into()),
+            aborted: Some(false),
+            limit: Some(PAGE),
+            offset,
+            ..GameFilter::default()
+        };
+        let page = store.list(&filter)?;
+        let n = page.len() as u32;
+        let mut aborted = 0;
+        // A game created from a PGN may have more moves and still wait: the ones under two
+        // half-moves are the common case, the others are found when loaded.
+        for summary in page.into_iter().filter(|s| s.plies < 2) {
+            let Some(stored) = store.game(summary.id)? else {
+                continue;
+            };
+            if stored.seat_hash.is_none() {
+                continue;
+            }
+            let updated = stored.updated_at_ms;
+            let Ok(live) = Live::from_stored(stored) else {
+                continue;
+            };
+            if !live.waits_for_first_move() {
+                continue;
+            }
+            if now.saturating_sub(updated) >= after.as_millis() as i64 {
+                store.finish_game(summary.id, &Finish::aborted())?;
+                aborted += 1;
+            } else {
+                pending.push(summary.key.to_string());
+            }
+        }
+        if n < PAGE {
+            return Ok(pending);
+        }
+        // Aborted games leave the filtered list: the next page starts that much earlier.
+        offset += PAGE - aborted;
     }
 }

@@ -265,7 +265,8 @@ async fn new_game_and_its_view() {
     assert_eq!(g["level"], json!({"elo": 1500}));
     assert_eq!(g["black"], "chess960-engine 1500");
     assert_eq!(g["status"], "playing");
-    assert_eq!(g["clocks"]["running"], "white");
+    // No clock runs before both sides have moved (as on lichess).
+    assert_eq!(g["clocks"]["running"], Value::Null);
     assert_eq!(
         g["time_control"],
         json!({"initial_ms": 300000, "increment_ms": 3000})

@@ -302,11 +302,12 @@ async fn a_game_survives_a_restart() {
 async fn time_forfeit_and_clock_events() {
     let a = app().await;
     let g = a
-        .new_game(
-            json!({"start": {"id": 518}, "time_control": {"initial_ms": 1500, "increment_ms": 0}}),
-        )
+        .new_game(json!({"start": {"id": 518}, "level": {"depth": 1},
+                         "time_control": {"initial_ms": 1500, "increment_ms": 0}}))
         .await;
     let key = g["key"].as_str().unwrap();
+    // White's clock starts with Black's first move.
+    a.play(&g, "e2e4").await;
     let started = Instant::now();
     let mut ws = a.ws(key).await;
     let (end, seen) = ws.until_state(|g| g["status"] == "finished").await;
@@ -327,15 +328,21 @@ async fn time_forfeit_and_clock_events() {
     let r = a
         .post(
             &format!("/api/games/{key}/moves"),
-            json!({"move": "e2e4", "ply": 0}),
+            json!({"move": "d2d4", "ply": 2}),
         )
         .await;
     assert_eq!(r.status, 409);
 
     // The flag is noticed at the next request too, without a WebSocket.
     let g = a
-        .new_game(json!({"start": {"id": 518}, "time_control": {"initial_ms": 200}}))
+        .new_game(json!({"start": {"id": 518}, "level": {"depth": 1},
+                         "time_control": {"initial_ms": 200}}))
         .await;
+    a.play(&g, "e2e4").await;
+    a.wait_for(g["key"].as_str().unwrap(), |v| {
+        v["moves"].as_array().unwrap().len() == 2 || v["status"] == "finished"
+    })
+    .await;
     tokio::time::sleep(Duration::from_millis(400)).await;
     let r = a
         .get(&format!("/api/games/{}", g["key"].as_str().unwrap()))
@@ -353,11 +360,18 @@ async fn increments_and_the_engine_on_a_short_clock() {
         .await;
     let key = g["key"].as_str().unwrap();
     let g = a.play(&g, "e4").await;
-    let white = g["moves"][0]["clocks"]["white_ms"].as_u64().unwrap();
+    // No clock runs before both sides have moved, and no increment is added: as on lichess.
+    assert_eq!(g["moves"][0]["clocks"]["white_ms"], 3000);
+    let g = a.wait_turn(key).await;
+    assert_eq!(g["status"], "playing", "{g}");
+    assert_eq!(g["moves"][1]["clocks"]["black_ms"], 3000);
+    assert_eq!(g["clocks"]["running"], "white");
+    let g = a.play(&g, "d4").await;
+    let white = g["moves"][2]["clocks"]["white_ms"].as_u64().unwrap();
     assert!(white > 3000 && white <= 4000, "increment added: {white}");
     let g = a.wait_turn(key).await;
     assert_eq!(g["status"], "playing", "{g}");
-    let black = g["moves"][1]["clocks"]["black_ms"].as_u64().unwrap();
+    let black = g["moves"][3]["clocks"]["black_ms"].as_u64().unwrap();
     assert!(black > 1000 && black <= 4000, "{black}");
     assert_eq!(g["clocks"]["running"], "white");
 }
@@ -381,7 +395,8 @@ async fn study_time() {
             r.json["status"].as_str(),
             r.json["clocks"]["running"].as_str()
         ),
-        (Some("playing"), Some("white"))
+        (Some("playing"), None),
+        "no clock runs before both sides have moved"
     );
 
     // The study time runs out by itself; with the engine as White, it then moves.
@@ -395,7 +410,9 @@ async fn study_time() {
     let key = g["key"].as_str().unwrap();
     let g = a.wait_turn(key).await;
     assert_eq!((g["status"].as_str(), plies(&g)), (Some("playing"), 1));
-    assert_eq!(g["clocks"]["running"], "black");
+    assert_eq!(g["clocks"]["running"], Value::Null);
+    let g = a.play(&g, "e7e5").await;
+    assert_eq!(g["clocks"]["running"], "white");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -61,12 +61,19 @@ async fn idle_games_leave_memory_and_come_back_the_same() {
         }))
         .await;
     let running = key(&t);
-    assert_eq!(t["clocks"]["running"], "white");
+    // The clocks start once both sides have moved.
+    let mv = t["legal"][0]["uci"].as_str().unwrap().to_string();
+    a.play(&t, &mv).await;
+    assert_eq!(a.wait_turn(&running).await["clocks"]["running"], "white");
     // Watched: it stays while its client is connected.
     let w = a
         .new_game(json!({"start": {"id": 11}, "level": {"depth": 1}}))
         .await;
     let watched = key(&w);
+    // Played on, so that it waits for no first move (see `flow.rs`).
+    let mv = w["legal"][0]["uci"].as_str().unwrap().to_string();
+    a.play(&w, &mv).await;
+    a.wait_turn(&watched).await;
     let mut ws = a.ws_watch(&watched).await;
     ws.next().await;
 
@@ -134,6 +141,8 @@ async fn a_paused_game_after_a_restart_leaves_memory_and_stays_paused() {
 async fn the_server_unloads_idle_games_by_itself() {
     let a = app_with(Capacity {
         unload_after: Duration::from_millis(200),
+        // The games are never played: aborted soon, they can leave (see `flow.rs`).
+        abandon_after: Duration::from_millis(100),
         ..Capacity::default()
     })
     .await;

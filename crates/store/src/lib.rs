@@ -131,10 +131,31 @@ pub struct ImportGame {
 /// A finished game's result.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finish {
-    /// `1-0`, `0-1` or `1/2-1/2`.
+    /// `1-0`, `0-1` or `1/2-1/2`; `*` only for an aborted game ([`Finish::aborted`]).
     pub result: String,
     /// Why, in words: "checkmate", "resignation", "time forfeit", "threefold repetition", ...
     pub reason: String,
+}
+
+/// The reason of an aborted game: ended before both sides had moved, with no result (`*`).
+/// Statistics count only results (`1-0`, `0-1`, `1/2-1/2`), so they leave aborted games out.
+pub const ABORTED: &str = "aborted";
+
+impl Finish {
+    /// The end of an aborted game: result `*`, reason [`ABORTED`]. Stored like any finish, it
+    /// keeps the game from being played on, and it is no result: lists can leave it out
+    /// ([`GameFilter::aborted`]) and statistics never count it.
+    pub fn aborted() -> Finish {
+        Finish {
+            result: "*".into(),
+            reason: ABORTED.into(),
+        }
+    }
+
+    /// True for [`Finish::aborted`].
+    pub fn is_aborted(&self) -> bool {
+        self.result == "*" && self.reason == ABORTED
+    }
 }
 
 /// A game as read back from the store.
@@ -144,7 +165,8 @@ pub struct StoredGame {
     pub key: GameKey,
     pub game: NewGame,
     pub moves: Vec<MoveRecord>,
-    /// `None` while the game is in progress (or was abandoned unfinished).
+    /// `None` while the game is in progress (or was left unfinished); [`Finish::aborted`]
+    /// for an aborted game.
     pub finish: Option<Finish>,
     /// The annotated movetext kept at import (comments, NAGs, variations), without the
     /// result; `None` for games played here or imported without annotations. Its main line
@@ -173,6 +195,9 @@ pub struct GameSummary {
     pub date: String,
     /// Number of half-moves.
     pub plies: u32,
+    /// When the game was stored (created here, or imported), milliseconds since the Unix
+    /// epoch: the time of day the date alone does not give.
+    pub created_at_ms: i64,
 }
 
 /// Which games to list, export or summarise. Empty fields match everything.
@@ -181,8 +206,11 @@ pub struct GameFilter {
     pub start_id: Option<u16>,
     /// Matches either player's name exactly (case-insensitively).
     pub player: Option<String>,
-    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    /// `1-0`, `0-1`, `1/2-1/2` or `*` (`*` matches aborted games too, see `aborted`).
     pub result: Option<String>,
+    /// Aborted games ([`Finish::aborted`]): `None` matches them with the others, `Some(false)`
+    /// leaves them out (the web server's default list), `Some(true)` matches only them.
+    pub aborted: Option<bool>,
     /// Inclusive date range on the game's date, `YYYY.MM.DD`.
     pub date_from: Option<String>,
     pub date_to: Option<String>,
@@ -290,7 +318,7 @@ pub trait GameStore: Send + Sync {
     /// the last remaining move. Clears a finish.
     fn truncate_moves(&self, id: GameId, plies: u32) -> Result<(), StoreError>;
 
-    /// Records the result; durable when this returns.
+    /// Records the result (or [`Finish::aborted`]); durable when this returns.
     fn finish_game(&self, id: GameId, finish: &Finish) -> Result<(), StoreError>;
 
     /// Sets (or with `None` removes) one PGN tag of a stored game.

@@ -15,7 +15,7 @@
 use crate::util::{check_moves, game_date, game_hash, is_result, new_key, now_ms};
 use crate::{
     Clocks, Finish, GameFilter, GameId, GameKey, GameStore, GameSummary, ImportGame, ImportOutcome,
-    MoveRecord, NewGame, PositionCounts, StoreError, StoredGame,
+    MoveRecord, NewGame, PositionCounts, StoreError, StoredGame, ABORTED,
 };
 use rusqlite::{params, params_from_iter, Connection, ErrorCode, OpenFlags, OptionalExtension};
 use std::fs::File;
@@ -583,7 +583,8 @@ fn complete(c: &Connection, h: Head) -> rusqlite::Result<StoredGame> {
     let key = GameKey::parse(&h.key).ok_or_else(|| {
         rusqlite::Error::InvalidColumnType(1, "key".into(), rusqlite::types::Type::Text)
     })?;
-    let finish = (h.result != "*").then(|| Finish {
+    // `*` with a reason is an aborted game (the only finish without a result).
+    let finish = (h.result != "*" || h.reason.as_deref() == Some(ABORTED)).then(|| Finish {
         result: h.result,
         reason: h.reason.unwrap_or_default(),
     });
@@ -627,6 +628,15 @@ fn where_clause(f: &GameFilter) -> (String, Vec<rusqlite::types::Value>) {
     if let Some(r) = &f.result {
         args.push(Value::Text(r.clone()));
         conds.push(format!("result = ?{}", args.len()));
+    }
+    if let Some(aborted) = f.aborted {
+        args.push(Value::Text(ABORTED.into()));
+        let n = args.len();
+        conds.push(if aborted {
+            format!("(result = '*' AND reason = ?{n})")
+        } else {
+            format!("NOT (result = '*' AND reason IS ?{n})")
+        });
     }
     if let Some(d) = &f.date_from {
         args.push(Value::Text(d.clone()));
@@ -869,9 +879,9 @@ impl GameStore for SqliteStore {
     }
 
     fn finish_game(&self, id: GameId, finish: &Finish) -> Result<(), StoreError> {
-        if !is_result(&finish.result) || finish.result == "*" {
+        if !is_result(&finish.result) || (finish.result == "*" && !finish.is_aborted()) {
             return Err(StoreError::Conflict(format!(
-                "'{}' is not a result: expected 1-0, 0-1 or 1/2-1/2",
+                "'{}' is not a result: expected 1-0, 0-1 or 1/2-1/2 (or * for an aborted game)",
                 finish.result
             )));
         }
@@ -1010,8 +1020,8 @@ impl GameStore for SqliteStore {
     fn list(&self, filter: &GameFilter) -> Result<Vec<GameSummary>, StoreError> {
         let (where_sql, args) = where_clause(filter);
         let sql = format!(
-            "SELECT id, key, start_id, white, black, result, reason, date, plies FROM games \
-             {where_sql} ORDER BY id DESC LIMIT {} OFFSET {}",
+            "SELECT id, key, start_id, white, black, result, reason, date, plies, created_ms \
+             FROM games {where_sql} ORDER BY id DESC LIMIT {} OFFSET {}",
             filter.limit.map_or(-1, i64::from),
             filter.offset
         );
@@ -1035,6 +1045,7 @@ impl GameStore for SqliteStore {
                     reason: r.get(6)?,
                     date: r.get(7)?,
                     plies: r.get(8)?,
+                    created_at_ms: r.get(9)?,
                 })
             })?;
             rows.collect()

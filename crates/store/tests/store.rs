@@ -484,3 +484,64 @@ fn clocks_survive_export_and_import() {
         vec![ImportOutcome::Duplicate(id)]
     );
 }
+
+#[test]
+fn aborted_games_are_no_result_and_can_be_left_out() {
+    let dir = scratch();
+    let store = SqliteStore::open(dir.path().join("g.sqlite3")).unwrap();
+    let (won, _) = store.create_game(&new_game(100, "Alice", "Bob")).unwrap();
+    play(&store, won, 4);
+    store
+        .finish_game(won, &finish("1-0", "resignation"))
+        .unwrap();
+    let (aborted, _) = store.create_game(&new_game(100, "Alice", "Bob")).unwrap();
+    play(&store, aborted, 1);
+    let (open, _) = store.create_game(&new_game(100, "Alice", "Bob")).unwrap();
+
+    // A '*' finish is only for an aborted game.
+    assert!(matches!(
+        store.finish_game(open, &finish("*", "resignation")),
+        Err(StoreError::Conflict(_))
+    ));
+    store.finish_game(aborted, &Finish::aborted()).unwrap();
+    let back = store.game(aborted).unwrap().unwrap();
+    assert_eq!(back.finish, Some(Finish::aborted()));
+    assert!(back.finish.unwrap().is_aborted());
+    assert_eq!(store.game(open).unwrap().unwrap().finish, None);
+
+    let ids = |f: GameFilter| -> Vec<i64> {
+        let mut v: Vec<i64> = store.list(&f).unwrap().iter().map(|g| g.id.0).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(ids(GameFilter::default()), vec![won.0, aborted.0, open.0]);
+    let without = GameFilter {
+        aborted: Some(false),
+        ..GameFilter::default()
+    };
+    assert_eq!(ids(without.clone()), vec![won.0, open.0]);
+    assert_eq!(store.count(&without).unwrap(), 2);
+    let only = GameFilter {
+        aborted: Some(true),
+        ..GameFilter::default()
+    };
+    assert_eq!(ids(only), vec![aborted.0]);
+    let summary = store.list(&GameFilter::default()).unwrap();
+    let row = summary.iter().find(|g| g.id == aborted).unwrap();
+    assert_eq!(
+        (row.result.as_str(), row.reason.as_deref()),
+        ("*", Some("aborted"))
+    );
+
+    // Statistics count the one result only.
+    let counts = store.position_counts(&GameFilter::default()).unwrap();
+    assert_eq!(
+        counts,
+        vec![PositionCounts {
+            start_id: 100,
+            white_wins: 1,
+            draws: 0,
+            black_wins: 0
+        }]
+    );
+}

@@ -5,8 +5,8 @@
 import { Chessground } from '@lichess-org/chessground';
 import type { Api } from '@lichess-org/chessground/api';
 import type { Key, NumberPair, Piece, PiecesDiff } from '@lichess-org/chessground/types';
-import type { Color, GameView, LegalMove } from '../types';
-import { castlePreview } from './castlePreview';
+import type { CastlingRooks, Color, GameView, LegalMove } from '../types';
+import { castlePreview, castleTargets } from './castlePreview';
 import { choose } from './chooser';
 import { destinations, resolveDrop } from './gestures';
 import type { PlyPosition } from './replay';
@@ -29,6 +29,10 @@ export class GameBoard {
   private interactive = false;
   private live: GameView | null = null;
   private previewKey = '';
+  /** The rooks that may still castle in the position shown (marked on their squares). */
+  private rights: CastlingRooks | null = null;
+  /** The squares that castle when the picked-up king is dropped there. */
+  private targets: string[] = [];
   private readonly unbind: (() => void)[] = [];
 
   constructor(
@@ -94,6 +98,10 @@ export class GameBoard {
       this.cg.cancelPremove();
     }
     this.cg.setAutoShapes([]);
+    this.rights = view.castling ?? null;
+    this.targets = [];
+    this.previewKey = '';
+    this.applyMarks();
     this.cg.state.dom.redraw();
   }
 
@@ -109,6 +117,23 @@ export class GameBoard {
       premovable: { enabled: false },
     });
     this.cg.setAutoShapes([]);
+    this.rights = position.castling;
+    this.targets = [];
+    this.applyMarks();
+  }
+
+  /** Marks the rooks that may still castle (as Arena does) and, while the king is picked up,
+   * the squares it castles on: chessground's custom square classes, styled in style.css. The
+   * squares come from the server's view; nothing here knows the rules. */
+  private applyMarks(): void {
+    const custom = new Map<Key, string>();
+    for (const square of [...(this.rights?.white ?? []), ...(this.rights?.black ?? [])]) {
+      custom.set(square as Key, 'castle-right');
+    }
+    for (const square of this.targets) {
+      custom.set(square as Key, custom.has(square as Key) ? 'castle-right castle-target' : 'castle-target');
+    }
+    this.cg.set({ highlight: { custom } });
   }
 
   setOrientation(color: Color): void {
@@ -230,6 +255,8 @@ export class GameBoard {
       if (this.previewKey !== '') {
         this.previewKey = '';
         this.cg.setAutoShapes([]);
+        this.targets = [];
+        this.applyMarks();
       }
       return;
     }
@@ -238,5 +265,11 @@ export class GameBoard {
     if (key === this.previewKey) return;
     this.previewKey = key;
     this.cg.setAutoShapes(castlePreview(this.legal, orig, this.human, hovered));
+    // Both castles' target squares stay highlighted while the king is held.
+    const targets = this.legal.filter(m => m.castle && m.from === orig).flatMap(castleTargets);
+    if (targets.join() !== this.targets.join()) {
+      this.targets = targets;
+      this.applyMarks();
+    }
   }
 }

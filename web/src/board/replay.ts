@@ -3,7 +3,7 @@
 // here: the rules live in the Rust core only.
 
 import type { Key } from '@lichess-org/chessground/types';
-import type { Color, GameView } from '../types';
+import type { CastlingRooks, Color, GameView } from '../types';
 
 export interface PlyPosition {
   /** X-FEN of the position. */
@@ -12,6 +12,8 @@ export interface PlyPosition {
   lastMove: [Key, Key] | null;
   turn: Color;
   check: boolean;
+  /** The rooks that may still castle, as the server gave them. */
+  castling: CastlingRooks | null;
 }
 
 function turnOf(fen: string): Color {
@@ -21,7 +23,7 @@ function turnOf(fen: string): Color {
 /** Positions after 0, 1, …, n plies, as the server gave them. */
 export function plyPositions(view: GameView): PlyPosition[] {
   const positions: PlyPosition[] = [
-    { fen: view.start_fen, lastMove: null, turn: turnOf(view.start_fen), check: false },
+    { fen: view.start_fen, lastMove: null, turn: turnOf(view.start_fen), check: false, castling: view.start_castling ?? null },
   ];
   for (const move of view.moves) {
     positions.push({
@@ -29,6 +31,7 @@ export function plyPositions(view: GameView): PlyPosition[] {
       lastMove: [move.uci.slice(0, 2) as Key, move.uci.slice(2, 4) as Key],
       turn: turnOf(move.fen),
       check: move.check !== null,
+      castling: move.castling ?? null,
     });
   }
   return positions;

@@ -4,6 +4,7 @@ import { formatTimeControl as formatClock } from '../timeControl';
 import type { GameView, Level, Score } from '../types';
 
 export function resultMessage(view: GameView): string {
+  if (view.reason === 'aborted') return 'Game aborted: no result (not both sides had moved).';
   const reason = view.reason ? ` by ${view.reason}` : '';
   switch (view.result) {
     case '1-0':

@@ -7,8 +7,10 @@ import { GameBoard } from '../board/gameBoard';
 import { castleLabel, castles } from '../board/gestures';
 import { firstMoveNumber, plyPositions, type PlyPosition } from '../board/replay';
 import { copyText, fill, h } from '../dom';
+import { randomSeed } from '../drawMethods';
+import { originOf } from '../origins';
 import type { Page } from '../page';
-import type { Color, GameView, SocketMessage } from '../types';
+import type { Color, DrawnRecord, DrawSpec, GameView, NewGame, SocketMessage, StartSpec } from '../types';
 import { Clocks, formatClock } from './clocks';
 import { drawnInfo } from './drawnInfo';
 import { formatLevel, formatScore, formatTimeControl, resultMessage } from './describe';
@@ -48,6 +50,8 @@ class GamePage {
   private readonly study = h('div', { class: 'study' });
   private readonly moves = h('div', { class: 'moves-box', 'data-testid': 'moves' });
   private readonly actions = h('div', { class: 'actions' });
+  /** After the game: rematch, a new game with the same settings, analysis. */
+  private readonly afterGame = h('div', { class: 'after-game', 'data-testid': 'after-game' });
   private readonly analysis = h('div', { class: 'analysis', 'data-testid': 'analysis' });
   private readonly info = h('dl', { class: 'info' });
   private readonly moveInput = h('input', {
@@ -104,6 +108,7 @@ class GamePage {
           this.navButton('»', 'Current position (End)', () => this.showPly(null)),
         ),
         this.moves,
+        this.afterGame,
         this.actions,
         this.analysis,
         this.exportBox(),
@@ -177,6 +182,12 @@ class GamePage {
       case 'clock':
         this.clocks.update(message);
         break;
+      case 'deleted':
+        this.socket.close();
+        this.status.textContent = 'This game was deleted.';
+        fill(this.actions);
+        fill(this.afterGame);
+        break;
       case 'thinking':
         this.thinking = `depth ${message.depth} · ${formatScore(message.score)} · ${message.pv_san.slice(0, 8).join(' ')}`;
         this.renderThinking();
@@ -213,7 +224,11 @@ class GamePage {
       const view = await request();
       this.message.textContent = '';
       this.apply(view, authoritative);
-      if (view.draw_offer === 'declined') this.message.textContent = 'The engine declines the draw offer.';
+      if (view.draw_offer === 'declined') {
+        // The server's reason, in the same words as the terminal's (e.g. "no draw before move 31").
+        const why = view.draw_offer_reason;
+        this.message.textContent = why ? `The engine declines the draw offer: ${why}.` : 'The engine declines the draw offer.';
+      }
       return true;
     } catch (error) {
       this.showError(error);
@@ -272,6 +287,7 @@ class GamePage {
     this.renderMoves();
     this.renderCastleButtons();
     this.renderActions();
+    this.renderAfterGame();
     this.renderAnalysis();
     const over = view.status === 'finished';
     this.moveInput.disabled = over || !this.seated;
@@ -343,6 +359,14 @@ class GamePage {
       text += ' You are watching: only the browser that started this game can play it.';
     }
     if (view.paused && view.status === 'playing') text += ' (The clocks are stopped: the server restarted since the last move.)';
+    else if (view.status === 'playing' && view.clocks && view.abortable && !view.clocks.running) {
+      text += ' The clocks start once both sides have moved.';
+    }
+    if (this.seated && view.status === 'playing' && typeof view.abandon_ms === 'number') {
+      // A time of day: it stays right without a ticking timer.
+      const at = new Date(Date.now() + view.abandon_ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+      text += ` Without a first move the game is aborted at ${at}.`;
+    }
     if (!this.connected && view.status !== 'finished') text += ' (Reconnecting to the server…)';
     this.status.textContent = text;
     this.status.classList.toggle('over', view.status === 'finished');
@@ -373,7 +397,7 @@ class GamePage {
     }
     fill(
       this.study,
-      h('p', {}, "Take your time to study the start position: White's clock starts when the study time is over.", left),
+      h('p', {}, "Take your time to study the start position: play starts when the study time is over (and the clocks once both sides have moved).", left),
       h(
         'button',
         { type: 'button', 'data-testid': 'start-clock', onclick: () => void this.act(() => api.startClock(this.key)) },
@@ -429,6 +453,14 @@ class GamePage {
     }
     fill(
       this.actions,
+      // As on lichess: until both sides have moved, the game can be aborted (no result).
+      view.abortable && playing
+        ? h(
+            'button',
+            { type: 'button', class: 'abort', 'data-testid': 'abort', onclick: () => void this.act(() => api.abort(this.key)) },
+            'Abort',
+          )
+        : null,
       button('Take back', 'takeback', view.status === 'playing' && humanMoves, () => void this.act(() => api.takeback(this.key), true)),
       button('Offer draw', 'offer-draw', view.status === 'playing', () => void this.act(() => api.drawAction(this.key, 'offer'))),
       view.draw_claim
@@ -438,6 +470,55 @@ class GamePage {
         if (window.confirm('Resign this game?')) void this.act(() => api.resign(this.key));
       }),
       button('Flip board (f)', 'flip', true, () => this.flip()),
+    );
+  }
+
+  /** After the game: a rematch (same start, colours swapped: the Chess960 fairness habit), a
+   * new game with the same settings, and the analysis board. */
+  private renderAfterGame(): void {
+    const view = this.view;
+    if (!view || view.status !== 'finished') {
+      fill(this.afterGame);
+      return;
+    }
+    const note = h('span', { class: 'muted', 'aria-live': 'polite' });
+    const start = async (spec: () => Promise<NewGame | null>): Promise<void> => {
+      note.textContent = 'Starting…';
+      try {
+        const next = await spec();
+        if (!next) {
+          goTo('/');
+          return;
+        }
+        const created = await api.newGame(next, originOf(this.key));
+        goTo(`/game/${created.key}`);
+      } catch (error) {
+        note.textContent = describeError(error);
+      }
+    };
+    fill(
+      this.afterGame,
+      this.seated
+        ? h(
+            'button',
+            { type: 'button', class: 'primary', 'data-testid': 'rematch', onclick: () => void start(async () => rematchOf(view, this.key)) },
+            'Rematch (colours swapped)',
+          )
+        : null,
+      this.seated
+        ? h(
+            'button',
+            {
+              type: 'button',
+              'data-testid': 'same-settings',
+              title: 'A new start position chosen the same way, the same level and time',
+              onclick: () => void start(() => sameSettingsOf(this.key)),
+            },
+            'New game, same settings',
+          )
+        : null,
+      h('a', { class: 'button', href: `/analysis?game=${this.key}`, 'data-testid': 'analyse-game' }, 'Analyse this game'),
+      note,
     );
   }
 
@@ -492,4 +573,50 @@ class GamePage {
   private navButton(label: string, title: string, run: () => void): HTMLButtonElement {
     return h('button', { type: 'button', title, 'aria-label': title, onclick: run }, label);
   }
+}
+
+/** Goes to another page of the app (main.ts routes on popstate). */
+function goTo(path: string): void {
+  history.pushState(null, '', path);
+  window.dispatchEvent(new PopStateEvent('popstate'));
+}
+
+/** The rematch of a finished game: the same start position, the colours swapped, the same level,
+ * time control and name (and study time, when this browser created the game). */
+export function rematchOf(view: GameView, key: string): NewGame {
+  const origin = originOf(key);
+  const start: StartSpec = view.start_id !== null ? { id: view.start_id } : { fen: view.start_fen };
+  // A start drawn by hand keeps its draw: the rematch's record proves the same fair draw.
+  const drawn = view.drawn && view.start_id !== null ? drawSpecOf(view.drawn) : undefined;
+  return {
+    start,
+    ...(drawn ? { drawn } : {}),
+    color: view.human === 'white' ? 'black' : 'white',
+    level: view.level,
+    time_control: view.time_control,
+    study_ms: origin?.spec?.study_ms ?? 0,
+    name: view.human === 'white' ? view.white : view.black,
+  };
+}
+
+/** The draw of a game's start as the new-game request takes it: its seed, else its outcomes. */
+function drawSpecOf(drawn: DrawnRecord): DrawSpec {
+  return drawn.seed !== null ? { method: drawn.method, seed: drawn.seed } : { method: drawn.method, outcomes: drawn.outcomes ?? '' };
+}
+
+/** A new game with the settings this browser created the game with: a new random start, or one
+ * drawn again by the same method; `null` (the new-game form) when the start was chosen by hand
+ * (a number, a PGN or a FEN) or the game was not created here. */
+async function sameSettingsOf(key: string): Promise<NewGame | null> {
+  const origin = originOf(key);
+  const spec = origin?.spec;
+  if (!spec) return null;
+  if ('random' in spec.start) return { ...spec };
+  if (origin.startKind === 'draw' && origin.method) {
+    // A fresh draw by the same method, sent with its seed so that the new game records it.
+    const seed = randomSeed();
+    const drawn = await api.draw(origin.method, seed);
+    return { ...spec, start: { id: drawn.id }, drawn: { method: origin.method, seed } };
+  }
+  return null;
 }

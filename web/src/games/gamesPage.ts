@@ -1,11 +1,26 @@
 // The games page (/games): the autosaved games from the store, newest first, filtered by start
-// position and result, a page of 50 at a time. A game opens on its own page to replay or go on.
+// position and result, a page of 50 at a time. A game opens on its own page to replay or go on,
+// or is deleted (after a confirmation). Aborted games are left out unless the filter asks. On a
+// phone each game is a card (style.css), so no field hides in a sideways-scrolling box.
 
 import { api, describeError } from '../api';
 import { fill, h } from '../dom';
 import type { Navigate, Page } from '../page';
+import type { GameSummary } from '../types';
 
 const PAGE_SIZE = 50;
+
+/** The game's date, and the time of day it was stored when that was on the same date (a game
+ * played here; an imported game's date is its PGN date, and its storing time says nothing). */
+export function dateAndTime(game: GameSummary): { date: string; time: string } {
+  if (game.created_ms === undefined) return { date: game.date, time: '' };
+  const created = new Date(game.created_ms);
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  const local = `${created.getFullYear()}.${pad(created.getMonth() + 1)}.${pad(created.getDate())}`;
+  const utc = `${created.getUTCFullYear()}.${pad(created.getUTCMonth() + 1)}.${pad(created.getUTCDate())}`;
+  const time = game.date === local || game.date === utc ? `${pad(created.getHours())}:${pad(created.getMinutes())}` : '';
+  return { date: game.date, time };
+}
 
 export function gamesPage(navigate: Navigate): Page {
   let offset = 0;
@@ -26,6 +41,7 @@ export function gamesPage(navigate: Navigate): Page {
     h('option', { value: '0-1' }, '0-1 (Black won)'),
     h('option', { value: '1/2-1/2' }, '½-½ (draw)'),
     h('option', { value: '*' }, '* (unfinished)'),
+    h('option', { value: 'aborted' }, 'aborted'),
   );
   const message = h('p', { class: 'message', role: 'alert' });
   const table = h('div', { class: 'games-table', 'data-testid': 'games' });
@@ -35,9 +51,11 @@ export function gamesPage(navigate: Navigate): Page {
     message.textContent = '';
     const start = startInput.value.trim();
     try {
+      const aborted = resultSelect.value === 'aborted';
       const list = await api.games({
         start_id: start === '' ? undefined : Number.parseInt(start, 10),
-        result: resultSelect.value || undefined,
+        result: aborted ? undefined : resultSelect.value || undefined,
+        aborted: aborted ? 'only' : undefined,
         limit: PAGE_SIZE,
         offset,
       });
@@ -58,19 +76,22 @@ export function gamesPage(navigate: Navigate): Page {
                 {},
                 list.games.map(game => {
                   const href = `/game/${game.key}`;
+                  const { date, time } = dateAndTime(game);
+                  const cell = (label: string, ...content: (string | number | Node)[]): HTMLTableCellElement =>
+                    h('td', { 'data-label': label }, ...content);
                   return h(
                     'tr',
-                    {},
-                    h('td', {}, game.date),
-                    h('td', {}, game.start_id === null ? 'set-up' : `#${game.start_id}`),
-                    h('td', {}, game.white),
-                    h('td', {}, game.black),
-                    h('td', {}, game.result),
-                    h('td', {}, game.reason ?? ''),
-                    h('td', { class: 'num' }, game.plies),
+                    { 'data-testid': 'game-row', 'data-key': game.key },
+                    cell('Date', date, time ? h('span', { class: 'time', 'data-testid': 'game-time' }, time) : ''),
+                    cell('Start', game.start_id === null ? 'set-up' : `#${game.start_id}`),
+                    cell('White', game.white),
+                    cell('Black', game.black),
+                    cell('Result', game.result),
+                    cell('Reason', game.reason ?? ''),
+                    cell('Plies', game.plies),
                     h(
                       'td',
-                      {},
+                      { class: 'actions-cell' },
                       h(
                         'a',
                         {
@@ -81,7 +102,18 @@ export function gamesPage(navigate: Navigate): Page {
                             navigate(href);
                           },
                         },
-                        game.result === '*' ? 'Continue' : 'Replay',
+                        game.result === '*' && game.reason !== 'aborted' ? 'Continue' : 'Replay',
+                      ),
+                      h('a', { href: `/analysis?game=${game.key}`, 'data-testid': 'analyse-game' }, 'Analyse'),
+                      h(
+                        'button',
+                        {
+                          type: 'button',
+                          class: 'link danger',
+                          'data-testid': 'delete-game',
+                          onclick: () => void remove(game),
+                        },
+                        'Delete',
                       ),
                     ),
                   );
@@ -96,6 +128,17 @@ export function gamesPage(navigate: Navigate): Page {
         h('span', {}, list.total === 0 ? '0 games' : `${offset + 1}–${last} of ${list.total}`),
         h('button', { type: 'button', disabled: last >= list.total, onclick: () => ((offset += PAGE_SIZE), void load()) }, 'Older →'),
       );
+    } catch (error) {
+      message.textContent = describeError(error);
+    }
+  }
+
+  async function remove(game: GameSummary): Promise<void> {
+    const who = `${game.white} – ${game.black}, ${game.date}${game.start_id === null ? '' : `, #${game.start_id}`}`;
+    if (!window.confirm(`Delete this game for good?\n${who}`)) return;
+    try {
+      await api.deleteGame(game.key);
+      await load();
     } catch (error) {
       message.textContent = describeError(error);
     }

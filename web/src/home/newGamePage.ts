@@ -4,10 +4,11 @@
 import { api, describeError } from '../api';
 import { startLabel, startPlacement } from '../backRank';
 import { fill, h } from '../dom';
-import { DRAW_METHODS, drawMethodLabel } from '../drawMethods';
+import { DRAW_METHODS, drawMethodLabel, randomSeed } from '../drawMethods';
 import { formatTimeControl } from '../timeControl';
 import type { Navigate, Page } from '../page';
 import type { DrawnPosition, NewGame } from '../types';
+import { MAX_NAME, playerName, setPlayerName } from '../playerName';
 import { miniBoard } from './miniBoard';
 
 const SETTINGS_KEY = 'chess960.newGame';
@@ -57,15 +58,6 @@ function loadSettings(): Settings {
   } catch {
     return { ...DEFAULTS };
   }
-}
-
-/**
- * A seed for the server's draw, chosen here: the game sends it back to prove its draw, and a
- * seed the server chose (64 bits) would not survive JavaScript's numbers (53 bits).
- */
-function randomSeed(): number {
-  const [high = 0, low = 0] = crypto.getRandomValues(new Uint32Array(2));
-  return (high & 0x1f_ffff) * 2 ** 32 + low;
 }
 
 /** The start number of `/?start=<id>` (a link from a position's page), 960 read as 0. */
@@ -194,6 +186,17 @@ export function newGamePage(navigate: Navigate): Page {
   const incrementInput = number('increment', settings.increment, 0, 600, { 'aria-label': 'Increment in seconds' });
   const customClock = h('span', { class: 'custom-clock' }, minutesInput, ' min + ', incrementInput, ' s');
   const studyInput = number('study', settings.studySeconds, 0, 3600, { 'aria-label': 'Study time in seconds' });
+  // Set once, remembered in this browser (playerName.ts).
+  const nameInput = h('input', {
+    type: 'text',
+    name: 'name',
+    value: playerName(),
+    maxlength: MAX_NAME,
+    placeholder: 'Player',
+    autocomplete: 'nickname',
+    'aria-label': 'Your name',
+    'data-testid': 'player-name',
+  });
 
   const form = h(
     'form',
@@ -203,6 +206,7 @@ export function newGamePage(navigate: Navigate): Page {
       'fieldset',
       {},
       h('legend', {}, 'You play'),
+      h('div', { class: 'option' }, h('label', {}, 'Your name ', nameInput)),
       radio('color', 'white', settings.color === 'white', 'White'),
       radio('color', 'black', settings.color === 'black', 'Black'),
       radio('color', 'random', settings.color === 'random', 'Random'),
@@ -324,6 +328,7 @@ export function newGamePage(navigate: Navigate): Page {
     }
     const s = readSettings();
     localStorage.setItem(SETTINGS_KEY, JSON.stringify(s));
+    setPlayerName(nameInput.value);
     try {
       const clock = s.clock === 'custom' ? `${s.minutes}+${s.increment}` : s.clock;
       const [minutes, increment] = clock.split('+').map(Number);
@@ -338,8 +343,9 @@ export function newGamePage(navigate: Navigate): Page {
             ? null
             : { initial_ms: Math.round(minutes * 60_000), increment_ms: increment * 1000 },
         study_ms: s.studySeconds * 1000,
+        name: playerName() || undefined,
       };
-      const view = await api.newGame(spec);
+      const view = await api.newGame(spec, { startKind: s.startKind, method: s.method });
       navigate(`/game/${view.key}`);
     } catch (error) {
       message.textContent = describeError(error);

@@ -31,7 +31,7 @@ use std::time::Instant;
 /// Arguments of `chess960 db`.
 #[derive(Debug, Args)]
 #[command(
-    about = "The game database: import, export, list, show and summarise games",
+    about = "The game database: import, export, list, show, summarise and delete games",
     long_about = "Keep games in a database: every game with the ID of its start position \
 (none for a set-up position that is not one of the 960 starts), start FEN, moves, result and \
 reason, players, time control, dates and all PGN tags. Programs that play games (the web \
@@ -45,6 +45,7 @@ so is a damaged one.",
 chess960 db import games.pgn more.pgn\n  \
 chess960 db list --start-id 518 --limit 20\n  \
 chess960 db show 42\n  \
+chess960 db delete 42 43\n  \
 chess960 db export --player Carlsen -o carlsen.pgn\n  \
 chess960 db stats --chart scores.svg\n  \
 chess960 db stats --from-file per_position_stats.csv --dataset selfplay\n  \
@@ -68,6 +69,7 @@ pub enum DbCommand {
     Show(ShowArgs),
     Stats(StatsArgs),
     Check(CheckArgs),
+    Delete(DeleteArgs),
 }
 
 /// Which games: the same options for `list`, `export` and (in part) `stats`.
@@ -264,6 +266,31 @@ pub struct StatsArgs {
     pub date_to: Option<String>,
 }
 
+/// Arguments of `chess960 db delete`.
+#[derive(Debug, Args)]
+#[command(
+    about = "Delete games",
+    long_about = "Delete games from the database, given by ID (as 'db list' shows) or by \
+32-digit key (as in the web server's addresses), with their moves and tags. Every game named \
+is looked up first: if one is malformed or not in the database, nothing is deleted (exit \
+status 2). Deleting a game that a running 'chess960 serve' holds in memory is not seen by the \
+server until it reloads the game; delete games being played through the server instead \
+(DELETE /api/games/KEY, or the games list of the web UI).",
+    after_help = "Exit status: 0 when every game named was deleted; 2 with one line on \
+stderr when an argument is not a game ID or key, a game is not in the database, or the \
+database cannot be opened or written (then nothing was deleted).\n\n\
+JSON (--json): one line {\"deleted\":[{\"id\":…,\"key\":…}]}\n\n\
+Examples:\n  chess960 db delete 42\n  chess960 db delete 42 43 0123456789abcdef0123456789abcdef"
+)]
+pub struct DeleteArgs {
+    /// The games: IDs (as 'db list' shows) or 32-digit keys.
+    #[arg(value_name = "ID|KEY", required = true)]
+    pub games: Vec<String>,
+    /// Print one line of JSON (see below).
+    #[arg(long)]
+    pub json: bool,
+}
+
 /// Arguments of `chess960 db check`.
 #[derive(Debug, Args)]
 #[command(
@@ -284,6 +311,7 @@ pub fn main(args: &DbArgs) -> ExitCode {
         DbCommand::Show(a) => show(db, a).map(|t| (t, false)),
         DbCommand::Stats(a) => stats(db, a).map(|t| (t, false)),
         DbCommand::Check(_) => check(db).map(|t| (t, false)),
+        DbCommand::Delete(a) => delete(db, a).map(|t| (t, false)),
     };
     crate::cmd::print_with_failures(result)
 }
@@ -363,6 +391,7 @@ impl FilterArgs {
                 .as_deref()
                 .map(|d| parse_date(d, "--to", true))
                 .transpose()?,
+            aborted: None,
             limit: None,
             offset: 0,
         })
@@ -711,9 +740,9 @@ fn final_position(g: &StoredGame) -> Option<Position> {
     Some(pos)
 }
 
-fn show(db: Option<&Path>, args: &ShowArgs) -> CliResult<String> {
-    let text = args.id.trim();
-    let store = open(db)?;
+/// The stored game that `text` names: a game ID (as 'db list' shows) or a 32-digit key.
+fn find_game(store: &SqliteStore, text: &str) -> CliResult<StoredGame> {
+    let text = text.trim();
     let err = |e| store_err(store.path(), e);
     let found = if let Some(key) = GameKey::parse(text) {
         store.game_by_key(&key).map_err(err)?
@@ -726,9 +755,50 @@ fn show(db: Option<&Path>, args: &ShowArgs) -> CliResult<String> {
         })?;
         store.game(GameId(id)).map_err(err)?
     };
-    let g = found.ok_or_else(|| {
-        CliError::new(format!("no game {} in {}", quote(text), name(store.path())))
-    })?;
+    found.ok_or_else(|| CliError::new(format!("no game {} in {}", quote(text), name(store.path()))))
+}
+
+/// `chess960 db delete`: every game is looked up before any is deleted.
+fn delete(db: Option<&Path>, args: &DeleteArgs) -> CliResult<String> {
+    let store = open(db)?;
+    let mut games: Vec<StoredGame> = Vec::with_capacity(args.games.len());
+    for text in &args.games {
+        let g = find_game(&store, text)?;
+        // The same game named twice (by ID and by key) is deleted once.
+        if !games.iter().any(|o| o.id == g.id) {
+            games.push(g);
+        }
+    }
+    let mut out = String::new();
+    for g in &games {
+        store
+            .delete_game(g.id)
+            .map_err(|e| store_err(store.path(), e))?;
+        if !args.json {
+            let _ = writeln!(
+                out,
+                "deleted game {} ({} - {}, {})",
+                g.id.0,
+                g.game.white,
+                g.game.black,
+                g.finish.as_ref().map_or("*", |f| f.result.as_str())
+            );
+        }
+    }
+    if args.json {
+        let deleted: Vec<Value> = games
+            .iter()
+            .map(|g| json!({"id": g.id.0, "key": g.key.to_string()}))
+            .collect();
+        out = format!("{}\n", json!({ "deleted": deleted }));
+    }
+    Ok(out)
+}
+
+fn show(db: Option<&Path>, args: &ShowArgs) -> CliResult<String> {
+    let text = args.id.trim();
+    let store = open(db)?;
+    let g = find_game(&store, text)?;
     let end = final_position(&g);
     if args.json {
         let moves: Vec<Value> = g

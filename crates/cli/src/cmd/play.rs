@@ -5,7 +5,7 @@ use crate::input::{parse_count, parse_id, ID_HELP};
 use chess960_core::{CastlingMode, Color, Game, Move, Outcome, Position, StartId, Termination};
 use chess960_draw::rng::SplitMix64;
 use chess960_engine::player::{
-    accepts_draw, AnalysisLimit, Level, PlayClock, Player, Score, DRAW_OFFER_THINK,
+    draw_decline, AnalysisLimit, Level, PlayClock, Player, Score, DRAW_OFFER_THINK,
 };
 use chess960_engine::uci::{ELO_MAX, ELO_MIN};
 use chess960_server::record::{
@@ -588,8 +588,8 @@ impl Session {
         }
         let pos = *self.game.position();
         // Declined at once when no evaluation could make the engine accept.
-        if !accepts_draw(Score::Cp(0), pos.fullmoves()) {
-            writeln!(out, "The engine declines: no draw before move 31.")?;
+        if let Some(why) = draw_decline(None, pos.fullmoves()) {
+            writeln!(out, "The engine declines: {why}.")?;
             return Ok(Step::Continue);
         }
         let stop = AtomicBool::new(false);
@@ -600,12 +600,14 @@ impl Session {
             &stop,
             |_| {},
         );
-        if accepts_draw(analysis.score, pos.fullmoves()) {
-            return Ok(Step::Over(Outcome::Draw {
-                reason: Termination::Agreement,
-            }));
+        match draw_decline(Some(analysis.score), pos.fullmoves()) {
+            None => {
+                return Ok(Step::Over(Outcome::Draw {
+                    reason: Termination::Agreement,
+                }))
+            }
+            Some(why) => writeln!(out, "The engine declines: {why}.")?,
         }
-        writeln!(out, "The engine declines the draw.")?;
         Ok(Step::Continue)
     }
 

@@ -50,6 +50,10 @@ pub struct ServeArgs {
     /// pending in it (it is read back from the database when asked for again).
     #[arg(long, value_name = "SECONDS", default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..=86_400))]
     pub unload_after: u32,
+    /// Abort a game whose player has not made their first move this long after it began
+    /// waiting for it (as lichess aborts games nobody starts): it counts as no result.
+    #[arg(long, value_name = "SECONDS", default_value_t = 300, value_parser = clap::value_parser!(u32).range(1..=86_400))]
+    pub abandon_after: u32,
     /// Log one line per request (and the server's warnings) on standard error.
     #[arg(long, short)]
     pub verbose: bool,
@@ -84,6 +88,7 @@ pub fn main(args: &ServeArgs) -> ExitCode {
     chess960_server::init_logging(args.verbose);
     let mut capacity = chess960_server::Capacity {
         unload_after: std::time::Duration::from_secs(args.unload_after.into()),
+        abandon_after: std::time::Duration::from_secs(args.abandon_after.into()),
         ..chess960_server::Capacity::default()
     };
     if let Some(n) = args.search_threads {
