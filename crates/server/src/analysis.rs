@@ -568,16 +568,7 @@ fn position_json(ply: usize, pos: &Position, e: &Evaluated) -> PositionEvalJson 
 
 /// The first [`MAX_PV`] moves of `pv` in SAN from `pos` (stopping at an illegal one).
 fn pv_san(pos: &Position, pv: &[Move]) -> Vec<String> {
-    let mut p = *pos;
-    let mut out = Vec::new();
-    for &m in pv.iter().take(MAX_PV) {
-        if !p.is_legal(m) {
-            break;
-        }
-        out.push(p.san(m));
-        p = p.play(m);
-    }
-    out
+    crate::live::pv_san(pos, &pv[..pv.len().min(MAX_PV)])
 }
 
 /// A move of the game, judged.

@@ -105,7 +105,7 @@ impl From<Score> for ScoreJson {
 }
 
 /// The moves of `pv` in SAN from `pos` (stopping at an illegal one).
-fn pv_san(pos: &Position, pv: &[Move]) -> Vec<String> {
+pub(crate) fn pv_san(pos: &Position, pv: &[Move]) -> Vec<String> {
     let mut p = *pos;
     let mut out = Vec::with_capacity(pv.len());
     for &m in pv {
