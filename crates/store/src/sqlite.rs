@@ -12,6 +12,7 @@
 //!   as [`StoreError::Corrupt`]; a schema newer than this program as [`StoreError::TooNew`].
 //!   Only then is it opened for writing and migrated.
 
+use crate::explorer::{self, IndexEntry, KeyCount};
 use crate::util::{check_moves, game_date, game_hash, is_result, new_key, now_ms};
 use crate::{
     Clocks, Finish, GameFilter, GameId, GameKey, GameStore, GameSummary, ImportGame, ImportOutcome,
@@ -85,6 +86,19 @@ const MIGRATIONS: &[&str] = &[
     // secret token its creator holds, never the token); NULL for imported games and for games
     // of `chess960 play`.
     "ALTER TABLE games ADD COLUMN seat_hash TEXT;",
+    // Version 4: the position index of the explorer (crate::explorer): for every game, each
+    // position of its main line once, by Zobrist key, with the move the game played from it
+    // and the game's result, so that counting a position's moves and results reads one range
+    // of this table and nothing else. Filled for the games already stored by
+    // `after_migration`. The keys are core's Zobrist keys: changing them needs a migration
+    // that rebuilds this table.
+    "CREATE TABLE positions (
+        key     INTEGER NOT NULL,  -- Position::hash(), its 64 bits as a signed integer
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        move    INTEGER,           -- explorer::encode_move; NULL where the game ended
+        result  INTEGER,           -- explorer::result_code; NULL while unfinished
+        PRIMARY KEY (key, game_id)
+    ) WITHOUT ROWID;",
 ];
 
 /// What a migration needs beyond its SQL, run in the same transaction right after the SQL
@@ -101,6 +115,7 @@ fn after_migration(tx: &Connection, version: u32) -> rusqlite::Result<()> {
             }
             Ok(())
         }
+        4 => fill_index(tx),
         _ => Ok(()),
     }
 }
@@ -777,6 +792,127 @@ fn insert_move(tx: &Connection, id: i64, ply: u32, mv: &MoveRecord) -> rusqlite:
     Ok(())
 }
 
+/// A [`GameSummary`] from the columns `id, key, start_id, white, black, result, reason, date,
+/// plies`.
+fn summary_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameSummary> {
+    let key: String = r.get(1)?;
+    Ok(GameSummary {
+        id: GameId(r.get(0)?),
+        key: GameKey::parse(&key).ok_or_else(|| {
+            rusqlite::Error::InvalidColumnType(1, "key".into(), rusqlite::types::Type::Text)
+        })?,
+        start_id: r.get(2)?,
+        white: r.get(3)?,
+        black: r.get(4)?,
+        result: r.get(5)?,
+        reason: r.get(6)?,
+        date: r.get(7)?,
+        plies: r.get(8)?,
+    })
+}
+
+/// A game's start FEN, result and moves (UCI), as stored.
+fn stored_line(tx: &Connection, id: i64) -> rusqlite::Result<(String, String, Vec<String>)> {
+    let (fen, result): (String, String) = tx
+        .prepare_cached("SELECT start_fen, result FROM games WHERE id = ?1")?
+        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let ucis = tx
+        .prepare_cached("SELECT uci FROM moves WHERE game_id = ?1 ORDER BY ply")?
+        .query_map([id], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok((fen, result, ucis))
+}
+
+/// Writes (inserts or replaces) one row of the position index.
+fn insert_entry(
+    tx: &Connection,
+    id: i64,
+    e: &IndexEntry,
+    result: Option<u8>,
+) -> rusqlite::Result<()> {
+    tx.prepare_cached(
+        "INSERT OR REPLACE INTO positions (key, game_id, move, result) VALUES (?1, ?2, ?3, ?4)",
+    )?
+    .execute(params![e.key as i64, id, e.mv, result])?;
+    Ok(())
+}
+
+/// Writes the index rows of game `id` for `entries`, all with `result`.
+fn write_entries(
+    tx: &Connection,
+    id: i64,
+    entries: &[IndexEntry],
+    result: Option<u8>,
+) -> rusqlite::Result<()> {
+    for e in entries {
+        insert_entry(tx, id, e, result)?;
+    }
+    Ok(())
+}
+
+/// Removes the index rows of game `id` under `keys`.
+fn remove_entries(tx: &Connection, id: i64, keys: &[u64]) -> rusqlite::Result<()> {
+    let mut st = tx.prepare_cached("DELETE FROM positions WHERE key = ?1 AND game_id = ?2")?;
+    for &k in keys {
+        st.execute(params![k as i64, id])?;
+    }
+    Ok(())
+}
+
+/// Games between two progress notes while the index of an existing database is built.
+const FILL_NOTE_EVERY: i64 = 100_000;
+
+/// Builds the position index of every stored game (migration to version 4). The rows go to
+/// a scratch table in game order first, then into the index in key order in one statement,
+/// so that SQLite sorts them (spilling to disk for a large database) and builds the index
+/// from left to right, instead of inserting tens of millions of random keys one by one. A
+/// note goes to standard error for a database large enough to take a while.
+fn fill_index(tx: &Connection) -> rusqlite::Result<()> {
+    let total: i64 = tx.query_row("SELECT count(*) FROM games", [], |r| r.get(0))?;
+    let note = total >= FILL_NOTE_EVERY / 5;
+    if note {
+        eprintln!(
+            "chess960: building the explorer's position index of {total} games              (schema version 4, once)"
+        );
+    }
+    tx.execute_batch(
+        "CREATE TEMP TABLE positions_fill (key INTEGER, game_id INTEGER, move INTEGER,
+             result INTEGER);",
+    )?;
+    {
+        let mut games = tx.prepare("SELECT id, start_fen, result FROM games ORDER BY id")?;
+        let mut rows = games.query([])?;
+        let mut moves = tx.prepare("SELECT uci FROM moves WHERE game_id = ?1 ORDER BY ply")?;
+        let mut insert = tx.prepare(
+            "INSERT INTO positions_fill (key, game_id, move, result) VALUES (?1, ?2, ?3, ?4)",
+        )?;
+        let mut done = 0i64;
+        while let Some(r) = rows.next()? {
+            let (id, fen, result): (i64, String, String) = (r.get(0)?, r.get(1)?, r.get(2)?);
+            let ucis: Vec<String> = moves
+                .query_map([id], |m| m.get(0))?
+                .collect::<rusqlite::Result<_>>()?;
+            let code = explorer::result_code(&result);
+            for e in explorer::entries(&fen, ucis.iter().map(String::as_str)) {
+                insert.execute(params![e.key as i64, id, e.mv, code])?;
+            }
+            done += 1;
+            if note && done % FILL_NOTE_EVERY == 0 {
+                eprintln!("chess960: {done} of {total} games indexed");
+            }
+        }
+    }
+    tx.execute_batch(
+        "INSERT INTO positions (key, game_id, move, result)
+             SELECT key, game_id, move, result FROM positions_fill ORDER BY key, game_id;
+         DROP TABLE positions_fill;",
+    )?;
+    if note {
+        eprintln!("chess960: position index built");
+    }
+    Ok(())
+}
+
 /// The stored plies and result of a game, or `NoSuchGame`.
 fn state(tx: &Connection, id: GameId) -> Result<(u32, String), StoreError> {
     tx.prepare_cached("SELECT plies, result FROM games WHERE id = ?1")
@@ -798,7 +934,12 @@ fn valid_tag_name(name: &str) -> bool {
 
 impl GameStore for SqliteStore {
     fn create_game(&self, game: &NewGame) -> Result<(GameId, GameKey), StoreError> {
-        self.write(|tx| insert_game(tx, game, now_ms(), &FRESH))
+        self.write(|tx| {
+            let (id, key) = insert_game(tx, game, now_ms(), &FRESH)?;
+            let entries = explorer::entries(&game.start_fen, []);
+            write_entries(tx, id.0, &entries, None).map_err(db_err)?;
+            Ok((id, key))
+        })
     }
 
     fn create_game_with_moves(
@@ -820,6 +961,8 @@ impl GameStore for SqliteStore {
             for (ply, mv) in moves.iter().enumerate() {
                 insert_move(tx, id.0, ply as u32, mv).map_err(db_err)?;
             }
+            let entries = explorer::entries(&game.start_fen, moves.iter().map(|m| m.uci.as_str()));
+            write_entries(tx, id.0, &entries, None).map_err(db_err)?;
             Ok((id, key))
         })
     }
@@ -837,6 +980,13 @@ impl GameStore for SqliteStore {
                     "game {id} has {plies} half-moves; a move at half-move {ply} does not follow"
                 )));
             }
+            let (fen, _, mut ucis) = stored_line(tx, id.0).map_err(db_err)?;
+            let old = explorer::entries(&fen, ucis.iter().map(String::as_str));
+            ucis.push(mv.uci.clone());
+            let new = explorer::entries(&fen, ucis.iter().map(String::as_str));
+            let (write, remove) = explorer::diff(&old, &new);
+            remove_entries(tx, id.0, &remove).map_err(db_err)?;
+            write_entries(tx, id.0, &write, None).map_err(db_err)?;
             insert_move(tx, id.0, ply, mv).map_err(db_err)?;
             tx.prepare_cached("UPDATE games SET plies = ?2, updated_ms = ?3 WHERE id = ?1")
                 .and_then(|mut st| st.execute(params![id.0, ply + 1, now_ms()]))
@@ -853,6 +1003,13 @@ impl GameStore for SqliteStore {
                     "game {id} has {have} half-moves; cannot keep {plies}"
                 )));
             }
+            // The result is cleared too, so every remaining entry is written again.
+            let (fen, _, ucis) = stored_line(tx, id.0).map_err(db_err)?;
+            let old = explorer::entries(&fen, ucis.iter().map(String::as_str));
+            let new = explorer::entries(&fen, ucis.iter().take(plies as usize).map(String::as_str));
+            let (_, remove) = explorer::diff(&old, &new);
+            remove_entries(tx, id.0, &remove).map_err(db_err)?;
+            write_entries(tx, id.0, &new, None).map_err(db_err)?;
             tx.execute(
                 "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
                 params![id.0, plies],
@@ -888,6 +1045,10 @@ impl GameStore for SqliteStore {
                 params![id.0, finish.result, reason, now_ms()],
             )
             .map_err(db_err)?;
+            let (fen, _, ucis) = stored_line(tx, id.0).map_err(db_err)?;
+            let entries = explorer::entries(&fen, ucis.iter().map(String::as_str));
+            write_entries(tx, id.0, &entries, explorer::result_code(&finish.result))
+                .map_err(db_err)?;
             refresh_hash(tx, id.0).map_err(db_err)
         })
     }
@@ -973,6 +1134,15 @@ impl GameStore for SqliteStore {
 
     fn delete_game(&self, id: GameId) -> Result<(), StoreError> {
         self.write(|tx| {
+            // The index rows are found by their keys, which the game's moves give (the
+            // table has no index by game: it would cost as much again as the table).
+            if let Some((fen, _, ucis)) = stored_line(tx, id.0).optional().map_err(db_err)? {
+                let keys: Vec<u64> = explorer::entries(&fen, ucis.iter().map(String::as_str))
+                    .iter()
+                    .map(|e| e.key)
+                    .collect();
+                remove_entries(tx, id.0, &keys).map_err(db_err)?;
+            }
             tx.execute("DELETE FROM moves WHERE game_id = ?1", [id.0])
                 .map_err(db_err)?;
             tx.execute("DELETE FROM tags WHERE game_id = ?1", [id.0])
@@ -1017,26 +1187,7 @@ impl GameStore for SqliteStore {
         );
         self.read(|c| {
             let mut st = c.prepare_cached(&sql)?;
-            let rows = st.query_map(params_from_iter(args.iter()), |r| {
-                let key: String = r.get(1)?;
-                Ok(GameSummary {
-                    id: GameId(r.get(0)?),
-                    key: GameKey::parse(&key).ok_or_else(|| {
-                        rusqlite::Error::InvalidColumnType(
-                            1,
-                            "key".into(),
-                            rusqlite::types::Type::Text,
-                        )
-                    })?,
-                    start_id: r.get(2)?,
-                    white: r.get(3)?,
-                    black: r.get(4)?,
-                    result: r.get(5)?,
-                    reason: r.get(6)?,
-                    date: r.get(7)?,
-                    plies: r.get(8)?,
-                })
-            })?;
+            let rows = st.query_map(params_from_iter(args.iter()), summary_row)?;
             rows.collect()
         })
     }
@@ -1093,10 +1244,47 @@ impl GameStore for SqliteStore {
         self.stream(filter, visit)
     }
 
+    fn index_counts(&self, key: u64) -> Result<Vec<KeyCount>, StoreError> {
+        self.read(|c| {
+            let mut st = c.prepare_cached(
+                "SELECT move, result, count(*) FROM positions WHERE key = ?1 GROUP BY move, result",
+            )?;
+            let rows = st.query_map([key as i64], |r| {
+                let mv: Option<i64> = r.get(0)?;
+                Ok(KeyCount {
+                    uci: mv
+                        .and_then(|m| u16::try_from(m).ok())
+                        .and_then(explorer::decode_move),
+                    result: r
+                        .get::<_, Option<i64>>(1)?
+                        .and_then(|v| u8::try_from(v).ok()),
+                    games: r.get::<_, i64>(2)? as u64,
+                })
+            })?;
+            rows.collect()
+        })
+    }
+
+    fn position_games(&self, key: u64, limit: u32) -> Result<Vec<GameSummary>, StoreError> {
+        self.read(|c| {
+            let mut st = c.prepare_cached(
+                "SELECT g.id, g.key, g.start_id, g.white, g.black, g.result, g.reason, g.date,
+                     g.plies
+                 FROM positions p JOIN games g ON g.id = p.game_id
+                 WHERE p.key = ?1 ORDER BY p.game_id DESC LIMIT ?2",
+            )?;
+            let rows = st.query_map(params![key as i64, limit], summary_row)?;
+            rows.collect()
+        })
+    }
+
     fn import_games(&self, games: &[ImportGame]) -> Result<Vec<ImportOutcome>, StoreError> {
         self.write(|tx| {
             let now = now_ms();
             let mut out = Vec::with_capacity(games.len());
+            // The batch's index rows, written in key order at the end: the keys are random,
+            // and sorted inserts touch each page of the index once per batch.
+            let mut index: Vec<(IndexEntry, i64, Option<u8>)> = Vec::new();
             for ImportGame {
                 game,
                 moves,
@@ -1148,7 +1336,17 @@ impl GameStore for SqliteStore {
                 for (ply, mv) in moves.iter().enumerate() {
                     insert_move(tx, id.0, ply as u32, mv).map_err(db_err)?;
                 }
+                let code = explorer::result_code(result);
+                index.extend(
+                    explorer::entries(&game.start_fen, moves.iter().map(|m| m.uci.as_str()))
+                        .into_iter()
+                        .map(|e| (e, id.0, code)),
+                );
                 out.push(ImportOutcome::Added(id));
+            }
+            index.sort_unstable_by_key(|(e, id, _)| (e.key as i64, *id));
+            for (e, id, code) in &index {
+                insert_entry(tx, *id, e, *code).map_err(db_err)?;
             }
             Ok(out)
         })
