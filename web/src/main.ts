@@ -1,5 +1,5 @@
 // The single-page app: picks the page for the URL (the server answers index.html for /, /games,
-// /positions, /projector and /game/<key>) and navigates between pages without reloading.
+// /positions, /positions/<id>, /projector and /game/<key>) and navigates between pages without reloading.
 
 import '@lichess-org/chessground/assets/chessground.base.css';
 import '@lichess-org/chessground/assets/chessground.brown.css';
@@ -11,6 +11,7 @@ import { gamePage } from './game/gamePage';
 import { gamesPage } from './games/gamesPage';
 import { newGamePage } from './home/newGamePage';
 import type { Page } from './page';
+import { positionPage } from './positions/positionPage';
 import { positionsPage } from './positions/positionsPage';
 import { projectorPage } from './positions/projectorPage';
 
@@ -25,13 +26,15 @@ const NAV: [string, string][] = [
 ];
 
 function navigate(path: string): void {
-  if (path !== location.pathname) history.pushState(null, '', path);
+  if (path !== location.pathname + location.search) history.pushState(null, '', path);
   route();
 }
 
 function pageFor(path: string): Page {
   const game = /^\/game\/([0-9a-f]{32})\/?$/.exec(path);
   if (game?.[1]) return gamePage(game[1]);
+  const position = /^\/positions\/(\d{1,3})\/?$/.exec(path);
+  if (position?.[1] && Number(position[1]) <= 959) return positionPage(Number(position[1]), navigate);
   switch (path.replace(/\/$/, '') || '/') {
     case '/':
       return newGamePage(navigate);
@@ -78,7 +81,7 @@ document.addEventListener('click', event => {
   if (!link || link.origin !== location.origin || link.hasAttribute('download') || link.target) return;
   if (link.pathname.startsWith('/api/')) return;
   event.preventDefault();
-  navigate(link.pathname);
+  navigate(link.pathname + link.search);
 });
 window.addEventListener('popstate', route);
 document.body.append(header, main);
