@@ -98,7 +98,10 @@ const MIGRATIONS: &[&str] = &[
         move    INTEGER,           -- explorer::encode_move; NULL where the game ended
         result  INTEGER,           -- explorer::result_code; NULL while unfinished
         PRIMARY KEY (key, game_id)
-    ) WITHOUT ROWID;",
+    ) WITHOUT ROWID;
+    -- Games whose rows are not in `positions` yet: added by a bulk import
+    -- (SqliteStore::import_games_unindexed), indexed by SqliteStore::index_pending.
+    CREATE TABLE positions_pending (game_id INTEGER PRIMARY KEY);",
 ];
 
 /// What a migration needs beyond its SQL, run in the same transaction right after the SQL
@@ -349,11 +352,27 @@ impl SqliteStore {
         if from < SCHEMA_VERSION {
             migrate(&mut conn, &path)?;
         }
-        Ok(SqliteStore {
+        let store = SqliteStore {
             path,
             writer: Mutex::new(conn),
             readers: Mutex::new(Vec::new()),
-        })
+        };
+        // Games a killed bulk import left without their index rows.
+        let pending = store.pending_index()?;
+        if pending > 0 {
+            let note = pending >= INDEX_NOTE;
+            if note {
+                eprintln!(
+                    "chess960: writing the explorer's position index of {pending} imported games"
+                );
+            }
+            store.index_pending(&mut |done| {
+                if note {
+                    eprintln!("chess960: {done} of {pending} games indexed");
+                }
+            })?;
+        }
+        Ok(store)
     }
 
     /// Opens the database named by `explicit`, `$CHESS960_DB` or the default location (see
@@ -859,56 +878,104 @@ fn remove_entries(tx: &Connection, id: i64, keys: &[u64]) -> rusqlite::Result<()
     Ok(())
 }
 
-/// Games between two progress notes while the index of an existing database is built.
-const FILL_NOTE_EVERY: i64 = 100_000;
+/// Games whose index rows one step of [`index_pending_step`] writes, sorted in memory first
+/// (about 65 rows a game and 24 bytes a row: some 60 MB for a step).
+const INDEX_STEP: usize = 40_000;
 
-/// Builds the position index of every stored game (migration to version 4). The rows go to
-/// a scratch table in game order first, then into the index in key order in one statement,
-/// so that SQLite sorts them (spilling to disk for a large database) and builds the index
-/// from left to right, instead of inserting tens of millions of random keys one by one. A
-/// note goes to standard error for a database large enough to take a while.
-fn fill_index(tx: &Connection) -> rusqlite::Result<()> {
-    let total: i64 = tx.query_row("SELECT count(*) FROM games", [], |r| r.get(0))?;
-    let note = total >= FILL_NOTE_EVERY / 5;
-    if note {
-        eprintln!(
-            "chess960: building the explorer's position index of {total} games              (schema version 4, once)"
-        );
-    }
-    tx.execute_batch(
-        "CREATE TEMP TABLE positions_fill (key INTEGER, game_id INTEGER, move INTEGER,
-             result INTEGER);",
-    )?;
+/// A database with at least this many games to index says so on standard error.
+const INDEX_NOTE: u64 = 20_000;
+
+/// One step of building the index of the games in `positions_pending` (bulk import, the
+/// migration to version 4): up to [`INDEX_STEP`] of them, oldest first, replayed from their
+/// stored moves, their rows sorted by key and then inserted, so that each page of the index is
+/// written once per step rather than once per random key; then they leave
+/// `positions_pending`. Returns how many games it indexed (0 when none was pending).
+fn index_pending_step(tx: &Connection) -> rusqlite::Result<u64> {
+    let range: Option<(i64, i64, i64)> = tx
+        .query_row(
+            "SELECT min(game_id), max(game_id), count(*) FROM
+                 (SELECT game_id FROM positions_pending ORDER BY game_id LIMIT ?1)",
+            [INDEX_STEP as i64],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .optional()?
+        .and_then(|(a, b, n): (Option<i64>, Option<i64>, i64)| Some((a?, b?, n)));
+    let Some((first, last, n)) = range else {
+        return Ok(0);
+    };
+    let mut rows: Vec<(i64, i64, Option<u16>, Option<u8>)> = Vec::new();
     {
-        let mut games = tx.prepare("SELECT id, start_fen, result FROM games ORDER BY id")?;
-        let mut rows = games.query([])?;
-        let mut moves = tx.prepare("SELECT uci FROM moves WHERE game_id = ?1 ORDER BY ply")?;
-        let mut insert = tx.prepare(
-            "INSERT INTO positions_fill (key, game_id, move, result) VALUES (?1, ?2, ?3, ?4)",
+        let mut st = tx.prepare_cached(
+            "SELECT g.id, g.start_fen, g.result, m.uci
+             FROM positions_pending p JOIN games g ON g.id = p.game_id
+                 LEFT JOIN moves m ON m.game_id = g.id
+             WHERE p.game_id BETWEEN ?1 AND ?2 ORDER BY g.id, m.ply",
         )?;
-        let mut done = 0i64;
-        while let Some(r) = rows.next()? {
-            let (id, fen, result): (i64, String, String) = (r.get(0)?, r.get(1)?, r.get(2)?);
-            let ucis: Vec<String> = moves
-                .query_map([id], |m| m.get(0))?
-                .collect::<rusqlite::Result<_>>()?;
-            let code = explorer::result_code(&result);
-            for e in explorer::entries(&fen, ucis.iter().map(String::as_str)) {
-                insert.execute(params![e.key as i64, id, e.mv, code])?;
+        let mut q = st.query([first, last])?;
+        let mut game: Option<(i64, String, String)> = None;
+        let mut ucis: Vec<String> = Vec::new();
+        let mut flush = |game: &(i64, String, String), ucis: &[String]| {
+            let code = explorer::result_code(&game.2);
+            rows.extend(
+                explorer::entries(&game.1, ucis.iter().map(String::as_str))
+                    .into_iter()
+                    .map(|e| (e.key as i64, game.0, e.mv, code)),
+            );
+        };
+        while let Some(r) = q.next()? {
+            let id: i64 = r.get(0)?;
+            if game.as_ref().map(|g| g.0) != Some(id) {
+                if let Some(g) = &game {
+                    flush(g, &ucis);
+                }
+                game = Some((id, r.get(1)?, r.get(2)?));
+                ucis.clear();
             }
-            done += 1;
-            if note && done % FILL_NOTE_EVERY == 0 {
-                eprintln!("chess960: {done} of {total} games indexed");
+            if let Some(u) = r.get::<_, Option<String>>(3)? {
+                ucis.push(u);
             }
         }
+        if let Some(g) = &game {
+            flush(g, &ucis);
+        }
     }
-    tx.execute_batch(
-        "INSERT INTO positions (key, game_id, move, result)
-             SELECT key, game_id, move, result FROM positions_fill ORDER BY key, game_id;
-         DROP TABLE positions_fill;",
+    rows.sort_unstable_by_key(|r| (r.0, r.1));
+    let mut insert = tx.prepare_cached(
+        "INSERT OR REPLACE INTO positions (key, game_id, move, result) VALUES (?1, ?2, ?3, ?4)",
     )?;
+    for (key, id, mv, result) in rows {
+        insert.execute(params![key, id, mv, result])?;
+    }
+    tx.execute(
+        "DELETE FROM positions_pending WHERE game_id BETWEEN ?1 AND ?2",
+        [first, last],
+    )?;
+    Ok(n as u64)
+}
+
+/// Builds the position index of every stored game (migration to version 4), in the
+/// migration's transaction, with notes on standard error for a large database.
+fn fill_index(tx: &Connection) -> rusqlite::Result<()> {
+    let total = tx.execute(
+        "INSERT INTO positions_pending (game_id) SELECT id FROM games",
+        [],
+    )? as u64;
+    let note = total >= INDEX_NOTE;
     if note {
-        eprintln!("chess960: position index built");
+        eprintln!(
+            "chess960: building the explorer's position index of {total} games (schema version 4, once)"
+        );
+    }
+    let mut done = 0;
+    loop {
+        let n = index_pending_step(tx)?;
+        if n == 0 {
+            break;
+        }
+        done += n;
+        if note {
+            eprintln!("chess960: {done} of {total} games indexed");
+        }
     }
     Ok(())
 }
@@ -1143,6 +1210,8 @@ impl GameStore for SqliteStore {
                     .collect();
                 remove_entries(tx, id.0, &keys).map_err(db_err)?;
             }
+            tx.execute("DELETE FROM positions_pending WHERE game_id = ?1", [id.0])
+                .map_err(db_err)?;
             tx.execute("DELETE FROM moves WHERE game_id = ?1", [id.0])
                 .map_err(db_err)?;
             tx.execute("DELETE FROM tags WHERE game_id = ?1", [id.0])
@@ -1279,6 +1348,52 @@ impl GameStore for SqliteStore {
     }
 
     fn import_games(&self, games: &[ImportGame]) -> Result<Vec<ImportOutcome>, StoreError> {
+        self.import(games, false)
+    }
+}
+
+impl SqliteStore {
+    /// A bulk import's batch: [`GameStore::import_games`], except that the position index
+    /// rows of the added games are left to [`SqliteStore::index_pending`], which the importer
+    /// calls after its last batch (and which opening the database does for any games a killed
+    /// import left behind). Until then the explorer does not count those games. Written in
+    /// bulk, the index costs a fraction of what batch-by-batch inserts of random keys cost on
+    /// a large database (docs/performance.md).
+    pub fn import_games_unindexed(
+        &self,
+        games: &[ImportGame],
+    ) -> Result<Vec<ImportOutcome>, StoreError> {
+        self.import(games, true)
+    }
+
+    /// Number of games whose position index rows are not written yet (see
+    /// [`SqliteStore::import_games_unindexed`]).
+    pub fn pending_index(&self) -> Result<u64, StoreError> {
+        self.read(|c| {
+            c.query_row("SELECT count(*) FROM positions_pending", [], |r| {
+                r.get::<_, i64>(0)
+            })
+        })
+        .map(|n| n as u64)
+    }
+
+    /// Writes the position index rows of every game left by
+    /// [`SqliteStore::import_games_unindexed`], in steps of 40,000 games, each its own
+    /// transaction; `progress` is called after each step with the games indexed so far.
+    /// Returns how many games it indexed.
+    pub fn index_pending(&self, progress: &mut dyn FnMut(u64)) -> Result<u64, StoreError> {
+        let mut done = 0;
+        loop {
+            let n = self.write(|tx| index_pending_step(tx).map_err(db_err))?;
+            if n == 0 {
+                return Ok(done);
+            }
+            done += n;
+            progress(done);
+        }
+    }
+
+    fn import(&self, games: &[ImportGame], defer: bool) -> Result<Vec<ImportOutcome>, StoreError> {
         self.write(|tx| {
             let now = now_ms();
             let mut out = Vec::with_capacity(games.len());
@@ -1336,12 +1451,18 @@ impl GameStore for SqliteStore {
                 for (ply, mv) in moves.iter().enumerate() {
                     insert_move(tx, id.0, ply as u32, mv).map_err(db_err)?;
                 }
-                let code = explorer::result_code(result);
-                index.extend(
-                    explorer::entries(&game.start_fen, moves.iter().map(|m| m.uci.as_str()))
-                        .into_iter()
-                        .map(|e| (e, id.0, code)),
-                );
+                if defer {
+                    tx.prepare_cached("INSERT INTO positions_pending (game_id) VALUES (?1)")
+                        .and_then(|mut st| st.execute([id.0]))
+                        .map_err(db_err)?;
+                } else {
+                    let code = explorer::result_code(result);
+                    index.extend(
+                        explorer::entries(&game.start_fen, moves.iter().map(|m| m.uci.as_str()))
+                            .into_iter()
+                            .map(|e| (e, id.0, code)),
+                    );
+                }
                 out.push(ImportOutcome::Added(id));
             }
             index.sort_unstable_by_key(|(e, id, _)| (e.key as i64, *id));

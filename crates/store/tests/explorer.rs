@@ -429,3 +429,59 @@ fn entries_of_a_stored_game_are_what_the_store_keeps() {
     assert!(rows.len() > 5);
     assert_eq!(rows, want);
 }
+
+fn import_batch(start: &Position, id: u16, seeds: std::ops::Range<u32>) -> Vec<ImportGame> {
+    seeds
+        .map(|seed| ImportGame {
+            game: {
+                let mut g = new_game(id, &format!("P{seed}"), "Q");
+                g.tags.push(("Round".into(), seed.to_string()));
+                g
+            },
+            moves: line(start, seed * 3, 5 + seed % 9),
+            finish: RESULTS
+                .get(seed as usize % 4)
+                .filter(|r| **r != "*")
+                .map(|r| finish(r)),
+            movetext: None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_bulk_import_is_indexed_at_its_end_or_when_the_database_is_opened_again() {
+    let dir = scratch();
+    let path = dir.path().join("g.sqlite3");
+    let start = StartId::new(518).unwrap().position();
+    let store = SqliteStore::open(&path).unwrap();
+    store
+        .import_games(&import_batch(&start, 518, 0..5))
+        .unwrap();
+    store
+        .import_games_unindexed(&import_batch(&start, 518, 5..20))
+        .unwrap();
+    store
+        .import_games_unindexed(&import_batch(&start, 518, 20..30))
+        .unwrap();
+    assert_eq!(store.pending_index().unwrap(), 25);
+    // Not counted yet.
+    assert_eq!(store.explore(&start, 0).unwrap().results.games, 5);
+    // A pending game deleted leaves nothing behind.
+    store.delete_game(GameId(7)).unwrap();
+    let mut steps = Vec::new();
+    assert_eq!(store.index_pending(&mut |n| steps.push(n)).unwrap(), 24);
+    assert_eq!(steps, [24]);
+    assert_eq!(store.pending_index().unwrap(), 0);
+    assert_eq!(store.explore(&start, 0).unwrap().results.games, 29);
+    check_all(&store);
+
+    // A bulk import killed before its end: the next opening writes the rows.
+    store
+        .import_games_unindexed(&import_batch(&start, 518, 30..40))
+        .unwrap();
+    drop(store);
+    let store = SqliteStore::open(&path).unwrap();
+    assert_eq!(store.pending_index().unwrap(), 0);
+    assert_eq!(store.explore(&start, 0).unwrap().results.games, 39);
+    check_all(&store);
+}
