@@ -118,6 +118,8 @@ test('the page of a start position shows the explorer, the statistics and the ga
   // Play and analyse.
   assert.equal(await page.locator('[data-testid=play-position]').getAttribute('href'), '/?start=518');
   assert.equal(await page.locator('[data-testid=analyse-position]').getAttribute('href'), '/analysis?start=518');
+  // "Analyse this position" appears once moves are played.
+  assert.equal(await page.locator('[data-testid=analyse-here]').isVisible(), false);
   const pieces = await boardPieces(page);
   assert.equal(pieces.e1, 'white king');
   assert.equal(pieces.d8, 'black queen');

@@ -64,7 +64,8 @@ function resultBar(r: ExplorerResults): HTMLElement {
 
 /** The statistics chart: the results as one bar, then White's score with its 95% interval against ½. */
 export function statsChart(s: StartStats): SVGSVGElement {
-  const width = 480;
+  // Narrower drawing on a phone, so that its text stays readable when scaled to the screen.
+  const width = window.innerWidth < 600 ? 340 : 480;
   const left = 12;
   const right = width - 12;
   const x = (v: number): number => left + v * (right - left);
