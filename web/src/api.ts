@@ -3,6 +3,7 @@
 import type {
   Analysis,
   DrawnPosition,
+  Explorer,
   Fairness,
   GameList,
   GameView,
@@ -94,6 +95,12 @@ export const api = {
       if (value !== undefined && value !== '') query.set(name, String(value));
     }
     return request<GameList>('GET', `/api/games?${query.toString()}`);
+  },
+  /** The explorer of start position `start` after `moves` (UCI, Chess960 form). */
+  explorer: (start: number, moves: string[], games = 20) => {
+    const query = new URLSearchParams({ start: String(start), games: String(games) });
+    if (moves.length > 0) query.set('moves', moves.join(','));
+    return request<Explorer>('GET', `/api/explorer?${query.toString()}`);
   },
   game: (key: string) => request<GameView>('GET', game(key)),
   /** True if this browser holds the game's seat (it created the game). */

@@ -1,5 +1,6 @@
 // The single-page app: picks the page for the URL (the server answers index.html for /, /games,
-// /positions, /projector, /analysis and /game/<key>) and navigates between pages without reloading.
+// /positions, /positions/<id>, /projector, /analysis and /game/<key>) and navigates between pages without
+// reloading.
 
 import '@lichess-org/chessground/assets/chessground.base.css';
 import '@lichess-org/chessground/assets/chessground.brown.css';
@@ -12,6 +13,7 @@ import { gamePage } from './game/gamePage';
 import { gamesPage } from './games/gamesPage';
 import { newGamePage } from './home/newGamePage';
 import type { Page } from './page';
+import { positionPage } from './positions/positionPage';
 import { positionsPage } from './positions/positionsPage';
 import { projectorPage } from './positions/projectorPage';
 
@@ -37,6 +39,8 @@ function navigate(path: string): void {
 function pageFor(path: string): Page {
   const game = /^\/game\/([0-9a-f]{32})\/?$/.exec(path);
   if (game?.[1]) return gamePage(game[1]);
+  const position = /^\/positions\/(\d{1,3})\/?$/.exec(path);
+  if (position?.[1] && Number(position[1]) <= 959) return positionPage(Number(position[1]), navigate);
   switch (path.replace(/\/$/, '') || '/') {
     case '/':
       return newGamePage(navigate);

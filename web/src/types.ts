@@ -210,3 +210,44 @@ export type SocketMessage =
   | { type: 'thinking'; depth: number; score: Score; pv_san: string[]; nodes: number }
   | { type: 'clock'; white_ms: number; black_ms: number; running: Color | null }
   | { type: 'deleted'; key: string };
+
+/** Games by result, as `GET /api/explorer` counts them; `score` is White's average over the finished ones. */
+export interface ExplorerResults {
+  games: number;
+  white: number;
+  draws: number;
+  black: number;
+  /** Games without a result (in progress, abandoned, aborted): never in the percentages. */
+  unfinished: number;
+  score: number | null;
+}
+
+export interface ExplorerMove extends ExplorerResults {
+  uci: string;
+  san: string;
+}
+
+/** The database statistics of a start position, as `chess960 db stats` gives them. */
+export interface StartStats {
+  white_wins: number;
+  draws: number;
+  black_wins: number;
+  games: number;
+  score: number | null;
+  low: number | null;
+  high: number | null;
+  favours: 'white' | 'black' | null;
+}
+
+/** `GET /api/explorer`. */
+export interface Explorer {
+  start_id: number | null;
+  fen: string;
+  line: { uci: string; san: string }[];
+  key: string;
+  total: ExplorerResults;
+  ended: ExplorerResults;
+  moves: ExplorerMove[];
+  games: GameSummary[];
+  stats: StartStats | null;
+}

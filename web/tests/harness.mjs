@@ -44,7 +44,7 @@ async function waitForServer(base, child, log, tokened) {
 
 /**
  * Starts `chess960 serve` on a free port with a fresh database and `args` added.
- * Returns { base, log, close }.
+ * Returns { base, log, close, db, bin } (db: the database file, which `chess960 db` may also write).
  */
 export async function startServer(args = []) {
   const scratch = mkdtempSync(join(tmpdir(), 'chess960-web-server-'));
@@ -53,7 +53,8 @@ export async function startServer(args = []) {
   if (!existsSync(bin)) throw new Error(`no server binary at ${bin}: run 'cargo build --release -p chess960-cli' or set CHESS960_BIN`);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(bin, ['serve', '--port', String(port), '--db', join(scratch, 'games.sqlite3'), ...args], {
+  const db = join(scratch, 'games.sqlite3');
+  const child = spawn(bin, ['serve', '--port', String(port), '--db', db, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.on('data', d => log.push(String(d)));
@@ -69,7 +70,7 @@ export async function startServer(args = []) {
     await close();
     throw error;
   }
-  return { base, log, close };
+  return { base, log, close, db, bin };
 }
 
 /**
@@ -134,7 +135,7 @@ export async function start() {
     rmSync(scratch, { recursive: true, force: true });
   }
 
-  return { base, context, newPage, api, close, pageErrors, serverLog: log };
+  return { base, context, newPage, api, close, pageErrors, serverLog: log, db: server?.db, bin: server?.bin };
 }
 
 /** The centre of a square on the board, in page coordinates. */

@@ -390,7 +390,10 @@ fn help_texts() {
     // The main jobs lead: the summary says what the tool is for, `serve` and `play` are the
     // first commands listed and the first examples.
     let summary = top.lines().next().unwrap();
-    assert!(summary.contains("browser") && summary.contains("terminal"), "{summary}");
+    assert!(
+        summary.contains("browser") && summary.contains("terminal"),
+        "{summary}"
+    );
     let commands: Vec<&str> = top
         .lines()
         .skip_while(|l| *l != "Commands:")

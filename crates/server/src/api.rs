@@ -384,24 +384,24 @@ pub async fn list_games(
     let store = Arc::clone(&state.games().ctx().store);
     let (total, games) =
         blocking(move || Ok((store.count(&filter)?, store.list(&filter)?))).await?;
-    let games: Vec<_> = games
-        .into_iter()
-        .map(|g| {
-            json!({
-                "key": g.key.as_str(),
-                "id": g.id.0,
-                "start_id": g.start_id,
-                "white": g.white,
-                "black": g.black,
-                "result": g.result,
-                "reason": g.reason,
-                "date": g.date,
-                "created_ms": g.created_at_ms,
-                "plies": g.plies,
-            })
-        })
-        .collect();
+    let games: Vec<serde_json::Value> = games.iter().map(summary_json).collect();
     Ok(Json(json!({"total": total, "games": games})))
+}
+
+/// A game of a list (`GET /api/games`, the explorer's games) as JSON.
+pub(crate) fn summary_json(g: &chess960_store::GameSummary) -> serde_json::Value {
+    json!({
+        "key": g.key.as_str(),
+        "id": g.id.0,
+        "start_id": g.start_id,
+        "white": g.white,
+        "black": g.black,
+        "result": g.result,
+        "reason": g.reason,
+        "date": g.date,
+        "created_ms": g.created_at_ms,
+        "plies": g.plies,
+    })
 }
 
 // ---- one game -----------------------------------------------------------------------------

@@ -31,6 +31,7 @@ pub mod catalog;
 mod create;
 mod drawn;
 pub mod error;
+mod explorer;
 mod game;
 mod game_error;
 pub mod guard;
@@ -202,6 +203,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/positions/{id}", get(api::position))
         .route("/api/tables", get(api::tables))
         .route("/api/fairness", get(api::fairness))
+        .route("/api/explorer", get(explorer::explore))
         .route("/api/draw", post(api::draw))
         .route("/api/games", get(api::list_games).post(api::create_game))
         .route(game, get(api::get_game).delete(api::delete_game))

@@ -15,11 +15,13 @@
 
 use std::fmt;
 
+pub mod explorer;
 pub mod pgn;
 pub mod sqlite;
 pub mod stats;
 mod util;
 
+pub use explorer::{Explorer, ExplorerMove, Results};
 pub use sqlite::{default_path, resolve_path, SqliteStore, DB_ENV};
 
 /// The database row number of a game: small, stable, shown by `chess960 db list` and taken by
@@ -345,6 +347,21 @@ pub trait GameStore: Send + Sync {
     /// Stores a batch of complete games (import), in one transaction, detecting duplicates of
     /// games already stored or earlier in the batch.
     fn import_games(&self, games: &[ImportGame]) -> Result<Vec<ImportOutcome>, StoreError>;
+
+    /// The position index (see [`explorer`]): the games that reached the position with
+    /// Zobrist key `key`, counted by the move they played from it and their result.
+    fn index_counts(&self, key: u64) -> Result<Vec<explorer::KeyCount>, StoreError>;
+
+    /// The newest `limit` games that reached the position with Zobrist key `key`, newest
+    /// first.
+    fn position_games(&self, key: u64, limit: u32) -> Result<Vec<GameSummary>, StoreError>;
+
+    /// The explorer for `pos`: the moves played from it in the stored games with their
+    /// results, and the newest `games` games (at most [`explorer::MAX_GAMES`]) that reached
+    /// it.
+    fn explore(&self, pos: &chess960_core::Position, games: u32) -> Result<Explorer, StoreError> {
+        explorer::explore(self, pos, games)
+    }
 
     /// Calls `visit` with each game that [`GameStore::list`] gives for `filter`, oldest first
     /// (the order they were stored in), stopping early when it returns `false` (export).

@@ -12,6 +12,7 @@
 //!   as [`StoreError::Corrupt`]; a schema newer than this program as [`StoreError::TooNew`].
 //!   Only then is it opened for writing and migrated.
 
+use crate::explorer::{self, IndexEntry, KeyCount};
 use crate::util::{check_moves, game_date, game_hash, is_result, new_key, now_ms};
 use crate::{
     Clocks, Finish, GameFilter, GameId, GameKey, GameStore, GameSummary, ImportGame, ImportOutcome,
@@ -85,6 +86,22 @@ const MIGRATIONS: &[&str] = &[
     // secret token its creator holds, never the token); NULL for imported games and for games
     // of `chess960 play`.
     "ALTER TABLE games ADD COLUMN seat_hash TEXT;",
+    // Version 4: the position index of the explorer (crate::explorer): for every game, each
+    // position of its main line once, by Zobrist key, with the move the game played from it
+    // and the game's result, so that counting a position's moves and results reads one range
+    // of this table and nothing else. Filled for the games already stored by
+    // `after_migration`. The keys are core's Zobrist keys: changing them needs a migration
+    // that rebuilds this table.
+    "CREATE TABLE positions (
+        key     INTEGER NOT NULL,  -- Position::hash(), its 64 bits as a signed integer
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        move    INTEGER,           -- explorer::encode_move; NULL where the game ended
+        result  INTEGER,           -- explorer::result_code; NULL while unfinished
+        PRIMARY KEY (key, game_id)
+    ) WITHOUT ROWID;
+    -- Games whose rows are not in `positions` yet: added by a bulk import
+    -- (SqliteStore::import_games_unindexed), indexed by SqliteStore::index_pending.
+    CREATE TABLE positions_pending (game_id INTEGER PRIMARY KEY);",
 ];
 
 /// What a migration needs beyond its SQL, run in the same transaction right after the SQL
@@ -101,6 +118,7 @@ fn after_migration(tx: &Connection, version: u32) -> rusqlite::Result<()> {
             }
             Ok(())
         }
+        4 => fill_index(tx),
         _ => Ok(()),
     }
 }
@@ -334,11 +352,27 @@ impl SqliteStore {
         if from < SCHEMA_VERSION {
             migrate(&mut conn, &path)?;
         }
-        Ok(SqliteStore {
+        let store = SqliteStore {
             path,
             writer: Mutex::new(conn),
             readers: Mutex::new(Vec::new()),
-        })
+        };
+        // Games a killed bulk import left without their index rows.
+        let pending = store.pending_index()?;
+        if pending > 0 {
+            let note = pending >= INDEX_NOTE;
+            if note {
+                eprintln!(
+                    "chess960: writing the explorer's position index of {pending} imported games"
+                );
+            }
+            store.index_pending(&mut |done| {
+                if note {
+                    eprintln!("chess960: {done} of {pending} games indexed");
+                }
+            })?;
+        }
+        Ok(store)
     }
 
     /// Opens the database named by `explicit`, `$CHESS960_DB` or the default location (see
@@ -787,6 +821,176 @@ fn insert_move(tx: &Connection, id: i64, ply: u32, mv: &MoveRecord) -> rusqlite:
     Ok(())
 }
 
+/// A [`GameSummary`] from the columns `id, key, start_id, white, black, result, reason, date,
+/// plies, created_ms`.
+fn summary_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameSummary> {
+    let key: String = r.get(1)?;
+    Ok(GameSummary {
+        id: GameId(r.get(0)?),
+        key: GameKey::parse(&key).ok_or_else(|| {
+            rusqlite::Error::InvalidColumnType(1, "key".into(), rusqlite::types::Type::Text)
+        })?,
+        start_id: r.get(2)?,
+        white: r.get(3)?,
+        black: r.get(4)?,
+        result: r.get(5)?,
+        reason: r.get(6)?,
+        date: r.get(7)?,
+        plies: r.get(8)?,
+        created_at_ms: r.get(9)?,
+    })
+}
+
+/// A game's start FEN, result and moves (UCI), as stored.
+fn stored_line(tx: &Connection, id: i64) -> rusqlite::Result<(String, String, Vec<String>)> {
+    let (fen, result): (String, String) = tx
+        .prepare_cached("SELECT start_fen, result FROM games WHERE id = ?1")?
+        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let ucis = tx
+        .prepare_cached("SELECT uci FROM moves WHERE game_id = ?1 ORDER BY ply")?
+        .query_map([id], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok((fen, result, ucis))
+}
+
+/// Writes (inserts or replaces) one row of the position index.
+fn insert_entry(
+    tx: &Connection,
+    id: i64,
+    e: &IndexEntry,
+    result: Option<u8>,
+) -> rusqlite::Result<()> {
+    tx.prepare_cached(
+        "INSERT OR REPLACE INTO positions (key, game_id, move, result) VALUES (?1, ?2, ?3, ?4)",
+    )?
+    .execute(params![e.key as i64, id, e.mv, result])?;
+    Ok(())
+}
+
+/// Writes the index rows of game `id` for `entries`, all with `result`.
+fn write_entries(
+    tx: &Connection,
+    id: i64,
+    entries: &[IndexEntry],
+    result: Option<u8>,
+) -> rusqlite::Result<()> {
+    for e in entries {
+        insert_entry(tx, id, e, result)?;
+    }
+    Ok(())
+}
+
+/// Removes the index rows of game `id` under `keys`.
+fn remove_entries(tx: &Connection, id: i64, keys: &[u64]) -> rusqlite::Result<()> {
+    let mut st = tx.prepare_cached("DELETE FROM positions WHERE key = ?1 AND game_id = ?2")?;
+    for &k in keys {
+        st.execute(params![k as i64, id])?;
+    }
+    Ok(())
+}
+
+/// Games whose index rows one step of [`index_pending_step`] writes, sorted in memory first
+/// (about 65 rows a game and 24 bytes a row: some 60 MB for a step).
+const INDEX_STEP: usize = 40_000;
+
+/// A database with at least this many games to index says so on standard error.
+const INDEX_NOTE: u64 = 20_000;
+
+/// One step of building the index of the games in `positions_pending` (bulk import, the
+/// migration to version 4): up to [`INDEX_STEP`] of them, oldest first, replayed from their
+/// stored moves, their rows sorted by key and then inserted, so that each page of the index is
+/// written once per step rather than once per random key; then they leave
+/// `positions_pending`. Returns how many games it indexed (0 when none was pending).
+fn index_pending_step(tx: &Connection) -> rusqlite::Result<u64> {
+    let range: Option<(i64, i64, i64)> = tx
+        .query_row(
+            "SELECT min(game_id), max(game_id), count(*) FROM
+                 (SELECT game_id FROM positions_pending ORDER BY game_id LIMIT ?1)",
+            [INDEX_STEP as i64],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .optional()?
+        .and_then(|(a, b, n): (Option<i64>, Option<i64>, i64)| Some((a?, b?, n)));
+    let Some((first, last, n)) = range else {
+        return Ok(0);
+    };
+    let mut rows: Vec<(i64, i64, Option<u16>, Option<u8>)> = Vec::new();
+    {
+        let mut st = tx.prepare_cached(
+            "SELECT g.id, g.start_fen, g.result, m.uci
+             FROM positions_pending p JOIN games g ON g.id = p.game_id
+                 LEFT JOIN moves m ON m.game_id = g.id
+             WHERE p.game_id BETWEEN ?1 AND ?2 ORDER BY g.id, m.ply",
+        )?;
+        let mut q = st.query([first, last])?;
+        let mut game: Option<(i64, String, String)> = None;
+        let mut ucis: Vec<String> = Vec::new();
+        let mut flush = |game: &(i64, String, String), ucis: &[String]| {
+            let code = explorer::result_code(&game.2);
+            rows.extend(
+                explorer::entries(&game.1, ucis.iter().map(String::as_str))
+                    .into_iter()
+                    .map(|e| (e.key as i64, game.0, e.mv, code)),
+            );
+        };
+        while let Some(r) = q.next()? {
+            let id: i64 = r.get(0)?;
+            if game.as_ref().map(|g| g.0) != Some(id) {
+                if let Some(g) = &game {
+                    flush(g, &ucis);
+                }
+                game = Some((id, r.get(1)?, r.get(2)?));
+                ucis.clear();
+            }
+            if let Some(u) = r.get::<_, Option<String>>(3)? {
+                ucis.push(u);
+            }
+        }
+        if let Some(g) = &game {
+            flush(g, &ucis);
+        }
+    }
+    rows.sort_unstable_by_key(|r| (r.0, r.1));
+    let mut insert = tx.prepare_cached(
+        "INSERT OR REPLACE INTO positions (key, game_id, move, result) VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    for (key, id, mv, result) in rows {
+        insert.execute(params![key, id, mv, result])?;
+    }
+    tx.execute(
+        "DELETE FROM positions_pending WHERE game_id BETWEEN ?1 AND ?2",
+        [first, last],
+    )?;
+    Ok(n as u64)
+}
+
+/// Builds the position index of every stored game (migration to version 4), in the
+/// migration's transaction, with notes on standard error for a large database.
+fn fill_index(tx: &Connection) -> rusqlite::Result<()> {
+    let total = tx.execute(
+        "INSERT INTO positions_pending (game_id) SELECT id FROM games",
+        [],
+    )? as u64;
+    let note = total >= INDEX_NOTE;
+    if note {
+        eprintln!(
+            "chess960: building the explorer's position index of {total} games (schema version 4, once)"
+        );
+    }
+    let mut done = 0;
+    loop {
+        let n = index_pending_step(tx)?;
+        if n == 0 {
+            break;
+        }
+        done += n;
+        if note {
+            eprintln!("chess960: {done} of {total} games indexed");
+        }
+    }
+    Ok(())
+}
+
 /// The stored plies and result of a game, or `NoSuchGame`.
 fn state(tx: &Connection, id: GameId) -> Result<(u32, String), StoreError> {
     tx.prepare_cached("SELECT plies, result FROM games WHERE id = ?1")
@@ -808,7 +1012,12 @@ fn valid_tag_name(name: &str) -> bool {
 
 impl GameStore for SqliteStore {
     fn create_game(&self, game: &NewGame) -> Result<(GameId, GameKey), StoreError> {
-        self.write(|tx| insert_game(tx, game, now_ms(), &FRESH))
+        self.write(|tx| {
+            let (id, key) = insert_game(tx, game, now_ms(), &FRESH)?;
+            let entries = explorer::entries(&game.start_fen, []);
+            write_entries(tx, id.0, &entries, None).map_err(db_err)?;
+            Ok((id, key))
+        })
     }
 
     fn create_game_with_moves(
@@ -830,6 +1039,8 @@ impl GameStore for SqliteStore {
             for (ply, mv) in moves.iter().enumerate() {
                 insert_move(tx, id.0, ply as u32, mv).map_err(db_err)?;
             }
+            let entries = explorer::entries(&game.start_fen, moves.iter().map(|m| m.uci.as_str()));
+            write_entries(tx, id.0, &entries, None).map_err(db_err)?;
             Ok((id, key))
         })
     }
@@ -847,6 +1058,13 @@ impl GameStore for SqliteStore {
                     "game {id} has {plies} half-moves; a move at half-move {ply} does not follow"
                 )));
             }
+            let (fen, _, mut ucis) = stored_line(tx, id.0).map_err(db_err)?;
+            let old = explorer::entries(&fen, ucis.iter().map(String::as_str));
+            ucis.push(mv.uci.clone());
+            let new = explorer::entries(&fen, ucis.iter().map(String::as_str));
+            let (write, remove) = explorer::diff(&old, &new);
+            remove_entries(tx, id.0, &remove).map_err(db_err)?;
+            write_entries(tx, id.0, &write, None).map_err(db_err)?;
             insert_move(tx, id.0, ply, mv).map_err(db_err)?;
             tx.prepare_cached("UPDATE games SET plies = ?2, updated_ms = ?3 WHERE id = ?1")
                 .and_then(|mut st| st.execute(params![id.0, ply + 1, now_ms()]))
@@ -863,6 +1081,13 @@ impl GameStore for SqliteStore {
                     "game {id} has {have} half-moves; cannot keep {plies}"
                 )));
             }
+            // The result is cleared too, so every remaining entry is written again.
+            let (fen, _, ucis) = stored_line(tx, id.0).map_err(db_err)?;
+            let old = explorer::entries(&fen, ucis.iter().map(String::as_str));
+            let new = explorer::entries(&fen, ucis.iter().take(plies as usize).map(String::as_str));
+            let (_, remove) = explorer::diff(&old, &new);
+            remove_entries(tx, id.0, &remove).map_err(db_err)?;
+            write_entries(tx, id.0, &new, None).map_err(db_err)?;
             tx.execute(
                 "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
                 params![id.0, plies],
@@ -898,6 +1123,10 @@ impl GameStore for SqliteStore {
                 params![id.0, finish.result, reason, now_ms()],
             )
             .map_err(db_err)?;
+            let (fen, _, ucis) = stored_line(tx, id.0).map_err(db_err)?;
+            let entries = explorer::entries(&fen, ucis.iter().map(String::as_str));
+            write_entries(tx, id.0, &entries, explorer::result_code(&finish.result))
+                .map_err(db_err)?;
             refresh_hash(tx, id.0).map_err(db_err)
         })
     }
@@ -983,6 +1212,17 @@ impl GameStore for SqliteStore {
 
     fn delete_game(&self, id: GameId) -> Result<(), StoreError> {
         self.write(|tx| {
+            // The index rows are found by their keys, which the game's moves give (the
+            // table has no index by game: it would cost as much again as the table).
+            if let Some((fen, _, ucis)) = stored_line(tx, id.0).optional().map_err(db_err)? {
+                let keys: Vec<u64> = explorer::entries(&fen, ucis.iter().map(String::as_str))
+                    .iter()
+                    .map(|e| e.key)
+                    .collect();
+                remove_entries(tx, id.0, &keys).map_err(db_err)?;
+            }
+            tx.execute("DELETE FROM positions_pending WHERE game_id = ?1", [id.0])
+                .map_err(db_err)?;
             tx.execute("DELETE FROM moves WHERE game_id = ?1", [id.0])
                 .map_err(db_err)?;
             tx.execute("DELETE FROM tags WHERE game_id = ?1", [id.0])
@@ -1027,27 +1267,7 @@ impl GameStore for SqliteStore {
         );
         self.read(|c| {
             let mut st = c.prepare_cached(&sql)?;
-            let rows = st.query_map(params_from_iter(args.iter()), |r| {
-                let key: String = r.get(1)?;
-                Ok(GameSummary {
-                    id: GameId(r.get(0)?),
-                    key: GameKey::parse(&key).ok_or_else(|| {
-                        rusqlite::Error::InvalidColumnType(
-                            1,
-                            "key".into(),
-                            rusqlite::types::Type::Text,
-                        )
-                    })?,
-                    start_id: r.get(2)?,
-                    white: r.get(3)?,
-                    black: r.get(4)?,
-                    result: r.get(5)?,
-                    reason: r.get(6)?,
-                    date: r.get(7)?,
-                    plies: r.get(8)?,
-                    created_at_ms: r.get(9)?,
-                })
-            })?;
+            let rows = st.query_map(params_from_iter(args.iter()), summary_row)?;
             rows.collect()
         })
     }
@@ -1104,10 +1324,93 @@ impl GameStore for SqliteStore {
         self.stream(filter, visit)
     }
 
+    fn index_counts(&self, key: u64) -> Result<Vec<KeyCount>, StoreError> {
+        self.read(|c| {
+            let mut st = c.prepare_cached(
+                "SELECT move, result, count(*) FROM positions WHERE key = ?1 GROUP BY move, result",
+            )?;
+            let rows = st.query_map([key as i64], |r| {
+                let mv: Option<i64> = r.get(0)?;
+                Ok(KeyCount {
+                    uci: mv
+                        .and_then(|m| u16::try_from(m).ok())
+                        .and_then(explorer::decode_move),
+                    result: r
+                        .get::<_, Option<i64>>(1)?
+                        .and_then(|v| u8::try_from(v).ok()),
+                    games: r.get::<_, i64>(2)? as u64,
+                })
+            })?;
+            rows.collect()
+        })
+    }
+
+    fn position_games(&self, key: u64, limit: u32) -> Result<Vec<GameSummary>, StoreError> {
+        self.read(|c| {
+            let mut st = c.prepare_cached(
+                "SELECT g.id, g.key, g.start_id, g.white, g.black, g.result, g.reason, g.date,
+                     g.plies, g.created_ms
+                 FROM positions p JOIN games g ON g.id = p.game_id
+                 WHERE p.key = ?1 ORDER BY p.game_id DESC LIMIT ?2",
+            )?;
+            let rows = st.query_map(params![key as i64, limit], summary_row)?;
+            rows.collect()
+        })
+    }
+
     fn import_games(&self, games: &[ImportGame]) -> Result<Vec<ImportOutcome>, StoreError> {
+        self.import(games, false)
+    }
+}
+
+impl SqliteStore {
+    /// A bulk import's batch: [`GameStore::import_games`], except that the position index
+    /// rows of the added games are left to [`SqliteStore::index_pending`], which the importer
+    /// calls after its last batch (and which opening the database does for any games a killed
+    /// import left behind). Until then the explorer does not count those games. Written in
+    /// bulk, the index costs a fraction of what batch-by-batch inserts of random keys cost on
+    /// a large database (docs/performance.md).
+    pub fn import_games_unindexed(
+        &self,
+        games: &[ImportGame],
+    ) -> Result<Vec<ImportOutcome>, StoreError> {
+        self.import(games, true)
+    }
+
+    /// Number of games whose position index rows are not written yet (see
+    /// [`SqliteStore::import_games_unindexed`]).
+    pub fn pending_index(&self) -> Result<u64, StoreError> {
+        self.read(|c| {
+            c.query_row("SELECT count(*) FROM positions_pending", [], |r| {
+                r.get::<_, i64>(0)
+            })
+        })
+        .map(|n| n as u64)
+    }
+
+    /// Writes the position index rows of every game left by
+    /// [`SqliteStore::import_games_unindexed`], in steps of 40,000 games, each its own
+    /// transaction; `progress` is called after each step with the games indexed so far.
+    /// Returns how many games it indexed.
+    pub fn index_pending(&self, progress: &mut dyn FnMut(u64)) -> Result<u64, StoreError> {
+        let mut done = 0;
+        loop {
+            let n = self.write(|tx| index_pending_step(tx).map_err(db_err))?;
+            if n == 0 {
+                return Ok(done);
+            }
+            done += n;
+            progress(done);
+        }
+    }
+
+    fn import(&self, games: &[ImportGame], defer: bool) -> Result<Vec<ImportOutcome>, StoreError> {
         self.write(|tx| {
             let now = now_ms();
             let mut out = Vec::with_capacity(games.len());
+            // The batch's index rows, written in key order at the end: the keys are random,
+            // and sorted inserts touch each page of the index once per batch.
+            let mut index: Vec<(IndexEntry, i64, Option<u8>)> = Vec::new();
             for ImportGame {
                 game,
                 moves,
@@ -1159,7 +1462,23 @@ impl GameStore for SqliteStore {
                 for (ply, mv) in moves.iter().enumerate() {
                     insert_move(tx, id.0, ply as u32, mv).map_err(db_err)?;
                 }
+                if defer {
+                    tx.prepare_cached("INSERT INTO positions_pending (game_id) VALUES (?1)")
+                        .and_then(|mut st| st.execute([id.0]))
+                        .map_err(db_err)?;
+                } else {
+                    let code = explorer::result_code(result);
+                    index.extend(
+                        explorer::entries(&game.start_fen, moves.iter().map(|m| m.uci.as_str()))
+                            .into_iter()
+                            .map(|e| (e, id.0, code)),
+                    );
+                }
                 out.push(ImportOutcome::Added(id));
+            }
+            index.sort_unstable_by_key(|(e, id, _)| (e.key as i64, *id));
+            for (e, id, code) in &index {
+                insert_entry(tx, *id, e, *code).map_err(db_err)?;
             }
             Ok(out)
         })

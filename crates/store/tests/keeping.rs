@@ -281,14 +281,14 @@ fn a_version_1_database_is_upgraded_and_its_hashes_recomputed() {
     };
     assert_eq!(version(&path), 1);
     let store = SqliteStore::open(&path).unwrap();
-    assert_eq!(SCHEMA_VERSION, 3);
+    assert_eq!(SCHEMA_VERSION, 4);
     assert_eq!(store.count(&GameFilter::default()).unwrap(), 3);
     let first = store.game(GameId(1)).unwrap().unwrap();
     assert_eq!(first.movetext, None);
     assert_eq!(first.seat_hash, None);
     assert_eq!(first.moves.len(), 5);
     drop(store);
-    assert_eq!(version(&path), 3);
+    assert_eq!(version(&path), SCHEMA_VERSION);
     let conn = rusqlite::Connection::open(&path).unwrap();
     let unhashed: i64 = conn
         .query_row(

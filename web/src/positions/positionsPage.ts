@@ -33,7 +33,7 @@ function positionsList(
       h(
         'li',
         { 'data-id': p.id },
-        h('span', { class: 'start-id' }, `#${p.id}`),
+        h('a', { class: 'start-id', href: `/positions/${p.id}`, title: `Start position ${p.id}: statistics and explorer` }, `#${p.id}`),
         h('span', { class: 'back-rank-letters' }, p.back_rank),
         h('span', { class: 'back-rank-figurines', 'aria-hidden': 'true' }, figurines(p.back_rank)),
         h('a', { class: 'play-link', href: `/?start=${p.id}`, 'aria-label': `Play start position ${p.id}` }, 'Play'),

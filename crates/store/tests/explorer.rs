@@ -1,0 +1,487 @@
+//! The position index and the explorer, against a brute-force count: every game replayed
+//! from its start, positions compared by their FEN (placement, side to move, castling rights,
+//! en passant), not by Zobrist key, so the reference shares nothing with the index but the
+//! rules. Checked after every kind of change to the games (create, append, takeback, finish,
+//! delete, import) and after migrating a version 3 database.
+
+mod common;
+
+use chess960_core::{CastlingMode, Position, StartId};
+use chess960_store::explorer::{self, MAX_GAMES};
+use chess960_store::sqlite::SCHEMA_VERSION;
+use chess960_store::{
+    Finish, GameFilter, GameId, GameStore, ImportGame, MoveRecord, Results, SqliteStore, StoredGame,
+};
+use common::{new_game, scratch};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// A position as the repetition rule sees it: the FEN without its two move counters.
+fn identity(pos: &Position) -> String {
+    pos.fen().split(' ').take(4).collect::<Vec<_>>().join(" ")
+}
+
+/// What the explorer should say about `target`, counted from every stored game.
+#[derive(Debug, Default, PartialEq)]
+struct Expected {
+    total: Results,
+    ended: Results,
+    moves: BTreeMap<String, Results>,
+    /// Ids of the games that reached it, newest first.
+    games: Vec<i64>,
+}
+
+fn add(r: &mut Results, result: Option<&str>) {
+    r.games += 1;
+    match result {
+        Some("1-0") => r.white += 1,
+        Some("1/2-1/2") => r.draws += 1,
+        Some("0-1") => r.black += 1,
+        _ => r.unfinished += 1,
+    }
+}
+
+fn all_games(store: &SqliteStore) -> Vec<StoredGame> {
+    let mut out = Vec::new();
+    store
+        .for_each_game(&GameFilter::default(), &mut |g| {
+            out.push(g);
+            true
+        })
+        .unwrap();
+    out
+}
+
+/// The identities of the positions of a game, from its start to after its last move.
+fn replayed(g: &StoredGame) -> Vec<String> {
+    let mut pos = Position::from_fen(&g.game.start_fen).unwrap();
+    let mut out = vec![identity(&pos)];
+    for m in &g.moves {
+        pos = pos.play(pos.parse_uci(&m.uci, CastlingMode::Chess960).unwrap());
+        out.push(identity(&pos));
+    }
+    out
+}
+
+fn brute_force(games: &[(StoredGame, Vec<String>)], target: &Position) -> Expected {
+    let want = identity(target);
+    let mut e = Expected::default();
+    for (g, line) in games.iter().rev() {
+        let result = g.finish.as_ref().map(|f| f.result.as_str());
+        let Some(ply) = line.iter().position(|p| *p == want) else {
+            continue;
+        };
+        e.games.push(g.id.0);
+        add(&mut e.total, result);
+        match g.moves.get(ply) {
+            Some(m) => add(e.moves.entry(m.uci.clone()).or_default(), result),
+            None => add(&mut e.ended, result),
+        }
+    }
+    e
+}
+
+/// Every position of every stored game, once.
+fn every_position(games: &[StoredGame]) -> Vec<Position> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for g in games {
+        let mut pos = Position::from_fen(&g.game.start_fen).unwrap();
+        if seen.insert(identity(&pos)) {
+            out.push(pos);
+        }
+        for m in &g.moves {
+            pos = pos.play(pos.parse_uci(&m.uci, CastlingMode::Chess960).unwrap());
+            if seen.insert(identity(&pos)) {
+                out.push(pos);
+            }
+        }
+    }
+    out
+}
+
+/// The explorer agrees with the brute-force count on every position of every stored game,
+/// and on a position no game reached.
+fn check_all(store: &SqliteStore) -> usize {
+    let games = all_games(store);
+    let positions = every_position(&games);
+    let games: Vec<(StoredGame, Vec<String>)> = games
+        .into_iter()
+        .map(|g| {
+            let line = replayed(&g);
+            (g, line)
+        })
+        .collect();
+    for pos in &positions {
+        let want = brute_force(&games, pos);
+        let got = store.explore(pos, MAX_GAMES).unwrap();
+        let moves: BTreeMap<String, Results> = got
+            .moves
+            .iter()
+            .map(|m| (m.uci.clone(), m.results))
+            .collect();
+        let fen = pos.fen();
+        assert_eq!(moves, want.moves, "moves of {fen}");
+        assert_eq!(got.results, want.total, "totals of {fen}");
+        assert_eq!(got.ended, want.ended, "games ended in {fen}");
+        let ids: Vec<i64> = got.games.iter().map(|g| g.id.0).collect();
+        assert_eq!(ids, want.games, "games reaching {fen}");
+        for m in &got.moves {
+            let mv = pos.parse_uci(&m.uci, CastlingMode::Chess960).unwrap();
+            assert_eq!(m.san, pos.san(mv));
+        }
+        assert!(got
+            .moves
+            .windows(2)
+            .all(|w| w[0].results.games >= w[1].results.games));
+    }
+    let nowhere = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1").unwrap();
+    let got = store.explore(&nowhere, 10).unwrap();
+    assert_eq!(got.results, Results::default());
+    assert!(got.moves.is_empty() && got.games.is_empty());
+    positions.len()
+}
+
+/// Move `ply` of game `seed`: the ((seed >> ply) & 1)-th legal move in UCI order, so games
+/// of nearby seeds share their first moves and branch like a binary tree.
+fn branching_move(pos: &Position, ply: u32, seed: u32) -> Option<MoveRecord> {
+    let mut moves: Vec<_> = pos.legal_moves().iter().copied().collect();
+    moves.sort_by_key(|m| m.to_uci(CastlingMode::Chess960));
+    let m = *moves.get(((seed >> (ply % 32)) & 1) as usize % moves.len().max(1))?;
+    Some(MoveRecord::of(pos, m, None, 0))
+}
+
+fn line(start: &Position, seed: u32, plies: u32) -> Vec<MoveRecord> {
+    let mut pos = *start;
+    let mut out = Vec::new();
+    for ply in 0..plies {
+        let Some(mv) = branching_move(&pos, ply, seed) else {
+            break;
+        };
+        pos = pos.play(pos.parse_uci(&mv.uci, CastlingMode::Chess960).unwrap());
+        out.push(mv);
+    }
+    out
+}
+
+fn finish(result: &str) -> Finish {
+    Finish {
+        result: result.into(),
+        reason: "test".into(),
+    }
+}
+
+const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
+#[test]
+fn the_index_follows_every_change_to_the_games() {
+    let dir = scratch();
+    let store = SqliteStore::open(dir.path().join("g.sqlite3")).unwrap();
+    let start = StartId::new(518).unwrap().position();
+
+    // Games played move by move (autosave), some finished.
+    let mut ids = Vec::new();
+    for seed in 0..8u32 {
+        let (id, _) = store.create_game(&new_game(518, "W", "B")).unwrap();
+        for (ply, mv) in line(&start, seed, 6 + seed).iter().enumerate() {
+            store.append_move(id, ply as u32, mv).unwrap();
+        }
+        if let Some(r) = RESULTS.get(seed as usize % 4).filter(|r| **r != "*") {
+            store.finish_game(id, &finish(r)).unwrap();
+        }
+        ids.push(id);
+    }
+    // A game with no move yet, and one begun with moves.
+    store.create_game(&new_game(518, "W", "B")).unwrap();
+    store
+        .create_game_with_moves(&new_game(518, "W", "B"), &line(&start, 3, 9), None)
+        .unwrap();
+    // A game that comes back to the start position (Nf3 Nf6 Ng1 Ng8) and then plays e4: the
+    // start counts it once, with its first move.
+    let back = ["g1f3", "g8f6", "f3g1", "f6g8", "e2e4"];
+    let (rep, _) = store.create_game(&new_game(518, "W", "B")).unwrap();
+    let mut pos = start;
+    for (ply, uci) in back.iter().enumerate() {
+        let m = pos.parse_uci(uci, CastlingMode::Chess960).unwrap();
+        store
+            .append_move(rep, ply as u32, &MoveRecord::of(&pos, m, None, 0))
+            .unwrap();
+        pos = pos.play(m);
+    }
+    store.finish_game(rep, &finish("0-1")).unwrap();
+    assert!(check_all(&store) > 20);
+    let at_start = store.explore(&start, MAX_GAMES).unwrap();
+    assert_eq!(at_start.results.games, 11);
+    assert_eq!(at_start.ended.games, 1, "the game without a move");
+
+    // Takebacks: to the middle of a finished game (which clears its result), to nothing.
+    store.truncate_moves(ids[4], 3).unwrap();
+    store.truncate_moves(ids[5], 0).unwrap();
+    check_all(&store);
+    // Continued after the takeback along another line, then finished.
+    let other = line(&start, 0x5555, 8);
+    let g = store.game(ids[4]).unwrap().unwrap();
+    let mut pos = common::replay(&g.game.start_fen, &g.moves);
+    for ply in 3..8u32 {
+        let mv = branching_move(&pos, ply, 0x5555).unwrap();
+        store.append_move(ids[4], ply, &mv).unwrap();
+        pos = pos.play(pos.parse_uci(&mv.uci, CastlingMode::Chess960).unwrap());
+    }
+    assert_ne!(store.game(ids[4]).unwrap().unwrap().moves, other);
+    store.finish_game(ids[4], &finish("1/2-1/2")).unwrap();
+    check_all(&store);
+
+    // Deleting games removes their rows: nothing is left behind under any key.
+    store.delete_game(ids[0]).unwrap();
+    store.delete_game(rep).unwrap();
+    check_all(&store);
+
+    // Import: games of another start position, and the same start again.
+    let other_start = StartId::new(7).unwrap().position();
+    let batch: Vec<ImportGame> = (0..12u32)
+        .map(|seed| {
+            let (s, id) = if seed % 3 == 0 {
+                (start, 518)
+            } else {
+                (other_start, 7)
+            };
+            ImportGame {
+                game: {
+                    let mut g = new_game(id, &format!("P{seed}"), "Q");
+                    g.tags.push(("Round".into(), seed.to_string()));
+                    g
+                },
+                moves: line(&s, seed * 5, 4 + seed % 7),
+                finish: RESULTS
+                    .get(seed as usize % 4)
+                    .filter(|r| **r != "*")
+                    .map(|r| finish(r)),
+                movetext: None,
+            }
+        })
+        .collect();
+    store.import_games(&batch).unwrap();
+    let n = check_all(&store);
+    assert!(n > 60, "{n} positions");
+
+    // Everything removed: the index is empty.
+    for g in all_games(&store) {
+        store.delete_game(g.id).unwrap();
+    }
+    drop(store);
+    let conn = rusqlite::Connection::open(dir.path().join("g.sqlite3")).unwrap();
+    let rows: i64 = conn
+        .query_row("SELECT count(*) FROM positions", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(rows, 0);
+}
+
+#[test]
+fn counts_percentages_and_the_games_list() {
+    let dir = scratch();
+    let store = SqliteStore::open(dir.path().join("g.sqlite3")).unwrap();
+    let start = StartId::new(518).unwrap().position();
+    let play = |ucis: &[&str], result: Option<&str>| -> GameId {
+        let mut pos = start;
+        let mut moves = Vec::new();
+        for u in ucis {
+            let m = pos.parse_uci(u, CastlingMode::Chess960).unwrap();
+            moves.push(MoveRecord::of(&pos, m, None, 0));
+            pos = pos.play(m);
+        }
+        let (id, _) = store
+            .create_game_with_moves(&new_game(518, "W", "B"), &moves, None)
+            .unwrap();
+        if let Some(r) = result {
+            store.finish_game(id, &finish(r)).unwrap();
+        }
+        id
+    };
+    play(&["e2e4", "e7e5"], Some("1-0"));
+    play(&["e2e4", "c7c5"], Some("0-1"));
+    play(&["e2e4", "e7e5"], Some("1/2-1/2"));
+    play(&["d2d4"], Some("1-0"));
+    let last = play(&["e2e4"], None);
+    let got = store.explore(&start, 2).unwrap();
+    assert_eq!(got.key, start.hash());
+    assert_eq!(
+        got.results,
+        Results {
+            games: 5,
+            white: 2,
+            draws: 1,
+            black: 1,
+            unfinished: 1
+        }
+    );
+    assert_eq!(got.results.score(), Some(2.5 / 4.0));
+    let e4 = &got.moves[0];
+    assert_eq!((e4.uci.as_str(), e4.san.as_str()), ("e2e4", "e4"));
+    assert_eq!(
+        (
+            e4.results.games,
+            e4.results.white,
+            e4.results.draws,
+            e4.results.black,
+            e4.results.unfinished
+        ),
+        (4, 1, 1, 1, 1)
+    );
+    assert_eq!(e4.results.score(), Some(0.5));
+    assert_eq!(got.moves[1].san, "d4");
+    assert_eq!(got.moves[1].results.score(), Some(1.0));
+    // Newest first, as many as asked.
+    assert_eq!(got.games.len(), 2);
+    assert_eq!(got.games[0].id, last);
+    assert!(got.games[0].id > got.games[1].id);
+    // Black to move after 1. e4: the same counts seen from there.
+    let after = start.play(start.parse_uci("e2e4", CastlingMode::Chess960).unwrap());
+    let got = store.explore(&after, 10).unwrap();
+    assert_eq!(got.results.games, 4);
+    assert_eq!(got.ended.unfinished, 1);
+    let sans: Vec<&str> = got.moves.iter().map(|m| m.san.as_str()).collect();
+    assert_eq!(sans, ["e5", "c5"]);
+}
+
+#[test]
+fn zobrist_keys_are_stable_because_they_are_stored() {
+    // The index stores core's Zobrist keys: if this test fails, the keys changed, and every
+    // existing database needs a migration that rebuilds its position index (see
+    // crates/store/src/explorer.rs) before the change may ship.
+    let classical = StartId::new(518).unwrap().position();
+    let after = ["e2e4", "c7c5", "e4e5", "d7d5"]
+        .iter()
+        .fold(classical, |p, u| {
+            p.play(p.parse_uci(u, CastlingMode::Chess960).unwrap())
+        });
+    assert!(after.ep_square().is_some(), "exd6 e.p. is possible");
+    let keys = [
+        classical.hash(),
+        StartId::new(0).unwrap().position().hash(),
+        after.hash(),
+    ];
+    assert_eq!(keys, PINNED);
+}
+
+const PINNED: [u64; 3] = [
+    14_975_953_474_172_594_932,
+    10_941_180_200_723_347_636,
+    10_097_533_889_196_168_097,
+];
+
+#[test]
+fn a_version_3_database_is_indexed_when_opened() {
+    // tests/data/v3.sqlite3 was written by `chess960 db import tests/data/v3.pgn` of schema
+    // version 3 (main before issue 14): 60 generated games and 4 short games of the
+    // classical start, one unfinished and coming back to the start position.
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let dir = scratch();
+    let path = dir.path().join("v3.sqlite3");
+    std::fs::copy(data.join("v3.sqlite3"), &path).unwrap();
+    let version = |p: &Path| -> u32 {
+        rusqlite::Connection::open(p)
+            .unwrap()
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap()
+    };
+    assert_eq!(version(&path), 3);
+    let store = SqliteStore::open(&path).unwrap();
+    assert_eq!(SCHEMA_VERSION, 4);
+    assert_eq!(store.count(&GameFilter::default()).unwrap(), 64);
+    let n = check_all(&store);
+    assert!(n > 3000, "{n} positions");
+    let classical = StartId::new(518).unwrap().position();
+    let got = store.explore(&classical, 10).unwrap();
+    assert!(got.results.games >= 4);
+    assert!(got.results.unfinished >= 1);
+    drop(store);
+    assert_eq!(version(&path), 4);
+}
+
+#[test]
+fn entries_of_a_stored_game_are_what_the_store_keeps() {
+    // The rows of one game, read straight from the table, are its entries.
+    let dir = scratch();
+    let path = dir.path().join("g.sqlite3");
+    let store = SqliteStore::open(&path).unwrap();
+    let start = StartId::new(100).unwrap().position();
+    let moves = line(&start, 0b1011, 12);
+    let (id, _) = store
+        .create_game_with_moves(&new_game(100, "W", "B"), &moves, None)
+        .unwrap();
+    store.finish_game(id, &finish("0-1")).unwrap();
+    drop(store);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let mut rows: Vec<(i64, Option<i64>, Option<i64>)> = conn
+        .prepare("SELECT key, move, result FROM positions WHERE game_id = ?1")
+        .unwrap()
+        .query_map([id.0], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    rows.sort();
+    let mut want: Vec<(i64, Option<i64>, Option<i64>)> =
+        explorer::entries(&start.fen(), moves.iter().map(|m| m.uci.as_str()))
+            .iter()
+            .map(|e| (e.key as i64, e.mv.map(i64::from), Some(0)))
+            .collect();
+    want.sort();
+    assert!(rows.len() > 5);
+    assert_eq!(rows, want);
+}
+
+fn import_batch(start: &Position, id: u16, seeds: std::ops::Range<u32>) -> Vec<ImportGame> {
+    seeds
+        .map(|seed| ImportGame {
+            game: {
+                let mut g = new_game(id, &format!("P{seed}"), "Q");
+                g.tags.push(("Round".into(), seed.to_string()));
+                g
+            },
+            moves: line(start, seed * 3, 5 + seed % 9),
+            finish: RESULTS
+                .get(seed as usize % 4)
+                .filter(|r| **r != "*")
+                .map(|r| finish(r)),
+            movetext: None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_bulk_import_is_indexed_at_its_end_or_when_the_database_is_opened_again() {
+    let dir = scratch();
+    let path = dir.path().join("g.sqlite3");
+    let start = StartId::new(518).unwrap().position();
+    let store = SqliteStore::open(&path).unwrap();
+    store
+        .import_games(&import_batch(&start, 518, 0..5))
+        .unwrap();
+    store
+        .import_games_unindexed(&import_batch(&start, 518, 5..20))
+        .unwrap();
+    store
+        .import_games_unindexed(&import_batch(&start, 518, 20..30))
+        .unwrap();
+    assert_eq!(store.pending_index().unwrap(), 25);
+    // Not counted yet.
+    assert_eq!(store.explore(&start, 0).unwrap().results.games, 5);
+    // A pending game deleted leaves nothing behind.
+    store.delete_game(GameId(7)).unwrap();
+    let mut steps = Vec::new();
+    assert_eq!(store.index_pending(&mut |n| steps.push(n)).unwrap(), 24);
+    assert_eq!(steps, [24]);
+    assert_eq!(store.pending_index().unwrap(), 0);
+    assert_eq!(store.explore(&start, 0).unwrap().results.games, 29);
+    check_all(&store);
+
+    // A bulk import killed before its end: the next opening writes the rows.
+    store
+        .import_games_unindexed(&import_batch(&start, 518, 30..40))
+        .unwrap();
+    drop(store);
+    let store = SqliteStore::open(&path).unwrap();
+    assert_eq!(store.pending_index().unwrap(), 0);
+    assert_eq!(store.explore(&start, 0).unwrap().results.games, 39);
+    check_all(&store);
+}
