@@ -75,9 +75,24 @@ fn board_reason(end: &Position) -> Option<&'static str> {
     }
 }
 
+/// The result the board gives a game that ends in `end`: checkmate (the side to move lost),
+/// stalemate or insufficient material (a draw); `None` while the game can go on.
+fn board_result(end: &Position) -> Option<&'static str> {
+    if end.is_checkmate() {
+        Some(match end.turn() {
+            chess960_core::Color::White => "0-1",
+            chess960_core::Color::Black => "1-0",
+        })
+    } else if end.is_stalemate() || end.is_insufficient_material() {
+        Some("1/2-1/2")
+    } else {
+        None
+    }
+}
+
 /// A game read from PGN as a game to import. The reason of a finished game is what the
 /// board shows (checkmate, stalemate, insufficient material), else the `Termination` tag,
-/// else empty. Imported moves have `played_at_ms` 0 (unknown). The annotated movetext is
+/// else empty; a game without a result (`*`) that the board has ended gets the board's. Imported moves have `played_at_ms` 0 (unknown). The annotated movetext is
 /// kept when the moves with their clocks would not give the same movetext back.
 pub fn from_pgn(game: &Game) -> ImportGame {
     let tag = |n: &str| game.tags.get(n).map(str::to_owned);
@@ -143,7 +158,12 @@ pub fn from_pgn(game: &Game) -> ImportGame {
         pos = pos.play(node.mv);
     }
     let finish = match game.result {
-        GameResult::Unknown => None,
+        // No result given (`*`, or pasted moves without a marker): a game the board has ended
+        // gets the board's result, as lichess's import gives it.
+        GameResult::Unknown => board_result(&pos).map(|result| Finish {
+            result: result.to_owned(),
+            reason: board_reason(&pos).unwrap_or_default().to_owned(),
+        }),
         r => Some(Finish {
             result: r.as_str().to_owned(),
             reason: board_reason(&pos)

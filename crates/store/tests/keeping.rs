@@ -97,6 +97,27 @@ fn comments_nags_and_variations_survive_import_and_export() {
     );
 }
 
+/// Pasted moves without a result that end in mate are the mate's result, as lichess imports
+/// them; moves without a result that do not end the game stay unfinished.
+#[test]
+fn a_game_without_a_result_that_the_board_ended_gets_its_result() {
+    let dir = scratch();
+    let store = SqliteStore::open(dir.path().join("r.sqlite3")).unwrap();
+    let ids = added(&import(
+        &store,
+        "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#\n\n[Event \"b\"]\n\n1. f3 e5 2. g4 Qh4# *\n\n\
+         [Event \"c\"]\n\n1. d4 d5\n",
+    ));
+    let finish = |id| store.game(id).unwrap().unwrap().finish;
+    let mate = finish(ids[0]).expect("mate ends the game");
+    assert_eq!(
+        (mate.result.as_str(), mate.reason.as_str()),
+        ("1-0", "checkmate")
+    );
+    assert_eq!(finish(ids[1]).expect("mate").result, "0-1");
+    assert_eq!(finish(ids[2]), None);
+}
+
 #[test]
 fn moves_changed_after_import_keep_the_annotations_that_still_apply() {
     let dir = scratch();
