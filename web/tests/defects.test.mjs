@@ -278,11 +278,12 @@ describe('5. board coordinates', () => {
           return { ranks: ranks.map(read), files: files.map(read), board: { x: board.x, y: board.y, w: board.width } };
         });
         const square = labels.board.w / 8;
-        // The square a1 is at the bottom left (White below), a2 above it, b1 right of it: their
-        // colour is read at the square's centre line near its right edge, where no label or piece is.
-        const at = (file, rank) => pixel(page, labels.board.x + (file + 0.93) * square, labels.board.y + (7 - rank + 0.5) * square);
-        const dark = await at(0, 0);
-        const light = await at(0, 1);
+        // The labels stand on a1 (dark), a2 (light) and b1 (light). The two square colours are
+        // read on a3 (dark) and a4 (light), which are empty: on a1 and a2 a piece's outline can
+        // reach any point a label leaves free, depending on how the board's width rounds.
+        const at = (file, rank) => pixel(page, labels.board.x + (file + 0.5) * square, labels.board.y + (7 - rank + 0.5) * square);
+        const dark = await at(0, 2);
+        const light = await at(0, 3);
         assert.ok(contrast(dark, light) > 1.2, `two square colours read: ${dark} ${light}`);
         for (const label of [...labels.ranks, ...labels.files]) {
           assert.ok(label.size >= 12, `'${label.text}' is ${label.size}px`);
