@@ -1,24 +1,10 @@
 //! Integration tests of `chess960 draw`, `tables`, `list` and `fairness`: the real binary, its
 //! output, exit codes and error lines. The `--json` forms are a contract.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
-/// Runs `chess960` with `args` and `stdin` as standard input.
-fn run_with(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chess960"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the chess960 binary runs");
-    let mut input = child.stdin.take().expect("stdin is piped");
-    // The program may stop reading early (and close the pipe): that is not a test failure.
-    let _ = input.write_all(stdin.as_bytes());
-    drop(input);
-    child.wait_with_output().expect("the chess960 binary ends")
-}
+mod common;
+use common::run_with;
 
 fn run(args: &[&str]) -> Output {
     run_with(args, "")

@@ -2,12 +2,11 @@
 //! exit codes 0 / 1 / 2, error lines), on crafted files and on the shared test data.
 
 use serde_json::{json, Value};
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 mod common;
-use common::{shared, stderr, stdout};
+use common::{run_with, shared, stderr, stdout};
 
 fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_chess960"))
@@ -111,19 +110,10 @@ fn check_several_files_and_stdin() {
             .contains("is not a Chess960 start position"));
     }
 
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chess960"))
-        .args(["pgn", "check", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(std::fs::read(&a).unwrap().as_slice())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = run_with(
+        &["pgn", "check", "-"],
+        &std::fs::read_to_string(&a).unwrap(),
+    );
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(stdout(&out), "12 games, 0 with errors\n");
 }
@@ -450,15 +440,7 @@ fn a_file_with_no_games_exits_1_with_one_line_on_stderr() {
         format!("chess960: no games found in {}\n", s(&empty))
     );
     // Standard input is named as such.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chess960"))
-        .args(["pgn", "check", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    drop(child.stdin.take());
-    let out = child.wait_with_output().unwrap();
+    let out = run_with(&["pgn", "check", "-"], "");
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(stderr(&out), "chess960: no games found in standard input\n");
 }

@@ -6,6 +6,9 @@ use chess960_store::{GameFilter, GameStore, SqliteStore};
 use rexpect::session::{spawn_command, PtySession};
 use std::process::Command;
 
+mod common;
+use common::{run_with, stdout};
+
 const TIMEOUT_MS: u64 = 60_000;
 
 fn start(db: &std::path::Path, args: &[&str]) -> PtySession {
@@ -113,27 +116,9 @@ fn a_game_with_both_castling_forms_is_played_and_saved() {
 
 /// Runs `chess960 play` with `input` as standard input (a pipe, not a terminal).
 fn play_piped(db: &std::path::Path, args: &[&str], input: &str) -> (i32, String) {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chess960"))
-        .arg("play")
-        .arg("--db")
-        .arg(db)
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    let db = db.to_str().expect("a UTF-8 path");
+    let out = run_with(&[&["play", "--db", db], args].concat(), input);
+    (out.status.code().unwrap(), stdout(&out))
 }
 
 #[test]
