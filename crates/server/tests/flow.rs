@@ -37,6 +37,22 @@ async fn delete(a: &App, key: &str, seat: Option<&str>) -> Reply {
     }
 }
 
+/// A game written straight to the store, as the terminal or an import writes one: no seat.
+fn seatless_game(store: &SqliteStore) -> chess960_store::GameKey {
+    store
+        .create_game(&NewGame {
+            start_fen: chess960_core::StartId::new(5).unwrap().position().fen(),
+            start_id: Some(5),
+            white: "A".into(),
+            black: "B".into(),
+            time_control: None,
+            clocks: None,
+            tags: vec![],
+        })
+        .unwrap()
+        .1
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_clock_runs_before_both_sides_have_moved() {
     let a = app().await;
@@ -280,17 +296,7 @@ async fn games_are_deleted_by_their_seat_or_without_one() {
     // A game without a seat (imported, or played on the terminal): the server's access is
     // enough.
     let store = SqliteStore::open(&a.db).unwrap();
-    let (_, key2) = store
-        .create_game(&NewGame {
-            start_fen: chess960_core::StartId::new(5).unwrap().position().fen(),
-            start_id: Some(5),
-            white: "A".into(),
-            black: "B".into(),
-            time_control: None,
-            clocks: None,
-            tags: vec![],
-        })
-        .unwrap();
+    let key2 = seatless_game(&store);
     let r = delete(&a, key2.as_str(), None).await;
     assert_eq!(r.status, 204, "{}", r.text);
     assert!(store.game_by_key(&key2).unwrap().is_none());
@@ -359,17 +365,7 @@ async fn games_a_previous_run_left_unplayed_are_aborted_at_start() {
     };
     // Terminal games have no seat: never touched.
     let store = SqliteStore::open(&db).unwrap();
-    let (_, terminal) = store
-        .create_game(&NewGame {
-            start_fen: chess960_core::StartId::new(5).unwrap().position().fen(),
-            start_id: Some(5),
-            white: "A".into(),
-            black: "B".into(),
-            time_control: None,
-            clocks: None,
-            tags: vec![],
-        })
-        .unwrap();
+    let terminal = seatless_game(&store);
     let finish = |k: &str| {
         store
             .game_by_key(&chess960_store::GameKey::parse(k).unwrap())
