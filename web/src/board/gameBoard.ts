@@ -102,6 +102,9 @@ export class GameBoard {
     this.targets = [];
     this.previewKey = '';
     this.applyMarks();
+    // chessground keeps the king selected across an update from the server (a state pushed
+    // over the socket while the king is held): show its castling targets again.
+    this.refreshPreview(null);
     this.cg.state.dom.redraw();
   }
 
