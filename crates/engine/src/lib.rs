@@ -7,10 +7,12 @@
 pub mod bench;
 pub mod datagen;
 pub mod eval;
+pub mod nnue;
 pub mod player;
 pub mod search;
 pub mod see;
 pub mod time;
+pub mod trainingdata;
 pub mod tt;
 pub mod tune;
 pub mod uci;
