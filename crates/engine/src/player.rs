@@ -22,13 +22,14 @@
 //! assert!(start.is_legal(chosen.mv));
 //! ```
 
+use crate::nnue::{self, Network};
 use crate::search::{Limits, Report, Searcher, Shared, MATE, MATE_BOUND};
 use crate::time::{self, Clock, Deadlines};
 use crate::tt::Table;
 use crate::uci::nodes_for_elo;
 use chess960_core::{Color, Move, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// How strongly to play.
@@ -288,10 +289,18 @@ impl Player {
             multipv: 1,
             ..Limits::default()
         };
-        match level {
-            Level::Elo(elo) => limits.nodes = Some(nodes_for_elo(elo)),
-            Level::Depth(d) => limits.depth = Some(d.clamp(1, MAX_DEPTH) as i32),
-        }
+        // A rating level plays with the hand-crafted evaluation, on which the `UCI_Elo` node
+        // table was measured; a depth level with the engine's own evaluation (the net).
+        let net = match level {
+            Level::Elo(elo) => {
+                limits.nodes = Some(nodes_for_elo(elo));
+                None
+            }
+            Level::Depth(d) => {
+                limits.depth = Some(d.clamp(1, MAX_DEPTH) as i32);
+                nnue::default_net()
+            }
+        };
         let started = Instant::now();
         let deadlines = match clock {
             Some(c) => time::deadlines(
@@ -307,8 +316,8 @@ impl Player {
             None => Deadlines::default(),
         };
         let (outcome, pv) = self.search(
-            &pos,
-            hashes,
+            (&pos, hashes),
+            net,
             &limits,
             deadlines,
             stop,
@@ -422,8 +431,14 @@ impl Player {
                 Deadlines::default()
             }
         };
-        let ((best, score, depth), mut pv) =
-            self.search(&pos, hashes, &limits, deadlines, stop, on_report);
+        let ((best, score, depth), mut pv) = self.search(
+            (&pos, hashes),
+            nnue::default_net(),
+            &limits,
+            deadlines,
+            stop,
+            on_report,
+        );
         if pv.is_empty() {
             pv.extend(best.or_else(|| pos.legal_moves().first().copied()));
         }
@@ -434,11 +449,13 @@ impl Player {
         }
     }
 
-    /// Runs one search; returns (best move, internal score, depth) and the last reported line.
+    /// Runs one search from `pos`, whose game went through the positions of `hashes` (for
+    /// repetitions), evaluating with `net` (`None`: the hand-crafted evaluation); returns (best
+    /// move, internal score, depth) and the last reported line.
     fn search(
         &self,
-        pos: &Position,
-        hashes: Vec<u64>,
+        (pos, hashes): (&Position, Vec<u64>),
+        net: Option<Arc<Network>>,
         limits: &Limits,
         deadlines: Deadlines,
         stop: &AtomicBool,
@@ -464,7 +481,7 @@ impl Player {
                     std::thread::sleep(STOP_POLL);
                 }
             });
-            let mut searcher = Searcher::new(shared, 0, hashes, deadlines);
+            let mut searcher = Searcher::new(shared, 0, hashes, deadlines).with_net(net);
             let outcome = searcher.run(pos, limits, |r: &Report| {
                 if let Some(line) = r.lines.first() {
                     last_pv.clone_from(&line.pv);

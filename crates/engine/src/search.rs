@@ -3,12 +3,14 @@
 //! reductions, reverse futility and futility pruning, check extensions, killer / history /
 //! counter-move ordering, mate-distance pruning, and Lazy SMP across threads.
 
-use crate::eval::{evaluate, SEE_VALUE};
+use crate::eval::SEE_VALUE;
+use crate::nnue::{AccumulatorStack, Network};
 use crate::see::see_ge;
 use crate::time::Deadlines;
 use crate::tt::{Bound, Entry, Table};
 use chess960_core::{Move, MoveList, Position, Role};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Larger than any score.
@@ -116,6 +118,8 @@ pub struct Searcher<'a> {
     /// At least one iteration has completed in this search (the node limit waits for it).
     iteration_done: bool,
     start: Instant,
+    /// The net's accumulators, or `None` for the hand-crafted evaluation.
+    nnue: Option<AccumulatorStack>,
 }
 
 fn lmr_table() -> &'static [[i32; 64]; 64] {
@@ -155,6 +159,25 @@ impl<'a> Searcher<'a> {
             node_limit: None,
             iteration_done: false,
             start: Instant::now(),
+            nnue: crate::nnue::default_net().map(|net| AccumulatorStack::new(net, MAX_PLY + 2)),
+        }
+    }
+
+    /// Evaluates with `net`, or with the hand-crafted evaluation for `None` (the default is
+    /// [`crate::nnue::default_net`]).
+    pub fn with_net(mut self, net: Option<Arc<Network>>) -> Self {
+        self.nnue = net.map(|net| AccumulatorStack::new(net, MAX_PLY + 2));
+        self
+    }
+
+    /// The static evaluation of `pos` at `ply`, for the side to move.
+    fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+        match &mut self.nnue {
+            // Kept clear of the mate scores, whatever a net says.
+            Some(stack) => stack
+                .evaluate(pos, ply)
+                .clamp(-MATE_BOUND + 1, MATE_BOUND - 1),
+            None => crate::eval::evaluate(pos),
         }
     }
 
@@ -441,7 +464,7 @@ impl<'a> Searcher<'a> {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         // Mate-distance pruning.
         alpha = alpha.max(-MATE + ply as i32);
@@ -481,7 +504,7 @@ impl<'a> Searcher<'a> {
         let static_eval = if in_check {
             -INF
         } else {
-            tt.map_or_else(|| evaluate(pos), |e| e.eval)
+            tt.map_or_else(|| self.evaluate(pos, ply), |e| e.eval)
         };
         self.eval_stack[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.eval_stack[ply - 2];
@@ -698,12 +721,12 @@ impl<'a> Searcher<'a> {
             self.seldepth = ply as i32;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         let in_check = pos.is_check();
         let mut best = -INF;
         if !in_check {
-            let stand = evaluate(pos);
+            let stand = self.evaluate(pos, ply);
             if stand >= beta {
                 return stand;
             }

@@ -8,6 +8,7 @@
 //! answers `go` with `bestmove 0000`. `isready` is answered at once even while a search runs,
 //! because the search has its own thread.
 
+use crate::nnue::{self, Network};
 use crate::search::{Limits, Outcome, Report, Searcher, Shared, MATE, MATE_BOUND};
 use crate::time::{self, Clock, Deadlines};
 use crate::tt::{Bound, Table};
@@ -18,6 +19,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
+
+/// `EvalFile`'s value for the net built into the binary.
+pub const EMBEDDED: &str = "<embedded>";
 
 /// Engine name and version as reported to GUIs.
 pub const NAME: &str = concat!("chess960-engine ", env!("CARGO_PKG_VERSION"));
@@ -45,6 +49,22 @@ pub struct Options {
     pub show_wdl: bool,
     /// `UCI_AnalyseMode`: accepted and remembered; the search is the same either way.
     pub analyse_mode: bool,
+    /// `UseNNUE`: evaluate with the net (the built-in one or `EvalFile`'s) rather than the
+    /// hand-crafted evaluation. Limited strength always uses the hand-crafted one, on which
+    /// the `UCI_Elo` table was measured.
+    pub use_nnue: bool,
+    /// `EvalFile`: a net read from a file, `None` for the built-in one.
+    pub eval_file: Option<Arc<Network>>,
+}
+
+impl Options {
+    /// The net searches evaluate with, `None` for the hand-crafted evaluation.
+    pub fn net(&self) -> Option<Arc<Network>> {
+        if !self.use_nnue || self.limit_strength {
+            return None;
+        }
+        self.eval_file.clone().or_else(nnue::default_net)
+    }
 }
 
 impl Default for Options {
@@ -60,6 +80,8 @@ impl Default for Options {
             elo: ELO_MAX,
             show_wdl: false,
             analyse_mode: false,
+            use_nnue: true,
+            eval_file: None,
         }
     }
 }
@@ -230,6 +252,10 @@ impl<W: Write + Send + 'static> Uci<W> {
         ));
         self.say("option name UCI_ShowWDL type check default false");
         self.say("option name UCI_AnalyseMode type check default false");
+        self.say("option name UseNNUE type check default true");
+        self.say(&format!(
+            "option name EvalFile type string default {EMBEDDED}"
+        ));
         self.say("option name Clear Hash type button");
         self.say("uciok");
     }
@@ -269,6 +295,8 @@ impl<W: Write + Send + 'static> Uci<W> {
             "uci_elo" => num(ELO_MIN as u64, ELO_MAX as u64).map(|v| self.options.elo = v as u32),
             "uci_showwdl" => flag().map(|v| self.options.show_wdl = v),
             "uci_analysemode" => flag().map(|v| self.options.analyse_mode = v),
+            "usennue" => flag().map(|v| self.options.use_nnue = v),
+            "evalfile" => value.map(|path| self.set_eval_file(path)),
             // A button: any value is beside the point.
             "clear hash" => {
                 self.stop_search();
@@ -287,6 +315,26 @@ impl<W: Write + Send + 'static> Uci<W> {
                 ),
                 None => format!("option '{name}' needs a value; ignored"),
             });
+        }
+    }
+
+    /// `setoption name EvalFile value PATH`: reads the net now, so that a bad file is reported
+    /// at once and the previous net stays. `<embedded>` (or an empty value) goes back to the
+    /// built-in net.
+    fn set_eval_file(&mut self, path: &str) {
+        if path.is_empty() || path == EMBEDDED {
+            self.options.eval_file = None;
+            return;
+        }
+        match std::fs::read(path)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| Network::from_bytes(&bytes).map_err(|e| e.to_string()))
+        {
+            Ok(net) => {
+                self.complain(&format!("EvalFile '{path}': {net:?} loaded"));
+                self.options.eval_file = Some(Arc::new(net));
+            }
+            Err(e) => self.complain(&format!("EvalFile '{path}': {e}; the previous net stays")),
         }
     }
 
@@ -548,6 +596,7 @@ impl<W: Write + Send + 'static> Uci<W> {
         // The search adds the root's hash itself; these are the positions before it.
         let hashes = self.history.clone();
         let threads = self.options.threads;
+        let net = self.options.net();
         let mode = self.mode();
         let wdl_material = pos
             .filter(|_| self.options.show_wdl)
@@ -559,12 +608,15 @@ impl<W: Write + Send + 'static> Uci<W> {
                         let shared = &shared;
                         let hashes = hashes.clone();
                         let limits = limits.clone();
+                        let net = net.clone();
                         scope.spawn(move || {
-                            let mut s = Searcher::new(shared, t, hashes, Deadlines::default());
+                            let mut s = Searcher::new(shared, t, hashes, Deadlines::default())
+                                .with_net(net);
                             s.run(&pos, &limits, |_| {});
                         });
                     }
-                    let mut main = Searcher::new(&shared, 0, hashes.clone(), deadlines);
+                    let mut main =
+                        Searcher::new(&shared, 0, hashes.clone(), deadlines).with_net(net);
                     let out2 = Arc::clone(&out);
                     let o = main.run(&pos, &limits, |r| {
                         print_report(&out2, r, mode, wdl_material)

@@ -859,3 +859,96 @@ fn end_of_input_lets_a_limited_search_finish_and_stops_an_unlimited_one() {
         "{lines:?}"
     );
 }
+
+/// The score of the deepest `info … score cp` line.
+fn last_cp(lines: &[String]) -> i32 {
+    lines
+        .iter()
+        .rev()
+        .find_map(|l| score_and_wdl(l).0)
+        .unwrap_or_else(|| panic!("no score in {lines:?}"))
+}
+
+#[test]
+fn eval_file_loads_a_net_and_reports_a_bad_one() {
+    use chess960_engine::nnue::{Network, INPUTS, QA, QB, SCALE};
+    // A net that calls every position +300 for the side to move: searched one ply deep, every
+    // move leaves the opponent at +300, so the root scores -300, which no hand-crafted
+    // evaluation of the start position would.
+    let hidden = 16;
+    let constant = Network {
+        hidden,
+        feature_weights: vec![0; INPUTS * hidden],
+        feature_bias: vec![0; hidden],
+        output_weights: vec![0; 2 * hidden],
+        output_bias: 300 * QA * QB / SCALE,
+    };
+    let dir = std::env::temp_dir().join(format!("chess960-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("constant.nnue");
+    let bad = dir.join("truncated.nnue");
+    let bytes = constant.to_bytes();
+    std::fs::write(&good, &bytes).unwrap();
+    std::fs::write(&bad, &bytes[..100]).unwrap();
+
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until("uciok");
+    assert!(lines
+        .iter()
+        .any(|l| l == "option name UseNNUE type check default true"));
+    assert!(lines
+        .iter()
+        .any(|l| l == "option name EvalFile type string default <embedded>"));
+    let depth_one = |e: &mut Engine| {
+        e.send("position startpos");
+        e.send("go depth 1");
+        last_cp(&e.until("bestmove"))
+    };
+    let built_in = depth_one(&mut e);
+    assert_ne!(built_in, -300);
+
+    e.send(&format!("setoption name EvalFile value {}", good.display()));
+    e.send("isready");
+    let said = e.until("readyok");
+    assert!(
+        info_strings(&said).iter().any(|s| s.contains("loaded")),
+        "{said:?}"
+    );
+    assert_eq!(depth_one(&mut e), -300);
+
+    // A broken file is reported with its reason, and the loaded net stays.
+    for (path, reason) in [
+        (bad.display().to_string(), "net is 100 bytes"),
+        (
+            dir.join("missing.nnue").display().to_string(),
+            "missing.nnue",
+        ),
+    ] {
+        e.send(&format!("setoption name EvalFile value {path}"));
+        e.send("isready");
+        let said = e.until("readyok");
+        let strings = info_strings(&said);
+        assert!(
+            strings
+                .iter()
+                .any(|s| s.contains(reason) && s.contains("the previous net stays")),
+            "{said:?}"
+        );
+        assert_eq!(depth_one(&mut e), -300);
+    }
+
+    // Limited strength plays with the hand-crafted evaluation its calibration was measured on,
+    // and so does UseNNUE false.
+    e.send("setoption name UCI_LimitStrength value true");
+    assert_ne!(depth_one(&mut e), -300);
+    e.send("setoption name UCI_LimitStrength value false");
+    assert_eq!(depth_one(&mut e), -300);
+    e.send("setoption name UseNNUE value false");
+    assert_ne!(depth_one(&mut e), -300);
+    e.send("setoption name UseNNUE value true");
+    e.send("setoption name EvalFile value <embedded>");
+    assert_eq!(depth_one(&mut e), built_in);
+    e.send("quit");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -34,6 +34,12 @@
 //! | 4 | output bias, i32 (in units of QA·QB) |
 
 use chess960_core::{Board, Color, Piece, Square};
+use std::sync::Arc;
+
+mod accumulator;
+pub mod simd;
+
+pub use accumulator::AccumulatorStack;
 use std::fmt;
 
 /// Input features per perspective: 2 colours × 6 roles × 64 squares.
@@ -51,6 +57,12 @@ pub const WEIGHT_CLIP: f32 = 1.98;
 const MAGIC: &[u8; 8] = b"C960NNUE";
 const VERSION: u32 = 1;
 const HEADER: usize = 8 + 4 * 5;
+
+/// The net the engine plays with unless told otherwise: the one built into the binary, if
+/// any. `None` means the hand-crafted evaluation (`eval.rs`).
+pub fn default_net() -> Option<Arc<Network>> {
+    None
+}
 
 /// The input feature of `piece` on `square` for the accumulator of `perspective`.
 #[inline]
@@ -221,16 +233,16 @@ impl Network {
     }
 
     /// The output for the two accumulators, in centipawns for the side to move (`us` is its
-    /// accumulator). The scalar reference of the engine's SIMD code.
+    /// accumulator): the plain reference of the engine's SIMD code.
     pub fn output(&self, us: &[i16], them: &[i16]) -> i32 {
         let (w_us, w_them) = self.output_weights.split_at(self.hidden);
-        let mut sum: i64 = 0;
-        for (acc, weights) in [(us, w_us), (them, w_them)] {
-            for (&a, &w) in acc.iter().zip(weights) {
-                let x = i32::from(a).clamp(0, QA);
-                sum += i64::from(x * i32::from(w)) * i64::from(x);
-            }
-        }
+        self.scale_output(
+            simd::portable::screlu_dot(us, w_us) + simd::portable::screlu_dot(them, w_them),
+        )
+    }
+
+    /// Centipawns from the sum of `clamp(x)²·w` over both accumulators.
+    fn scale_output(&self, sum: i64) -> i32 {
         let out = sum / i64::from(QA) + i64::from(self.output_bias);
         (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }

@@ -1,0 +1,270 @@
+//! The accumulators of a search: one per ply, each remembering the board it was computed for,
+//! so that the next one is the previous one plus the pieces that appeared minus those that
+//! went. Diffing boards rather than decoding moves makes every move shape the same update:
+//! a Chess960 castle where the king lands on its rook's square, or a rook that does not move,
+//! needs no special case.
+
+use super::{feature, simd, Network};
+use chess960_core::{Board, Color, Piece, Position, Role, Square};
+use std::sync::Arc;
+
+/// More changed pieces than this and a fresh computation is cheaper than an update.
+const MAX_CHANGES: usize = 12;
+
+struct Entry {
+    board: Board,
+    valid: bool,
+}
+
+/// The accumulators of one search thread, indexed by ply.
+pub struct AccumulatorStack {
+    net: Arc<Network>,
+    entries: Vec<Entry>,
+    /// `entries.len() × 2 × hidden` values: per ply, White's perspective then Black's.
+    values: Vec<i16>,
+    /// A copy of one ply's values, for updating an accumulator in place.
+    scratch: Vec<i16>,
+}
+
+impl AccumulatorStack {
+    /// Accumulators for searches up to `plies` deep with `net`.
+    pub fn new(net: Arc<Network>, plies: usize) -> AccumulatorStack {
+        let hidden = net.hidden;
+        AccumulatorStack {
+            net,
+            entries: (0..plies)
+                .map(|_| Entry {
+                    board: Board::empty(),
+                    valid: false,
+                })
+                .collect(),
+            values: vec![0; plies * 2 * hidden],
+            scratch: vec![0; 2 * hidden],
+        }
+    }
+
+    /// The network evaluated.
+    pub fn net(&self) -> &Network {
+        &self.net
+    }
+
+    /// The evaluation of `pos` in centipawns for the side to move, using the accumulator of
+    /// `ply` (updated from the one below it, or from its own last board, whichever is closer).
+    pub fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+        let ply = ply.min(self.entries.len() - 1);
+        self.refresh(pos.board(), ply);
+        let hidden = self.net.hidden;
+        let base = ply * 2 * hidden;
+        let (white, black) = self.values[base..base + 2 * hidden].split_at(hidden);
+        let (us, them) = match pos.turn() {
+            Color::White => (white, black),
+            Color::Black => (black, white),
+        };
+        let (w_us, w_them) = self.net.output_weights.split_at(hidden);
+        let sum = simd::screlu_dot(us, w_us) + simd::screlu_dot(them, w_them);
+        self.net.scale_output(sum)
+    }
+
+    /// Brings the accumulator of `ply` to `board`.
+    fn refresh(&mut self, board: &Board, ply: usize) {
+        if self.entries[ply].valid && self.entries[ply].board == *board {
+            return;
+        }
+        let changes = |e: &Entry| {
+            if e.valid {
+                changed(&e.board, board)
+            } else {
+                usize::MAX
+            }
+        };
+        let own = changes(&self.entries[ply]);
+        let below = if ply > 0 {
+            changes(&self.entries[ply - 1])
+        } else {
+            usize::MAX
+        };
+        let source = if below <= own {
+            ply.wrapping_sub(1)
+        } else {
+            ply
+        };
+        let best = own.min(below);
+        if best > MAX_CHANGES {
+            self.compute_fresh(board, ply);
+        } else {
+            self.update(source, board, ply);
+        }
+        self.entries[ply].board = *board;
+        self.entries[ply].valid = true;
+    }
+
+    fn compute_fresh(&mut self, board: &Board, ply: usize) {
+        let hidden = self.net.hidden;
+        let base = ply * 2 * hidden;
+        for (i, perspective) in Color::ALL.into_iter().enumerate() {
+            let acc = self.net.accumulate(board, perspective);
+            self.values[base + i * hidden..base + (i + 1) * hidden].copy_from_slice(&acc);
+        }
+    }
+
+    /// The accumulator of `ply` for `board` from that of `source` (which may be `ply` itself),
+    /// which differs from `board` in at most `MAX_CHANGES` pieces.
+    fn update(&mut self, source: usize, board: &Board, ply: usize) {
+        let hidden = self.net.hidden;
+        let old = self.entries[source].board;
+        // The pieces that appeared (true) or went (false).
+        let mut changes = [(
+            Piece {
+                color: Color::White,
+                role: Role::Pawn,
+            },
+            Square::A1,
+            false,
+        ); MAX_CHANGES];
+        let mut n = 0;
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let piece = Piece { color, role };
+                let (before, after) = (old.by_piece(piece), board.by_piece(piece));
+                for (squares, appeared) in [(after & !before, true), (before & !after, false)] {
+                    for square in squares {
+                        changes[n] = (piece, square, appeared);
+                        n += 1;
+                    }
+                }
+            }
+        }
+        let src_start = source * 2 * hidden;
+        if source == ply {
+            // In place: read the source from a copy.
+            self.scratch
+                .copy_from_slice(&self.values[src_start..src_start + 2 * hidden]);
+        }
+        for (i, perspective) in Color::ALL.into_iter().enumerate() {
+            let mut add: [&[i16]; MAX_CHANGES] = [&[]; MAX_CHANGES];
+            let mut sub: [&[i16]; MAX_CHANGES] = [&[]; MAX_CHANGES];
+            let (mut n_add, mut n_sub) = (0, 0);
+            for &(piece, square, appeared) in &changes[..n] {
+                let row = feature(perspective, piece, square) * hidden;
+                let weights = &self.net.feature_weights[row..row + hidden];
+                if appeared {
+                    add[n_add] = weights;
+                    n_add += 1;
+                } else {
+                    sub[n_sub] = weights;
+                    n_sub += 1;
+                }
+            }
+            let offset = i * hidden;
+            // Split the buffer at `ply`: the source (below it, or the scratch copy) is read
+            // while `ply` is written.
+            let (low, high) = self.values.split_at_mut(ply * 2 * hidden);
+            let src = if source == ply {
+                &self.scratch[offset..offset + hidden]
+            } else {
+                &low[src_start + offset..src_start + offset + hidden]
+            };
+            simd::update(
+                &mut high[offset..offset + hidden],
+                src,
+                &add[..n_add],
+                &sub[..n_sub],
+            );
+        }
+    }
+}
+
+/// How many pieces differ between two boards (each appearance and disappearance counts).
+fn changed(a: &Board, b: &Board) -> usize {
+    let mut n = 0;
+    for color in Color::ALL {
+        for role in Role::ALL {
+            let piece = Piece { color, role };
+            n += (a.by_piece(piece) ^ b.by_piece(piece)).count() as usize;
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nnue::INPUTS;
+    use chess960_core::StartId;
+
+    fn random_net(hidden: usize, seed: u64) -> Network {
+        let mut seed = seed;
+        let mut next = |range: i64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 33) as i64 % (2 * range + 1) - range) as i16
+        };
+        Network {
+            hidden,
+            feature_weights: (0..INPUTS * hidden).map(|_| next(90)).collect(),
+            feature_bias: (0..hidden).map(|_| next(60)).collect(),
+            output_weights: (0..2 * hidden).map(|_| next(127)).collect(),
+            output_bias: 777,
+        }
+    }
+
+    /// Plays random games from Chess960 starts, castling whenever it can (so the king lands on
+    /// its rook's square, passes over it or stays put), and checks at every ply that the
+    /// incremental accumulators give the evaluation computed from scratch. The stack is used
+    /// as a search uses it: down the line, then back up to a shallower ply for a sibling.
+    fn check_incremental(hidden: usize) {
+        let net = Arc::new(random_net(hidden, hidden as u64));
+        let mut stack = AccumulatorStack::new(net.clone(), 64);
+        let mut seed = 12345u64;
+        let mut castles = 0;
+        let mut checked = 0;
+        for id in [0u32, 518, 959, 200, 637, 88] {
+            let mut pos = StartId::new(id).unwrap().position();
+            let mut line = vec![pos];
+            for ply in 0..120 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+                let castle = moves.iter().find(|m| m.is_castle());
+                let m = match castle {
+                    Some(&m) if seed >> 60 < 12 => {
+                        castles += 1;
+                        m
+                    }
+                    _ => moves.as_slice()[(seed >> 33) as usize % moves.len()],
+                };
+                pos = pos.play(m);
+                line.push(pos);
+                let depth = (ply % 7) + 1; // plies 1..=7 reused, as siblings in a search
+                assert_eq!(
+                    stack.evaluate(&pos, depth),
+                    net.evaluate_board(pos.board(), pos.turn()),
+                    "start {id}, ply {ply}: {}",
+                    pos.fen()
+                );
+                checked += 1;
+            }
+            // A jump back to the start at ply 0 and a far position at ply 1: fresh computations.
+            assert_eq!(
+                stack.evaluate(&line[0], 0),
+                net.evaluate_board(line[0].board(), line[0].turn())
+            );
+            let last = line.last().unwrap();
+            assert_eq!(
+                stack.evaluate(last, 1),
+                net.evaluate_board(last.board(), last.turn())
+            );
+        }
+        assert!(castles >= 6, "only {castles} castles were tried");
+        assert!(checked > 300);
+    }
+
+    #[test]
+    fn incremental_updates_match_a_fresh_computation() {
+        check_incremental(64); // the SIMD path
+        check_incremental(24); // a size the SIMD code leaves to the portable loops
+    }
+}
