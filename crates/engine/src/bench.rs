@@ -1,11 +1,13 @@
 //! `chess960-engine bench`: a fixed search over fixed positions, for regressions. The node
 //! count is deterministic (one thread, fresh table per position).
 
+use crate::nnue::Network;
 use crate::search::{Limits, Searcher, Shared};
 use crate::time::Deadlines;
 use crate::tt::Table;
 use chess960_core::{Position, StartId};
 use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Positions searched by the bench: Chess960 starts and middlegames, classical middlegames and
@@ -21,8 +23,9 @@ pub const POSITIONS: &[&str] = &[
     "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
 ];
 
-/// Runs the bench to `depth`; returns (nodes, seconds).
-pub fn run(depth: i32) -> (u64, f64) {
+/// Runs the bench to `depth`, evaluating with `net` (`None`: the hand-crafted evaluation);
+/// returns (nodes, seconds).
+pub fn run(depth: i32, net: Option<Arc<Network>>) -> (u64, f64) {
     let mut fens: Vec<String> = POSITIONS.iter().map(|s| s.to_string()).collect();
     for id in [0u32, 518, 959, 402] {
         fens.push(StartId::new(id).expect("valid id").position().fen());
@@ -36,7 +39,8 @@ pub fn run(depth: i32) -> (u64, f64) {
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
         };
-        let mut s = Searcher::new(&shared, 0, Vec::new(), Deadlines::default());
+        let mut s =
+            Searcher::new(&shared, 0, Vec::new(), Deadlines::default()).with_net(net.clone());
         let limits = Limits {
             depth: Some(depth),
             multipv: 1,

@@ -3,22 +3,50 @@
 //! developers) generate self-play training data, Texel-tune the evaluation and fit the
 //! win/draw/loss model of `UCI_ShowWDL` (see `docs/engine.md`).
 
+use chess960_engine::nnue::{self, Network};
 use chess960_engine::{bench, datagen, tune, uci::Uci, wdl};
+use std::sync::Arc;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("bench") => {
-            let depth = match args.get(1).map(|d| d.parse::<i32>()) {
-                None => 9,
-                Some(Ok(d)) if (1..=30).contains(&d) => d,
-                Some(_) => {
-                    eprintln!("chess960-engine: bench depth must be a number from 1 to 30");
-                    std::process::exit(2);
+            // bench [DEPTH] [--net FILE | --hce]
+            let mut depth = 9;
+            let mut net = nnue::default_net();
+            let mut rest = args[1..].iter();
+            while let Some(arg) = rest.next() {
+                match arg.as_str() {
+                    "--hce" => net = None,
+                    "--net" => {
+                        let path = rest
+                            .next()
+                            .unwrap_or_else(|| fail("bench: --net needs a file"));
+                        let bytes = std::fs::read(path)
+                            .unwrap_or_else(|e| fail(&format!("bench: {path}: {e}")));
+                        let loaded = Network::from_bytes(&bytes)
+                            .unwrap_or_else(|e| fail(&format!("bench: {path}: {e}")));
+                        net = Some(Arc::new(loaded));
+                    }
+                    flag if flag.starts_with("--") => {
+                        fail(&format!("bench: unknown flag {flag} (--net FILE or --hce)"))
+                    }
+                    d => match d.parse::<i32>() {
+                        Ok(d) if (1..=30).contains(&d) => depth = d,
+                        _ => {
+                            eprintln!("chess960-engine: bench depth must be a number from 1 to 30");
+                            std::process::exit(2);
+                        }
+                    },
                 }
+            }
+            let eval = match &net {
+                Some(net) => format!("nnue {net:?} ({})", nnue::simd::instruction_set()),
+                None => "hand-crafted".to_string(),
             };
-            let (nodes, secs) = bench::run(depth);
+            let (nodes, secs) = bench::run(depth, net);
             println!("depth {depth}");
+            println!("eval {eval}");
             println!("nodes {nodes}");
             println!("time {:.3} s", secs);
             println!("nps {}", (nodes as f64 / secs.max(1e-9)) as u64);
