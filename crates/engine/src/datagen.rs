@@ -360,7 +360,7 @@ fn play_game(shared: &Shared, config: &Config, index: u64) -> Game {
                 -score
             };
             if !pos.is_check() && !is_tactical(&pos, best) && score.abs() < MATE_BOUND {
-                recorded.push((pos.clone(), white_score));
+                recorded.push((pos, white_score));
             }
             // Adjudication saves time without changing the label: a side 10 pawns up for
             // eight plies wins, a long game stuck near 0 is a draw.
