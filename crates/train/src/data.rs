@@ -200,45 +200,55 @@ pub struct Dataset {
 }
 
 impl Dataset {
-    /// Builds a dataset from files already read, in order: each file's records are filtered,
-    /// its last `val_share` held out, then everything de-duplicated (training first, so a
-    /// validation position that repeats a training one is dropped from validation).
+    /// Builds a dataset from files already read, in order: see [`Dataset::add_file`] and
+    /// [`Dataset::deduplicate`].
     pub fn from_files(files: Vec<Vec<Record>>, filter: Filter, val_share: f64) -> Dataset {
-        let mut stats = LoadStats::default();
-        let mut train = Vec::new();
-        let mut val = Vec::new();
+        let mut d = Dataset::default();
         for records in files {
-            stats.read += records.len() as u64;
-            let mut kept = Vec::with_capacity(records.len());
-            for r in records {
-                if r.fullmove < filter.min_fullmove {
-                    stats.early += 1;
-                } else if i32::from(r.white_score).abs() > filter.max_score {
-                    stats.big_score += 1;
-                } else {
-                    kept.push(r.encode().expect("a decoded record encodes"));
-                }
-            }
-            let held = ((kept.len() as f64) * val_share.clamp(0.0, 1.0)).round() as usize;
-            val.extend(kept.drain(kept.len() - held..));
-            train.extend(kept);
+            d.add_file(records, filter, val_share);
         }
-        let mut seen = HashSet::with_capacity(train.len() + val.len());
-        for part in [&mut train, &mut val] {
-            let before = part.len();
-            part.retain(|r| seen.insert(*r));
-            stats.duplicates += (before - part.len()) as u64;
-        }
-        Dataset { train, val, stats }
+        d.deduplicate();
+        d
     }
 
-    /// Reads and builds from files (see [`read_file`] and [`Dataset::from_files`]).
+    /// Adds one file's records, in file order: filtered, then its last `val_share` held out.
+    pub fn add_file(&mut self, records: Vec<Record>, filter: Filter, val_share: f64) {
+        self.stats.read += records.len() as u64;
+        let mut kept = Vec::with_capacity(records.len());
+        for r in records {
+            if r.fullmove < filter.min_fullmove {
+                self.stats.early += 1;
+            } else if i32::from(r.white_score).abs() > filter.max_score {
+                self.stats.big_score += 1;
+            } else {
+                kept.push(r.encode().expect("a decoded record encodes"));
+            }
+        }
+        let held = ((kept.len() as f64) * val_share.clamp(0.0, 1.0)).round() as usize;
+        self.val.extend(kept.drain(kept.len() - held..));
+        self.train.extend(kept);
+    }
+
+    /// Keeps each record's bytes once: training first, so that a validation position that
+    /// repeats a training one is dropped from validation.
+    pub fn deduplicate(&mut self) {
+        let mut seen = HashSet::with_capacity(self.train.len() + self.val.len());
+        for part in [&mut self.train, &mut self.val] {
+            let before = part.len();
+            part.retain(|r| seen.insert(*r));
+            self.stats.duplicates += (before - part.len()) as u64;
+        }
+    }
+
+    /// Reads and builds from files (see [`read_file`] and [`Dataset::from_files`]), one file
+    /// in memory as decoded records at a time.
     pub fn load(paths: &[String], filter: Filter, val_share: f64) -> Result<Dataset, DataError> {
-        let files = paths
-            .iter()
-            .map(|p| read_file(Path::new(p)))
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(Dataset::from_files(files, filter, val_share))
+        let mut d = Dataset::default();
+        for p in paths {
+            d.add_file(read_file(Path::new(p))?, filter, val_share);
+        }
+        d.deduplicate();
+        Ok(d)
     }
 }
 

@@ -13,7 +13,8 @@ Trains the engine's NNUE on datagen output (.bin records or FEN;result;score tex
 
   --out FILE          the quantised net of the best epoch (default target/net.nnue)
   --hidden N          hidden neurons per perspective (default 64)
-  --epochs E          passes over the data (default 40); learning rate x0.1 after 75 %
+  --epochs E          passes over the data (default 40)
+  --lr-drop E         first epoch at a tenth of the learning rate (default: after 75 %)
   --batch B           positions per step (default 16384)
   --lr R              AdamW learning rate (default 0.001)
   --lambda L          weight of the game result in the target, 0 to 1 (default 0.4)
@@ -69,6 +70,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "epochs" => c.epochs = num(name, value, 1, 100_000)?,
             "batch" => c.batch = num(name, value, 1, 1 << 24)?,
             "lr" => c.lr = num(name, value, 1e-9, 10.0)?,
+            "lr-drop" => c.lr_drop = Some(num(name, value, 1, usize::MAX)?),
             "lambda" => c.lambda = num(name, value, 0.0, 1.0)?,
             "val-share" => o.val_share = num(name, value, 0.0, 0.99)?,
             "min-fullmove" => o.filter.min_fullmove = num(name, value, 0, u16::MAX)?,

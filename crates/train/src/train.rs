@@ -19,6 +19,9 @@ pub struct Config {
     pub batch: usize,
     /// AdamW's learning rate; ×0.1 from [`Config::drop_epoch`] on.
     pub lr: f32,
+    /// The first epoch (from 1) at a tenth of the learning rate; `None`: the one after 75 %
+    /// of the epochs.
+    pub lr_drop: Option<usize>,
     /// Weight of the game result in the target (the rest is the score's).
     pub lambda: f32,
     /// Threads computing gradients.
@@ -34,6 +37,7 @@ impl Default for Config {
             epochs: 40,
             batch: 16_384,
             lr: 0.001,
+            lr_drop: None,
             lambda: 0.4,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             seed: 1,
@@ -42,10 +46,10 @@ impl Default for Config {
 }
 
 impl Config {
-    /// The first epoch (counted from 1) trained at a tenth of the learning rate: the one after
-    /// 75 % of the epochs.
+    /// The first epoch (counted from 1) trained at a tenth of the learning rate: `lr_drop`,
+    /// by default the one after 75 % of the epochs.
     pub fn drop_epoch(&self) -> usize {
-        (self.epochs * 3 / 4).max(1) + 1
+        self.lr_drop.unwrap_or((self.epochs * 3 / 4).max(1) + 1)
     }
 
     /// The learning rate of `epoch` (counted from 1).
@@ -303,6 +307,7 @@ mod tests {
             epochs: 6,
             batch: 256,
             lr: 0.01,
+            lr_drop: None,
             lambda: 0.3,
             threads: 2,
             seed: 4,
@@ -352,6 +357,11 @@ mod tests {
         assert_eq!(c(1).drop_epoch(), 2);
         assert_eq!(c(40).lr_at(30), 1.0);
         assert_eq!(c(40).lr_at(31), 0.1);
+        let early = Config {
+            lr_drop: Some(5),
+            ..c(40)
+        };
+        assert_eq!((early.lr_at(4), early.lr_at(5)), (1.0, 0.1));
     }
 
     #[test]
