@@ -124,6 +124,11 @@ fn main() {
     if data.train.is_empty() {
         fail("no training positions left after filtering");
     }
+    println!(
+        "the data's own scores as the prediction: training loss {:.6}, validation loss {:.6}",
+        train::score_loss(&data.train, o.config.lambda),
+        train::score_loss(&data.val, o.config.lambda)
+    );
     let c = &o.config;
     println!(
         "net: 768->{}x2->1, {} weights; batch {}, lr {} (x0.1 from epoch {}), lambda {}, {} threads",

@@ -3,7 +3,7 @@
 //! epoch, and the epoch with the best validation loss kept.
 
 use crate::data::{Dataset, Packed};
-use crate::model::{AdamW, FloatNet, Sample, Scratch};
+use crate::model::{sigmoid, AdamW, FloatNet, Sample, Scratch, SIGMOID_SCALE};
 use chess960_engine::datagen::Rng;
 use chess960_engine::nnue::Network;
 use std::time::{Duration, Instant};
@@ -148,6 +148,21 @@ pub fn mean_loss(net: &FloatNet, data: &[Packed], lambda: f32, threads: usize) -
             .sum::<f64>()
     });
     sums.iter().sum::<f64>() / data.len() as f64
+}
+
+/// The mean squared error of the data's own search scores as the prediction,
+/// `sigmoid(score / 400)` against the target: what a net that only reproduced the scores would
+/// reach, a yardstick for the validation loss.
+pub fn score_loss(data: &[Packed], lambda: f32) -> f64 {
+    let sum: f64 = data
+        .iter()
+        .map(|p| {
+            let s = Sample::from_packed(p);
+            let e = sigmoid(s.score / SIGMOID_SCALE) - s.target(lambda);
+            f64::from(e * e)
+        })
+        .sum();
+    sum / data.len().max(1) as f64
 }
 
 /// The mean and largest |float − quantised| evaluation over `data`, in centipawns, the
@@ -362,6 +377,34 @@ mod tests {
             ..c(40)
         };
         assert_eq!((early.lr_at(4), early.lr_at(5)), (1.0, 0.1));
+    }
+
+    #[test]
+    fn the_scores_yardstick_is_the_results_share_of_the_target() {
+        // With the score as prediction, only the result's part of the target is missed:
+        // error λ·(result − sigmoid(score/400)).
+        let record = |score: i16, outcome| {
+            let pos = Position::from_fen(
+                "qbbnnrkr/1ppp2pp/p7/4pp2/8/P3PP2/1PPP2PP/QBBNNRKR b HFhf - 0 9",
+            )
+            .unwrap();
+            Record {
+                board: *pos.board(),
+                turn: pos.turn(),
+                white_score: score,
+                outcome,
+                fullmove: 9,
+            }
+            .encode()
+            .unwrap()
+        };
+        // Black to move, White won, White's score 0: the error is 0.4 · (0 − 0.5).
+        let data = [record(0, Outcome::WhiteWins)];
+        assert!((score_loss(&data, 0.4) - 0.04).abs() < 1e-6);
+        assert_eq!(score_loss(&data, 0.0), 0.0);
+        let data = [record(0, Outcome::Draw), record(400, Outcome::BlackWins)];
+        let e = 0.4 * (1.0 - (1.0 / (1.0 + 1f64.exp())));
+        assert!((score_loss(&data, 0.4) - e * e / 2.0).abs() < 1e-6);
     }
 
     #[test]
