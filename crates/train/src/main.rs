@@ -86,6 +86,18 @@ fn parse(args: &[String]) -> Result<Options, String> {
     Ok(o)
 }
 
+/// Prints a line on standard output. A reader that has gone (`| head`) ends the run quietly,
+/// as for the `chess960` binary; the net written so far stays whole.
+fn say(line: std::fmt::Arguments) {
+    use std::io::Write;
+    if let Err(e) = writeln!(std::io::stdout().lock(), "{line}") {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        fail(&format!("standard output: {e}"));
+    }
+}
+
 fn fail(msg: &str) -> ! {
     eprintln!("chess960-train: {msg}");
     std::process::exit(2);
@@ -101,14 +113,14 @@ fn write_net(path: &str, bytes: &[u8]) -> std::io::Result<()> {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.iter().any(|a| a == "--help" || a == "-h") {
-        print!("{USAGE}");
+        say(format_args!("{}", USAGE.trim_end()));
         return;
     }
     let o = parse(&args).unwrap_or_else(|e| fail(&e));
     let mut data =
         Dataset::load(&o.files, o.filter, o.val_share).unwrap_or_else(|e| fail(&e.to_string()));
     let s = data.stats;
-    println!(
+    say(format_args!(
         "data: {} files, {} positions read; dropped {} before move {}, {} with |score| > {}, \
          {} duplicates; {} training, {} validation",
         o.files.len(),
@@ -120,17 +132,17 @@ fn main() {
         s.duplicates,
         data.train.len(),
         data.val.len()
-    );
+    ));
     if data.train.is_empty() {
         fail("no training positions left after filtering");
     }
-    println!(
+    say(format_args!(
         "the data's own scores as the prediction: training loss {:.6}, validation loss {:.6}",
         train::score_loss(&data.train, o.config.lambda),
         train::score_loss(&data.val, o.config.lambda)
-    );
+    ));
     let c = &o.config;
-    println!(
+    say(format_args!(
         "net: 768->{}x2->1, {} weights; batch {}, lr {} (x0.1 from epoch {}), lambda {}, {} threads",
         c.hidden,
         FloatNet::param_count(c.hidden),
@@ -139,7 +151,7 @@ fn main() {
         c.drop_epoch(),
         c.lambda,
         c.threads
-    );
+    ));
     let mut write_error = None;
     let best = train::train(c, &mut data, |e, net| {
         let mut note = String::new();
@@ -149,7 +161,7 @@ fn main() {
                 Err(err) => write_error = Some(err),
             }
         }
-        println!(
+        say(format_args!(
             "epoch {:>3}/{}  lr {:.6}  train loss {:.6}  val loss {:.6}  {:.0} pos/s  {:.1} s{note}",
             e.epoch,
             c.epochs,
@@ -158,7 +170,7 @@ fn main() {
             e.val_loss,
             e.positions_per_s,
             e.elapsed.as_secs_f64()
-        );
+        ));
     });
     if let Some(e) = write_error {
         fail(&format!("{}: {e}", o.out));
@@ -170,7 +182,7 @@ fn main() {
         &data.val
     };
     let (mean, max) = train::quantisation_error(&best, &quantised, check, c.threads);
-    println!(
+    say(format_args!(
         "float vs quantised evaluation over {} {} positions: mean {mean:.2} cp, max {max:.2} cp",
         check.len(),
         if data.val.is_empty() {
@@ -178,10 +190,10 @@ fn main() {
         } else {
             "validation"
         }
-    );
-    println!(
+    ));
+    say(format_args!(
         "net written to {} ({} bytes)",
         o.out,
         quantised.to_bytes().len()
-    );
+    ));
 }

@@ -67,16 +67,42 @@ fn broken_data_is_refused_with_the_file_and_line() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-#[test]
-fn a_short_run_writes_a_net_the_engine_reads() {
-    let dir = scratch_dir("run");
-    let data = dir.join("data.txt");
+fn write_data(path: &std::path::Path) {
     let mut text = String::new();
     for i in 0..300 {
         let result = ["1.0", "0.5", "0.0"][i % 3];
         text.push_str(&format!("{};{result};{}\n", FENS[i % 3], i as i32 - 150));
     }
-    std::fs::write(&data, text).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn a_reader_that_goes_away_ends_the_run_quietly() {
+    let dir = scratch_dir("pipe");
+    let data = dir.join("data.txt");
+    write_data(&data);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chess960-train"))
+        .args(["--hidden", "4", "--epochs", "1000", "--batch", "64"])
+        .arg("--out")
+        .arg(dir.join("net.nnue"))
+        .arg(&data)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take()); // as `| head -0` would
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.is_empty(), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_short_run_writes_a_net_the_engine_reads() {
+    let dir = scratch_dir("run");
+    let data = dir.join("data.txt");
+    write_data(&data);
     let net = dir.join("net.nnue");
     let out = run(&[
         "--hidden",
