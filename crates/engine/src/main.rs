@@ -53,19 +53,29 @@ fn main() {
         }
         Some("datagen") => {
             let flags = Flags::parse(&args[1..]);
-            let config = datagen::Config {
-                games: flags.num("games", 1000),
-                nodes: flags.num("nodes", 5000),
-                seed: flags.num("seed", 1),
-            };
             let path = flags.get("out").unwrap_or("target/datagen.txt");
+            let defaults = datagen::Config::default();
+            let config = datagen::Config {
+                games: flags.num("games", defaults.games),
+                nodes: flags.num("nodes", defaults.nodes),
+                seed: flags.num("seed", defaults.seed),
+                threads: flags.num_in("threads", defaults.threads, 1..=256),
+                random_plies: match flags.get("random-plies") {
+                    None => defaults.random_plies,
+                    Some(v) => datagen::parse_plies(v)
+                        .unwrap_or_else(|e| fail(&format!("--random-plies: {e}"))),
+                },
+                classical_percent: flags.num_in("classical", 0, 0..=100),
+                format: datagen::Format::for_path(path),
+            };
             let file =
                 std::fs::File::create(path).unwrap_or_else(|e| fail(&format!("{path}: {e}")));
             let mut out = std::io::BufWriter::new(file);
-            match datagen::run(&config, &mut out) {
-                Ok((games, positions)) => {
-                    println!("{games} games, {positions} positions written to {path}")
-                }
+            match datagen::run(&config, &mut out, |line| eprintln!("datagen: {line}")) {
+                Ok(s) => println!(
+                    "{} games ({} dropped openings), {} positions written to {path}",
+                    s.games, s.dropped, s.positions
+                ),
                 Err(e) => fail(&format!("{path}: {e}")),
             }
         }
@@ -249,6 +259,22 @@ impl Flags {
                 .parse()
                 .unwrap_or_else(|_| fail(&format!("--{name}: '{v}' is not a valid number"))),
         }
+    }
+
+    /// A number that must lie in `range`.
+    fn num_in<T>(&self, name: &str, default: T, range: std::ops::RangeInclusive<T>) -> T
+    where
+        T: std::str::FromStr + PartialOrd + std::fmt::Display,
+    {
+        let n = self.num(name, default);
+        if !range.contains(&n) {
+            fail(&format!(
+                "--{name}: {n} is out of range ({} to {})",
+                range.start(),
+                range.end()
+            ));
+        }
+        n
     }
 }
 
