@@ -21,6 +21,8 @@ Trains the engine's NNUE on datagen output (.bin records or FEN;result;score tex
   --val-share S       share of each file's end held out, 0 to 1 (default 0.05)
   --min-fullmove M    drop positions before this move (default 8)
   --max-score C       drop positions with |score| above C centipawns (default 3000)
+  --mirror on|off     add the mirror image (files a-h reversed) of every training
+                      position (default on)
   --threads T         threads (default: the available cores)
   --seed S            seed of the initial weights and the shuffles (default 1)
 ";
@@ -31,6 +33,7 @@ struct Options {
     config: Config,
     filter: Filter,
     val_share: f64,
+    mirror: bool,
 }
 
 fn parse(args: &[String]) -> Result<Options, String> {
@@ -40,6 +43,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         config: Config::default(),
         filter: Filter::default(),
         val_share: 0.05,
+        mirror: true,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -75,6 +79,13 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "val-share" => o.val_share = num(name, value, 0.0, 0.99)?,
             "min-fullmove" => o.filter.min_fullmove = num(name, value, 0, u16::MAX)?,
             "max-score" => o.filter.max_score = num(name, value, 0, 32767)?,
+            "mirror" => {
+                o.mirror = match value.as_str() {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err(format!("--mirror: '{value}' is neither on nor off")),
+                }
+            }
             "threads" => c.threads = num(name, value, 1, 256)?,
             "seed" => c.seed = num(name, value, 0, u64::MAX)?,
             _ => return Err(format!("unknown flag --{name} (try --help)")),
@@ -135,6 +146,13 @@ fn main() {
     ));
     if data.train.is_empty() {
         fail("no training positions left after filtering");
+    }
+    if o.mirror {
+        let added = data.add_mirrored_training();
+        say(format_args!(
+            "mirrored: {added} mirror images added; {} training positions",
+            data.train.len()
+        ));
     }
     say(format_args!(
         "the data's own scores as the prediction: training loss {:.6}, validation loss {:.6}",
