@@ -168,7 +168,7 @@ pub struct Filter {
 impl Default for Filter {
     fn default() -> Filter {
         Filter {
-            min_fullmove: 8,
+            min_fullmove: 5,
             max_score: 3000,
         }
     }
@@ -409,7 +409,7 @@ r1bkrn1b/3pp1pp/p1n2p2/2p5/8/3PPBP1/PPqNKP1P/RNB1R1Q1 w kq - 2 12;1.0;3500
                 .collect()
         };
         let mut first = file(0);
-        first[3].fullmove = 7; // too early
+        first[3].fullmove = 4; // too early
         first[4].white_score = -3001; // decided
         first[5] = first[6]; // duplicate
         let second = file(100);

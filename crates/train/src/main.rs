@@ -17,9 +17,9 @@ Trains the engine's NNUE on datagen output (.bin records or FEN;result;score tex
   --lr-drop E         first epoch at a tenth of the learning rate (default: after 75 %)
   --batch B           positions per step (default 16384)
   --lr R              AdamW learning rate (default 0.001)
-  --lambda L          weight of the game result in the target, 0 to 1 (default 0.4)
+  --lambda L          weight of the game result in the target, 0 to 1 (default 0)
   --val-share S       share of each file's end held out, 0 to 1 (default 0.05)
-  --min-fullmove M    drop positions before this move (default 8)
+  --min-fullmove M    drop positions before this move (default 5)
   --max-score C       drop positions with |score| above C centipawns (default 3000)
   --mirror on|off     add the mirror image (files a-h reversed) of every training
                       position (default on)

@@ -22,7 +22,10 @@ pub struct Config {
     /// The first epoch (from 1) at a tenth of the learning rate; `None`: the one after 75 %
     /// of the epochs.
     pub lr_drop: Option<usize>,
-    /// Weight of the game result in the target (the rest is the score's).
+    /// Weight of the game result in the target (the rest is the score's). 0 by default: with
+    /// the tens of thousands of games a session can generate, every position of a game shares
+    /// its result, and a net fitted to results learns to recognise the games rather than judge
+    /// positions (docs/engine.md, "NNUE: data and training").
     pub lambda: f32,
     /// Threads computing gradients.
     pub threads: usize,
@@ -38,7 +41,7 @@ impl Default for Config {
             batch: 16_384,
             lr: 0.001,
             lr_drop: None,
-            lambda: 0.4,
+            lambda: 0.0,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             seed: 1,
         }

@@ -34,7 +34,7 @@
 //! | 4 | output bias, i32 (in units of QA·QB) |
 
 use chess960_core::{Board, Color, Piece, Square};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 mod accumulator;
 pub mod simd;
@@ -58,10 +58,19 @@ const MAGIC: &[u8; 8] = b"C960NNUE";
 const VERSION: u32 = 1;
 const HEADER: usize = 8 + 4 * 5;
 
-/// The net the engine plays with unless told otherwise: the one built into the binary, if
-/// any. `None` means the hand-crafted evaluation (`eval.rs`).
+/// The net built into the binary (`crates/engine/nets/default.nnue`; its provenance, the
+/// commands that made it and the match that accepted it, is in `nets/README.md`).
+static BUILT_IN: &[u8] = include_bytes!("../../nets/default.nnue");
+
+/// The net the engine plays with unless told otherwise: the one built into the binary.
+/// `None` would mean the hand-crafted evaluation (`eval.rs`).
 pub fn default_net() -> Option<Arc<Network>> {
-    None
+    static NET: OnceLock<Arc<Network>> = OnceLock::new();
+    Some(Arc::clone(NET.get_or_init(|| {
+        // Checked by a unit test (`the_built_in_net_loads`): a broken file fails the build's
+        // tests, never a user's run.
+        Arc::new(Network::from_bytes(BUILT_IN).expect("the built-in net is a valid net file"))
+    })))
 }
 
 /// The input feature of `piece` on `square` for the accumulator of `perspective`.
@@ -276,6 +285,16 @@ mod tests {
             output_weights: (0..2 * hidden).map(|_| next() / 4).collect(),
             output_bias: 1234,
         }
+    }
+
+    #[test]
+    fn the_built_in_net_loads() {
+        let net = Network::from_bytes(BUILT_IN).unwrap();
+        assert!(net.hidden % 16 == 0, "the SIMD code wants a multiple of 16");
+        // It plays chess: a queen up is good for the side that has it, whoever moves.
+        let up = chess960_core::Position::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+        assert!(net.evaluate_board(up.board(), Color::White) > 500);
+        assert!(net.evaluate_board(up.board(), Color::Black) < -500);
     }
 
     #[test]
