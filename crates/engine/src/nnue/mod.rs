@@ -292,7 +292,10 @@ mod tests {
         let net = Network::from_bytes(BUILT_IN).unwrap();
         assert!(net.hidden % 16 == 0, "the SIMD code wants a multiple of 16");
         // It plays chess: a queen up is good for the side that has it, whoever moves.
-        let up = chess960_core::Position::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+        let up = chess960_core::Position::from_fen(
+            "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        )
+        .unwrap();
         assert!(net.evaluate_board(up.board(), Color::White) > 500);
         assert!(net.evaluate_board(up.board(), Color::Black) < -500);
     }
