@@ -22,9 +22,7 @@ fn main() {
                         let path = rest
                             .next()
                             .unwrap_or_else(|| fail("bench: --net needs a file"));
-                        let bytes = std::fs::read(path)
-                            .unwrap_or_else(|e| fail(&format!("bench: {path}: {e}")));
-                        let loaded = Network::from_bytes(&bytes)
+                        let loaded = Network::load(std::path::Path::new(path))
                             .unwrap_or_else(|e| fail(&format!("bench: {path}: {e}")));
                         net = Some(Arc::new(loaded));
                     }

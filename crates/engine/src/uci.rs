@@ -326,10 +326,7 @@ impl<W: Write + Send + 'static> Uci<W> {
             self.options.eval_file = None;
             return;
         }
-        match std::fs::read(path)
-            .map_err(|e| e.to_string())
-            .and_then(|bytes| Network::from_bytes(&bytes).map_err(|e| e.to_string()))
-        {
+        match Network::load(std::path::Path::new(path)) {
             Ok(net) => {
                 self.complain(&format!("EvalFile '{path}': {net:?} loaded"));
                 self.options.eval_file = Some(Arc::new(net));

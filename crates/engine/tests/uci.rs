@@ -924,6 +924,8 @@ fn eval_file_loads_a_net_and_reports_a_bad_one() {
             dir.join("missing.nnue").display().to_string(),
             "missing.nnue",
         ),
+        // Read without end, were it not for the size limit.
+        ("/dev/zero".to_string(), "larger than any net"),
     ] {
         e.send(&format!("setoption name EvalFile value {path}"));
         e.send("isready");

@@ -201,6 +201,22 @@ impl Network {
         })
     }
 
+    /// Reads the net file at `path`. Reads at most the size of the largest net this format
+    /// allows, so that a wrong path (`/dev/zero`, a huge file) is refused rather than read
+    /// without end.
+    pub fn load(path: &std::path::Path) -> Result<Network, String> {
+        use std::io::Read;
+        let limit = file_len(4096);
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|f| f.take(limit as u64 + 1).read_to_end(&mut bytes))
+            .map_err(|e| e.to_string())?;
+        if bytes.len() > limit {
+            return Err(format!("larger than any net ({limit} bytes at most)"));
+        }
+        Network::from_bytes(&bytes).map_err(|e| e.to_string())
+    }
+
     /// The net file of this network.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(file_len(self.hidden));
