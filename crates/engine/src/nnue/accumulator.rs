@@ -43,11 +43,6 @@ impl AccumulatorStack {
         }
     }
 
-    /// The network evaluated.
-    pub fn net(&self) -> &Network {
-        &self.net
-    }
-
     /// The evaluation of `pos` in centipawns for the side to move, using the accumulator of
     /// `ply` (updated from the one below it, or from its own last board, whichever is closer).
     pub fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
@@ -189,25 +184,8 @@ fn changed(a: &Board, b: &Board) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nnue::INPUTS;
+    use crate::nnue::testing::random_net;
     use chess960_core::StartId;
-
-    fn random_net(hidden: usize, seed: u64) -> Network {
-        let mut seed = seed;
-        let mut next = |range: i64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((seed >> 33) as i64 % (2 * range + 1) - range) as i16
-        };
-        Network {
-            hidden,
-            feature_weights: (0..INPUTS * hidden).map(|_| next(90)).collect(),
-            feature_bias: (0..hidden).map(|_| next(60)).collect(),
-            output_weights: (0..2 * hidden).map(|_| next(127)).collect(),
-            output_bias: 777,
-        }
-    }
 
     /// Plays random games from Chess960 starts, castling whenever it can (so the king lands on
     /// its rook's square, passes over it or stays put), and checks at every ply that the

@@ -281,27 +281,41 @@ impl Network {
     }
 }
 
+/// Random nets and values for the tests of this module and its submodules.
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use chess960_core::Role;
+pub(crate) mod testing {
+    use super::{Network, INPUTS};
 
-    fn tiny(hidden: usize) -> Network {
-        let mut seed = 7u64;
-        let mut next = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((seed >> 33) % 401) as i16 - 200
-        };
+    /// `n` values in `-range..=range` from a linear congruential generator advanced in `seed`.
+    pub(crate) fn random_values(n: usize, seed: &mut u64, range: i16) -> Vec<i16> {
+        (0..n)
+            .map(|_| {
+                *seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                ((*seed >> 33) % (2 * range as u64 + 1)) as i16 - range
+            })
+            .collect()
+    }
+
+    /// A net with random weights small enough for the 16-bit products of the output layer.
+    pub(crate) fn random_net(hidden: usize, seed: u64) -> Network {
+        let mut seed = seed;
         Network {
             hidden,
-            feature_weights: (0..INPUTS * hidden).map(|_| next()).collect(),
-            feature_bias: (0..hidden).map(|_| next()).collect(),
-            output_weights: (0..2 * hidden).map(|_| next() / 4).collect(),
-            output_bias: 1234,
+            feature_weights: random_values(INPUTS * hidden, &mut seed, 90),
+            feature_bias: random_values(hidden, &mut seed, 60),
+            output_weights: random_values(2 * hidden, &mut seed, 127),
+            output_bias: 777,
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::random_net;
+    use super::*;
+    use chess960_core::Role;
 
     #[test]
     fn the_built_in_net_loads() {
@@ -318,7 +332,7 @@ mod tests {
 
     #[test]
     fn a_net_survives_writing_and_reading() {
-        let net = tiny(16);
+        let net = random_net(16, 7);
         let bytes = net.to_bytes();
         assert_eq!(bytes.len(), 8 + 20 + 2 * (768 * 16 + 16 + 32) + 4);
         assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
@@ -326,7 +340,7 @@ mod tests {
 
     #[test]
     fn broken_nets_are_refused_with_the_reason() {
-        let bytes = tiny(8).to_bytes();
+        let bytes = random_net(8, 7).to_bytes();
         assert_eq!(
             Network::from_bytes(b"nonsense").unwrap_err(),
             NetError::Magic
@@ -385,7 +399,7 @@ mod tests {
     fn the_mirrored_position_has_the_same_evaluation() {
         // A position and its colour-flipped mirror image are the same position for the side to
         // move: the perspective encoding must give both the same score.
-        let net = tiny(32);
+        let net = random_net(32, 7);
         let pos = chess960_core::Position::from_fen(
             "1r2k1r1/pppp1ppp/2n5/4p3/3PP3/8/PPP2PPP/1R2K1R1 w GBgb - 0 1",
         )

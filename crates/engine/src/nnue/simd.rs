@@ -133,17 +133,7 @@ mod avx2 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn random(n: usize, seed: &mut u64, range: i16) -> Vec<i16> {
-        (0..n)
-            .map(|_| {
-                *seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                ((*seed >> 33) % (2 * range as u64 + 1)) as i16 - range
-            })
-            .collect()
-    }
+    use crate::nnue::testing::random_values as random;
 
     #[test]
     fn the_fast_code_gives_the_portable_results() {
