@@ -44,7 +44,11 @@ export async function request<T>(method: 'GET' | 'POST' | 'DELETE', path: string
   }
   const text = await response.text();
   if (!response.ok) throw new ApiError(response.status, errorMessage(text, response));
-  return (text === '' ? undefined : JSON.parse(text)) as T;
+  const parsed: unknown = text === '' ? undefined : JSON.parse(text);
+  // A game view's version comes in a header (docs/api.md): kept with the view.
+  const version = response.headers.get('X-Game-Version');
+  if (version !== null && parsed && typeof parsed === 'object') (parsed as { version?: number }).version = Number(version);
+  return parsed as T;
 }
 
 function errorMessage(text: string, response: Response): string {

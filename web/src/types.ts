@@ -135,8 +135,16 @@ export interface GameView {
   start_castling?: CastlingRooks;
   fen: string;
   turn: Color;
+  /** The person's colour in a game against the engine (the server sends null for a game between
+   * two people, which this UI does not create yet). */
   human: Color;
+  /** The engine's level in a game against it. */
   level: Level;
+  /** Who plays each colour: the engine at a level, or a person through a seat. */
+  sides?: { white: Side; black: Side };
+  /** The state's version: of two views of one game, the higher is the newer. Not in the JSON
+   * view: `request` takes it from the `X-Game-Version` header, the socket from the event. */
+  version?: number;
   white: string;
   black: string;
   moves: PlayedMove[];
@@ -205,11 +213,16 @@ export interface Analysis {
   pv_san: string[];
 }
 
+/** Who plays one colour (`GameView.sides`). */
+export type Side = { type: 'engine'; level: Level } | { type: 'human'; seat: 'held' | 'open' | 'none' };
+
+/** A game's WebSocket event; each carries the version of the newest state sent before it. */
 export type SocketMessage =
-  | { type: 'state'; game: GameView }
-  | { type: 'thinking'; depth: number; score: Score; pv_san: string[]; nodes: number }
-  | { type: 'clock'; white_ms: number; black_ms: number; running: Color | null }
-  | { type: 'deleted'; key: string };
+  | { type: 'state'; version: number; game: GameView }
+  | { type: 'thinking'; version: number; depth: number; score: Score; pv_san: string[]; nodes: number }
+  | { type: 'clock'; version: number; white_ms: number; black_ms: number; running: Color | null }
+  | { type: 'deleted'; version: number; key: string }
+  | { type: 'error'; error: string };
 
 /** Games by result, as `GET /api/explorer` counts them; `score` is White's average over the finished ones. */
 export interface ExplorerResults {

@@ -20,8 +20,8 @@ use crate::api::Client;
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::game::{legal_move, LegalMove};
 use crate::judge::{judge, Judgement, WhiteEval};
-use crate::live::{CancelOnDrop, ScoreJson};
 use crate::pool::{SearchPool, Urgency};
+use crate::round::{CancelOnDrop, ScoreJson};
 use crate::AppState;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
@@ -568,7 +568,7 @@ fn position_json(ply: usize, pos: &Position, e: &Evaluated) -> PositionEvalJson 
 
 /// The first [`MAX_PV`] moves of `pv` in SAN from `pos` (stopping at an illegal one).
 fn pv_san(pos: &Position, pv: &[Move]) -> Vec<String> {
-    crate::live::pv_san(pos, &pv[..pv.len().min(MAX_PV)])
+    crate::round::pv_san(pos, &pv[..pv.len().min(MAX_PV)])
 }
 
 /// A move of the game, judged.

@@ -4,7 +4,8 @@ use crate::catalog;
 use crate::create::{self, NewGameSpec};
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::game::{GameView, TimeControl};
-use crate::live::{blocking, Actor, GameHandle};
+use crate::round::events::first_message;
+use crate::round::{blocking, Actor, GameHandle};
 use crate::seat;
 use crate::AppState;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -227,7 +228,7 @@ pub async fn create_game(
     State(state): State<AppState>,
     client: Client,
     JsonBody(req): JsonBody<NewGameRequest>,
-) -> ApiResult<(StatusCode, Json<GameView>)> {
+) -> ApiResult<(StatusCode, Versioned)> {
     let mut rng = SplitMix64::from_entropy();
     let level = level_of(req.level)?;
     let human = match req.color.as_deref().map(str::trim) {
@@ -307,7 +308,7 @@ pub async fn create_game(
         tags,
     };
     let view = create::create_game(state.games(), spec, client.0).await?;
-    Ok((StatusCode::CREATED, Json(view)))
+    Ok((StatusCode::CREATED, Versioned(view)))
 }
 
 // ---- game list -----------------------------------------------------------------------------
@@ -457,12 +458,28 @@ impl<S: Send + Sync> FromRequestParts<S> for Seated {
     }
 }
 
+/// A game view as an HTTP answer: the JSON view, and its version (`Live::version`) in the
+/// `X-Game-Version` header, so that a client can order it with the WebSocket's events. The
+/// version is not in the view itself, so that a game reloaded from the store gives the same
+/// view.
+pub struct Versioned(pub GameView);
+
+/// The header of [`Versioned`].
+pub const VERSION_HEADER: &str = "x-game-version";
+
+impl axum::response::IntoResponse for Versioned {
+    fn into_response(self) -> Response {
+        let version = self.0.version.to_string();
+        ([(VERSION_HEADER, version)], Json(self.0)).into_response()
+    }
+}
+
 /// `GET /api/games/{key}`.
 pub async fn get_game(
     State(state): State<AppState>,
     Path(key): Path<String>,
-) -> ApiResult<Json<GameView>> {
-    Ok(Json(handle(&state, &key).await?.view().await?))
+) -> ApiResult<Versioned> {
+    Ok(Versioned(handle(&state, &key).await?.view().await?))
 }
 
 #[derive(Deserialize)]
@@ -478,9 +495,11 @@ pub async fn post_move(
     Path(key): Path<String>,
     who: Seated,
     JsonBody(req): JsonBody<MoveRequest>,
-) -> ApiResult<Json<GameView>> {
+) -> ApiResult<Versioned> {
     let h = handle(&state, &key).await?;
-    Ok(Json(h.human_move(&who.actor(), &req.mv, req.ply).await?))
+    Ok(Versioned(
+        h.human_move(&who.actor(), &req.mv, req.ply).await?,
+    ))
 }
 
 #[derive(Deserialize)]
@@ -495,9 +514,9 @@ pub async fn post_premove(
     Path(key): Path<String>,
     who: Seated,
     JsonBody(req): JsonBody<PremoveRequest>,
-) -> ApiResult<Json<GameView>> {
+) -> ApiResult<Versioned> {
     let h = handle(&state, &key).await?;
-    Ok(Json(h.premove(&who.actor(), req.mv).await?))
+    Ok(Versioned(h.premove(&who.actor(), req.mv).await?))
 }
 
 /// An action without parameters: the body, if any, must be a JSON object.
@@ -510,8 +529,8 @@ pub async fn post_takeback(
     Path(key): Path<String>,
     who: Seated,
     JsonBody(_): JsonBody<Empty>,
-) -> ApiResult<Json<GameView>> {
-    Ok(Json(
+) -> ApiResult<Versioned> {
+    Ok(Versioned(
         handle(&state, &key).await?.takeback(&who.actor()).await?,
     ))
 }
@@ -522,8 +541,8 @@ pub async fn post_resign(
     Path(key): Path<String>,
     who: Seated,
     JsonBody(_): JsonBody<Empty>,
-) -> ApiResult<Json<GameView>> {
-    Ok(Json(
+) -> ApiResult<Versioned> {
+    Ok(Versioned(
         handle(&state, &key).await?.resign(&who.actor()).await?,
     ))
 }
@@ -534,8 +553,10 @@ pub async fn post_abort(
     Path(key): Path<String>,
     who: Seated,
     JsonBody(_): JsonBody<Empty>,
-) -> ApiResult<Json<GameView>> {
-    Ok(Json(handle(&state, &key).await?.abort(&who.actor()).await?))
+) -> ApiResult<Versioned> {
+    Ok(Versioned(
+        handle(&state, &key).await?.abort(&who.actor()).await?,
+    ))
 }
 
 /// `DELETE /api/games/{key}`: removes the game from the database. A game with a seat needs
@@ -556,8 +577,10 @@ pub async fn post_start(
     Path(key): Path<String>,
     who: Seated,
     JsonBody(_): JsonBody<Empty>,
-) -> ApiResult<Json<GameView>> {
-    Ok(Json(handle(&state, &key).await?.start(&who.actor()).await?))
+) -> ApiResult<Versioned> {
+    Ok(Versioned(
+        handle(&state, &key).await?.start(&who.actor()).await?,
+    ))
 }
 
 #[derive(Deserialize)]
@@ -571,11 +594,11 @@ pub async fn post_draw(
     Path(key): Path<String>,
     who: Seated,
     JsonBody(req): JsonBody<DrawActionRequest>,
-) -> ApiResult<Json<GameView>> {
+) -> ApiResult<Versioned> {
     let h = handle(&state, &key).await?;
     match req.action.trim() {
-        "offer" => Ok(Json(h.offer_draw(&who.actor()).await?)),
-        "claim" => Ok(Json(h.claim_draw(&who.actor()).await?)),
+        "offer" => Ok(Versioned(h.offer_draw(&who.actor()).await?)),
+        "claim" => Ok(Versioned(h.claim_draw(&who.actor()).await?)),
         _ => Err(ApiError::bad_request("action: must be offer or claim")),
     }
 }
@@ -594,7 +617,7 @@ pub async fn post_analysis(
     Path(key): Path<String>,
     who: Seated,
     JsonBody(req): JsonBody<AnalysisRequest>,
-) -> ApiResult<Json<crate::live::AnalysisJson>> {
+) -> ApiResult<Json<crate::round::AnalysisJson>> {
     let limit = match (req.depth, req.movetime_ms) {
         (Some(_), Some(_)) => {
             return Err(ApiError::bad_request(
@@ -685,8 +708,8 @@ async fn session(
         client,
     };
     let first = match h.client_connected(&who).await {
-        Ok(v) => json!({"type": "state", "game": v}).to_string(),
-        Err(e) => json!({"type": "error", "error": e.to_string()}).to_string(),
+        Ok(v) => first_message(Ok(&v)).to_string(),
+        Err(e) => first_message(Err(e.to_string())).to_string(),
     };
     if socket.send(Message::Text(first.into())).await.is_err() {
         return;
@@ -698,7 +721,7 @@ async fn session(
                     Ok(t) => t.to_string(),
                     // A client too slow for the events gets the whole state instead.
                     Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => match h.view().await {
-                        Ok(v) => json!({"type": "state", "game": v}).to_string(),
+                        Ok(v) => first_message(Ok(&v)).to_string(),
                         Err(_) => continue,
                     },
                     Err(tokio::sync::broadcast::error::RecvError::Closed) => break,

@@ -4,12 +4,12 @@
 
 use crate::game::{engine_game, finish_of, GameView, Live, TimeControl};
 use crate::game_error::{GameError, GameResult};
-use crate::live::blocking;
 use crate::registry::Games;
-use crate::seat::{self, Seat};
+use crate::round::blocking;
+use crate::seat;
 use chess960_core::{Color, Game, Move, Position, StartId};
 use chess960_engine::player::Level;
-use chess960_store::MoveRecord;
+use chess960_store::{MoveRecord, Seats};
 use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -63,11 +63,11 @@ pub async fn create_game(games: &Games, spec: NewGameSpec, client: IpAddr) -> Ga
     meta.tags.extend(spec.tags);
     let token = seat::new_token()
         .map_err(|e| GameError::Worker(format!("no random numbers for a seat token: {e}")))?;
-    let seat_hash = seat::hash(&token);
+    let seats = Seats::one(spec.human, seat::hash(&token));
     let store = Arc::clone(&games.ctx().store);
-    let (m2, recs, h2) = (meta.clone(), records.clone(), seat_hash.clone());
-    let (id, key) = blocking(move || store.create_game_with_moves(&m2, &recs, Some(&h2))).await?;
-    let mut live = Live::new(id, key, meta, game, Seat::Held { hash: seat_hash }, client);
+    let (m2, recs, s2) = (meta.clone(), records.clone(), seats.clone());
+    let (id, key) = blocking(move || store.create_game_with_moves(&m2, &recs, &s2)).await?;
+    let mut live = Live::new(id, key, meta, game, &seats, client);
     live.records = records;
     // The PGN's moves were not played under this game's clocks.
     live.base_ply = live.records.len();

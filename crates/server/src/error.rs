@@ -91,6 +91,7 @@ fn status_of(e: &GameError) -> StatusCode {
         E::Over { .. }
         | E::StalePly { .. }
         | E::NotYourTurn { .. }
+        | E::NotAgainstEngine { .. }
         | E::YourTurn
         | E::NotAbortable
         | E::TakebackAfter(_)

@@ -5,7 +5,7 @@
 
 use crate::catalog;
 use crate::error::{ApiError, ApiResult};
-use crate::live::blocking;
+use crate::round::blocking;
 use crate::AppState;
 use axum::extract::{Query, RawQuery, State};
 use axum::Json;

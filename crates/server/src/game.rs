@@ -1,16 +1,16 @@
 //! One game as the server holds it in memory: the rules state from `chess960-core`, the
 //! moves as stored, both clocks, the phase (study, playing, finished), and the game view the
-//! API returns. Everything here is synchronous and does no I/O; `live.rs` persists and
+//! API returns. Everything here is synchronous and does no I/O; `round/` persists and
 //! broadcasts.
 
 use crate::pool::Ticket;
-use crate::seat::Seat;
+use crate::sides::Sides;
 use chess960_core::{
     CastlingMode, CastlingSide, Color, Game, Move, Outcome, Position, Role, StartId, Termination,
     Validation,
 };
 use chess960_engine::player::Level;
-use chess960_store::{Clocks, Finish, GameId, GameKey, MoveRecord, NewGame, StoredGame};
+use chess960_store::{Clocks, Finish, GameId, GameKey, MoveRecord, NewGame, Seats, StoredGame};
 use serde::Serialize;
 use std::net::{IpAddr, Ipv4Addr};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -162,8 +162,8 @@ pub struct Live {
     pub game: Game,
     pub records: Vec<MoveRecord>,
     pub finish: Option<Finish>,
-    pub human: Color,
-    pub level: Level,
+    /// Who plays each colour.
+    pub sides: Sides,
     pub tc: Option<TimeControl>,
     /// Remaining time, as of the moment the running clock started (timed games).
     clocks: Option<Clocks>,
@@ -177,8 +177,6 @@ pub struct Live {
     /// A move queued by the human for their next turn (as typed).
     pub premove: Option<String>,
     pub engine: Option<EngineJob>,
-    /// Who may play the game.
-    pub seat: Seat,
     /// The address of the client that acted on the game last: the engine's searches are
     /// queued in its name (the search pool is fair between clients).
     pub client: IpAddr,
@@ -194,6 +192,13 @@ pub struct Live {
     pub abandon_after: Duration,
     /// Deleted from the store: nothing more happens to it.
     pub deleted: bool,
+    /// The version of the game's state: it grows with every change the clients are told of
+    /// ([`Live::bump`]), so that a client can drop a view older than one it has shown (an HTTP
+    /// answer overtaken by a WebSocket event, or the other way round). It starts at the time
+    /// the game was loaded, in microseconds since the Unix epoch, so that it also grows across
+    /// unloading and reloading the game, and across restarts: each change takes longer than a
+    /// microsecond, so a game never counts past the time of its next load.
+    pub version: u64,
 }
 
 /// The result and reason of a finished game in the store's words.
@@ -276,17 +281,16 @@ fn paused_on_load(finished: bool, timed: bool, engine_to_move: bool) -> bool {
     !finished && (timed || engine_to_move)
 }
 
-/// The human's colour, the engine's level and the time control of a game from its record
-/// ([`engine_game`] writes them there).
-fn setup_of(meta: &NewGame) -> (Color, Level, Option<TimeControl>) {
-    let level = meta
-        .tags
-        .iter()
-        .find(|(n, _)| n == LEVEL_TAG)
-        .and_then(|(_, v)| parse_level_tag(v))
-        .unwrap_or(DEFAULT_LEVEL);
-    let tc = meta.time_control.as_deref().and_then(TimeControl::parse);
-    (human_of(meta), level, tc)
+/// The time control of a game from its record.
+fn tc_of(meta: &NewGame) -> Option<TimeControl> {
+    meta.time_control.as_deref().and_then(TimeControl::parse)
+}
+
+/// The first [`Live::version`] of a game loaded now.
+fn first_version() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_micros() as u64)
 }
 
 /// How long the player has for their first move before the game is aborted, unless the
@@ -297,16 +301,17 @@ pub const DEFAULT_ABANDON_AFTER: Duration = Duration::from_secs(300);
 pub const DEFAULT_LEVEL: Level = Level::Elo(1500);
 
 impl Live {
-    /// A new game (not yet stored: `id` and `key` are the store's answer).
+    /// A new game, just stored with `seats` (`id` and `key` are the store's answer).
     pub fn new(
         id: GameId,
         key: GameKey,
         meta: NewGame,
         game: Game,
-        seat: Seat,
+        seats: &Seats,
         client: IpAddr,
     ) -> Live {
-        let (human, level, tc) = setup_of(&meta);
+        let tc = tc_of(&meta);
+        let sides = Sides::of(&meta, seats);
         Live {
             id,
             key,
@@ -315,21 +320,20 @@ impl Live {
             game,
             records: Vec::new(),
             finish: None,
-            human,
-            level,
+            sides,
             tc,
             running: None,
             phase: Phase::Playing,
             paused: false,
             premove: None,
             engine: None,
-            seat,
             client,
             generation: 0,
             base_ply: 0,
             abandon_at: None,
             abandon_after: DEFAULT_ABANDON_AFTER,
             deleted: false,
+            version: first_version(),
         }
     }
 
@@ -361,7 +365,8 @@ impl Live {
                 .map_err(|e| format!("stored move {} ({}): {e}", i + 1, rec.uci))?;
         }
         let meta = stored.game;
-        let (human, level, tc) = setup_of(&meta);
+        let tc = tc_of(&meta);
+        let sides = Sides::of(&meta, &stored.seats);
         // The clocks as stored with the last move, else as at the start.
         let clocks = tc.map(|tc| {
             stored
@@ -374,7 +379,7 @@ impl Live {
         let paused = paused_on_load(
             stored.finish.is_some(),
             tc.is_some(),
-            game.position().turn() != human,
+            sides.engine(game.position().turn()).is_some(),
         );
         // The moves of the PGN the game was created from carry no clocks, unlike those played
         // here (timed games). An untimed game does not tell: all its moves count.
@@ -394,8 +399,7 @@ impl Live {
             game,
             records: stored.moves,
             finish: stored.finish,
-            human,
-            level,
+            sides,
             tc,
             clocks,
             running: None,
@@ -403,7 +407,6 @@ impl Live {
             paused,
             premove: None,
             engine: None,
-            seat: Seat::from_stored(stored.seat_hash),
             // Until someone acts on it.
             client: IpAddr::V4(Ipv4Addr::LOCALHOST),
             generation: 0,
@@ -411,12 +414,18 @@ impl Live {
             abandon_at: None,
             abandon_after: DEFAULT_ABANDON_AFTER,
             deleted: false,
+            version: first_version(),
         })
     }
 
-    /// The engine's colour.
-    pub fn engine_color(&self) -> Color {
-        !self.human
+    /// The engine's level if it is to move.
+    pub fn engine_to_move(&self) -> Option<Level> {
+        self.sides.engine(self.turn())
+    }
+
+    /// Counts a change the clients are told of (see [`Live::version`]).
+    pub fn bump(&mut self) {
+        self.version += 1;
     }
 
     /// The side to move.
@@ -455,18 +464,22 @@ impl Live {
         !self.finished() && !self.deleted && !self.clocks_started()
     }
 
-    /// True once the human has made a move since the game began here.
-    fn human_moved(&self) -> bool {
+    /// True once `color` has made a move since the game began here.
+    fn moved(&self, color: Color) -> bool {
         let first = self.game.start().turn();
-        (self.base_ply..self.ply()).any(|i| mover(first, i) == self.human)
+        (self.base_ply..self.ply()).any(|i| mover(first, i) == color)
     }
 
-    /// True while the game waits for the human's first move: abortable, the human has not
-    /// moved, and it is the human's turn (or the game is paused with nobody there).
+    /// True while the game waits for a person's first move: abortable, and a person who has
+    /// not moved yet is to move (or the game is paused with nobody there).
     pub fn waits_for_first_move(&self) -> bool {
+        let unmoved = |c: Color| self.sides.is_human(c) && !self.moved(c);
         self.abortable()
-            && !self.human_moved()
-            && (self.paused || (self.phase == Phase::Playing && self.turn() == self.human))
+            && if self.paused {
+                Color::ALL.into_iter().any(unmoved)
+            } else {
+                self.phase == Phase::Playing && unmoved(self.turn())
+            }
     }
 
     /// Sets or clears the deadline of the human's first move: while the game waits for it
@@ -589,7 +602,7 @@ impl Live {
             && self.phase == Phase::Playing
             && (self.finished()
                 || self.paused
-                    == paused_on_load(false, self.tc.is_some(), self.turn() != self.human))
+                    == paused_on_load(false, self.tc.is_some(), self.engine_to_move().is_some()))
     }
 
     /// The record of `m` played by the side to move at `now`: SAN, and the clocks after it
@@ -672,7 +685,7 @@ impl Live {
         } else {
             "playing"
         };
-        let human_turn = status == "playing" && pos.turn() == self.human;
+        let human_turn = status == "playing" && self.sides.is_human(pos.turn());
         let legal = if human_turn {
             pos.legal_moves()
                 .iter()
@@ -696,11 +709,13 @@ impl Live {
             start_castling: castling_view(self.game.start()),
             fen: pos.fen(),
             turn: color_name(pos.turn()),
-            human: color_name(self.human),
-            level: match self.level {
-                Level::Elo(n) => LevelJson::Elo(n),
-                Level::Depth(n) => LevelJson::Depth(n),
+            human: self.sides.human().map(color_name),
+            level: self.sides.level().map(LevelJson::from),
+            sides: SidesView {
+                white: side_view(&self.sides.white),
+                black: side_view(&self.sides.black),
             },
+            version: self.version,
             white: self.meta.white.clone(),
             black: self.meta.black.clone(),
             moves: self
@@ -753,7 +768,7 @@ impl Live {
             drawn: crate::drawn::view_of(&self.meta.tags, start_id),
             draw_offer: None,
             draw_offer_reason: None,
-            has_seat: matches!(self.seat, Seat::Held { .. }),
+            has_seat: self.sides.has_seat(),
             seat_token: None,
             abortable: self.abortable(),
             abandon_ms: self
@@ -820,6 +835,15 @@ pub(crate) fn legal_move(pos: &Position, m: Move) -> LegalMove {
 pub enum LevelJson {
     Elo(u32),
     Depth(u32),
+}
+
+impl From<Level> for LevelJson {
+    fn from(l: Level) -> LevelJson {
+        match l {
+            Level::Elo(n) => LevelJson::Elo(n),
+            Level::Depth(n) => LevelJson::Depth(n),
+        }
+    }
 }
 
 /// Both clocks.
@@ -899,8 +923,18 @@ pub struct GameView {
     pub start_castling: CastlingView,
     pub fen: String,
     pub turn: &'static str,
-    pub human: &'static str,
-    pub level: LevelJson,
+    /// In a game against the engine, the person's colour (`null` between two people).
+    pub human: Option<&'static str>,
+    /// In a game against the engine, its level (`null` between two people).
+    pub level: Option<LevelJson>,
+    /// Who plays each colour.
+    pub sides: SidesView,
+    /// The version of this state ([`Live::version`]): of two views of one game, the one with
+    /// the higher version is the newer. Not in the JSON view (a game reloaded from the store
+    /// gives the same view): HTTP answers carry it in the `X-Game-Version` header, events as
+    /// their `version`.
+    #[serde(skip)]
+    pub version: u64,
     pub white: String,
     pub black: String,
     pub moves: Vec<MoveView>,
@@ -946,6 +980,40 @@ pub struct GameView {
     /// While the game waits for the player's first move: the time left before it is aborted
     /// by itself.
     pub abandon_ms: Option<u64>,
+}
+
+/// Who plays each colour, in the game view.
+#[derive(Serialize, Clone, Debug)]
+pub struct SidesView {
+    pub white: SideView,
+    pub black: SideView,
+}
+
+/// Who plays one colour: `{"type": "engine", "level": {"elo": 1500}}` or `{"type": "human",
+/// "seat": "held"}` (`open` while the seat waits for its player, `none` for a game that cannot
+/// be played through the server).
+#[derive(Serialize, Clone, Debug)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum SideView {
+    Engine { level: LevelJson },
+    Human { seat: &'static str },
+}
+
+fn side_view(side: &crate::sides::Side) -> SideView {
+    use crate::seat::Seat;
+    use crate::sides::Side;
+    match side {
+        Side::Engine(l) => SideView::Engine {
+            level: LevelJson::from(*l),
+        },
+        Side::Human(seat) => SideView::Human {
+            seat: match seat {
+                Seat::Held { .. } => "held",
+                Seat::Open => "open",
+                Seat::Unclaimed => "none",
+            },
+        },
+    }
 }
 
 /// The engine's search waiting in the search pool.

@@ -1,4 +1,4 @@
-//! Why an action on a game failed, in the game's terms. The game code (`live.rs`,
+//! Why an action on a game failed, in the game's terms. The game code (`round/`,
 //! `registry.rs`, `create.rs`) returns these; only the HTTP edge (`error.rs`) turns them into
 //! statuses.
 
@@ -29,10 +29,17 @@ pub enum GameError {
         /// The half-moves played.
         played: usize,
     },
-    /// A move when the engine is to move.
+    /// A move when the other side is to move.
     NotYourTurn {
-        /// The side to move (the engine's).
+        /// The side to move.
         to_move: Color,
+        /// Whether the engine plays it.
+        engine: bool,
+    },
+    /// An action only a game against the engine has (named: "a takeback").
+    NotAgainstEngine {
+        /// The action, in words.
+        action: &'static str,
     },
     /// A premove when it is the player's turn.
     YourTurn,
@@ -101,10 +108,19 @@ impl fmt::Display for GameError {
                 "ply: {sent} moves were expected to be played, but the game has {played} \
                  (reload it)"
             ),
-            GameError::NotYourTurn { to_move } => write!(
+            GameError::NotYourTurn { to_move, engine } => write!(
                 f,
-                "it is not your turn: {} (the engine) is to move",
-                crate::game::color_name(*to_move)
+                "it is not your turn: {} ({}) is to move",
+                crate::game::color_name(*to_move),
+                if *engine {
+                    "the engine"
+                } else {
+                    "your opponent"
+                }
+            ),
+            GameError::NotAgainstEngine { action } => write!(
+                f,
+                "{action} is answered by the engine, and this game is between two people"
             ),
             GameError::NotAbortable => f.write_str(
                 "the game can no longer be aborted: both sides have moved (resign or offer a \

@@ -36,12 +36,13 @@ mod game;
 mod game_error;
 pub mod guard;
 mod judge;
-mod live;
 mod pgn;
 mod pool;
 mod registry;
+mod round;
 mod seat;
 mod secret;
+mod sides;
 mod tc_label;
 
 /// How games against the engine are recorded in the store (players, tags, time control), shared
@@ -61,9 +62,9 @@ use axum::Router;
 use chess960_store::GameStore;
 use error::ApiError;
 use guard::Access;
-use live::Ctx;
 use pool::SearchPool;
 use registry::Games;
+use round::Ctx;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;

@@ -97,7 +97,7 @@ mod tests {
             movetext: None,
             created_at_ms: 0,
             updated_at_ms: 0,
-            seat_hash: None,
+            seats: chess960_store::Seats::NONE,
         }
     }
 

@@ -6,7 +6,7 @@
 
 use crate::game::{finish_of, Live};
 use crate::game_error::{GameError, GameResult};
-use crate::live::{blocking, Actor, Ctx, GameHandle};
+use crate::round::{blocking, Actor, Ctx, GameHandle};
 use chess960_store::GameKey;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex as StdMutex, MutexGuard};
@@ -201,7 +201,7 @@ fn abort_abandoned(
             let Some(stored) = store.game(summary.id)? else {
                 continue;
             };
-            if stored.seat_hash.is_none() {
+            if stored.seats == chess960_store::Seats::NONE {
                 continue;
             }
             let updated = stored.updated_at_ms;

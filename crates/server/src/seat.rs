@@ -14,6 +14,7 @@
 //! prove they created them.
 
 use crate::secret::{hex, random_hex, same_secret};
+use chess960_store::SeatRecord;
 use sha2::{Digest, Sha256};
 
 /// The request header that carries the seat token.
@@ -30,7 +31,7 @@ pub fn hash(token: &str) -> String {
     hex(&Sha256::digest(token.as_bytes()))
 }
 
-/// Who may play a game.
+/// Who may play one colour of a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Seat {
     /// The holder of the token with this hash.
@@ -38,6 +39,8 @@ pub enum Seat {
         /// [`hash`] of the token.
         hash: String,
     },
+    /// Waiting for its player: the first to claim it holds it.
+    Open,
     /// Stored without a seat: nobody, through the server.
     Unclaimed,
 }
@@ -80,27 +83,22 @@ impl std::fmt::Display for SeatError {
 }
 
 impl Seat {
-    /// The seat of a stored game from the hash the store keeps (`None`: no seat).
-    pub fn from_stored(hash: Option<String>) -> Seat {
-        match hash {
-            Some(hash) if !hash.is_empty() => Seat::Held { hash },
+    /// The seat as the store keeps it.
+    pub fn from_record(record: &SeatRecord) -> Seat {
+        match record {
+            SeatRecord::Held { hash } if !hash.is_empty() => Seat::Held { hash: hash.clone() },
+            SeatRecord::Open => Seat::Open,
             _ => Seat::Unclaimed,
         }
     }
 
-    /// Whether `token` holds this seat; the game's `id` is named in the refusal of a game
-    /// without a seat.
-    pub fn check(&self, token: Option<&str>, id: i64) -> Result<(), SeatError> {
-        match (self, token) {
-            (Seat::Unclaimed, _) => Err(SeatError::Unclaimed { id }),
-            (Seat::Held { .. }, None) => Err(SeatError::Missing),
-            (Seat::Held { hash: want }, Some(token)) => {
-                if same_secret(hash(token.trim()).as_bytes(), want.as_bytes()) {
-                    Ok(())
-                } else {
-                    Err(SeatError::Wrong)
-                }
+    /// True if `token` holds this seat.
+    pub fn holds(&self, token: &str) -> bool {
+        match self {
+            Seat::Held { hash: want } => {
+                same_secret(hash(token.trim()).as_bytes(), want.as_bytes())
             }
+            Seat::Open | Seat::Unclaimed => false,
         }
     }
 }
@@ -115,20 +113,15 @@ mod tests {
         assert_eq!(token.len(), 32);
         assert!(token.bytes().all(|b| b.is_ascii_hexdigit()));
         assert_ne!(token, new_token().unwrap());
-        let seat = Seat::from_stored(Some(hash(&token)));
-        assert_eq!(seat.check(Some(&token), 1), Ok(()));
-        assert_eq!(seat.check(None, 1), Err(SeatError::Missing));
-        assert_eq!(seat.check(Some("0000"), 1), Err(SeatError::Wrong));
-        let other = new_token().unwrap();
-        assert_eq!(seat.check(Some(&other), 1), Err(SeatError::Wrong));
-        let legacy = Seat::from_stored(None);
-        assert_eq!(
-            legacy.check(Some(&token), 7),
-            Err(SeatError::Unclaimed { id: 7 })
-        );
-        assert!(SeatError::Unclaimed { id: 7 }
-            .to_string()
-            .contains("chess960 play --resume 7"));
+        let seat = Seat::Held { hash: hash(&token) };
+        assert!(seat.holds(&token));
+        assert!(seat.holds(&format!(" {token}\n")));
+        assert!(!seat.holds("0000"));
+        assert!(!seat.holds(&new_token().unwrap()));
+        assert!(!Seat::Open.holds(&token));
+        assert!(!Seat::Unclaimed.holds(&token));
+        assert_eq!(Seat::from_record(&SeatRecord::Open), Seat::Open);
+        assert_eq!(Seat::from_record(&SeatRecord::None), Seat::Unclaimed);
         // The known SHA-256 of "abc".
         assert_eq!(
             hash("abc"),

@@ -24,7 +24,9 @@ fn store_game(store: &SqliteStore, ucis: &[&str], result: Option<&str>) {
         moves.push(MoveRecord::of(&pos, m, None, 0));
         pos = pos.play(m);
     }
-    let (id, _) = store.create_game_with_moves(&game, &moves, None).unwrap();
+    let (id, _) = store
+        .create_game_with_moves(&game, &moves, &chess960_store::Seats::NONE)
+        .unwrap();
     if let Some(r) = result {
         store
             .finish_game(

@@ -17,11 +17,13 @@ use std::fmt;
 
 pub mod explorer;
 pub mod pgn;
+pub mod seats;
 pub mod sqlite;
 pub mod stats;
 mod util;
 
 pub use explorer::{Explorer, ExplorerMove, Results};
+pub use seats::{SeatRecord, Seats};
 pub use sqlite::{default_path, resolve_path, SqliteStore, DB_ENV};
 
 /// The database row number of a game: small, stable, shown by `chess960 db list` and taken by
@@ -177,9 +179,9 @@ pub struct StoredGame {
     pub movetext: Option<String>,
     pub created_at_ms: i64,
     pub updated_at_ms: i64,
-    /// The SHA-256 (hex) of the secret token that lets its holder play the game through the
-    /// web server; `None` for games without a seat (imported, or played on the terminal).
-    pub seat_hash: Option<String>,
+    /// Who may play each colour through the web server (see [`seats`]); no seats for games
+    /// imported or played on the terminal.
+    pub seats: Seats,
 }
 
 /// One line of a game list.
@@ -300,8 +302,8 @@ pub trait GameStore: Send + Sync {
     /// Starts a game (autosave) and gives it an id and an unguessable key.
     fn create_game(&self, game: &NewGame) -> Result<(GameId, GameKey), StoreError>;
 
-    /// Starts a game that already has moves (a game begun from a PGN, or resumed), with the
-    /// hash of its seat token if it has one (see [`StoredGame::seat_hash`]), in one
+    /// Starts a game that already has moves (a game begun from a PGN, or resumed), with its
+    /// seats (see [`StoredGame::seats`]), in one
     /// transaction: either the game exists with all of `moves` (unfinished, ready for
     /// [`GameStore::append_move`] at ply `moves.len()`), or, on any error, nothing was
     /// stored.
@@ -309,8 +311,19 @@ pub trait GameStore: Send + Sync {
         &self,
         game: &NewGame,
         moves: &[MoveRecord],
-        seat_hash: Option<&str>,
+        seats: &Seats,
     ) -> Result<(GameId, GameKey), StoreError>;
+
+    /// Gives the open seat of `color` ([`SeatRecord::Open`]) to the holder of the token whose
+    /// SHA-256 is `hash`; durable when this returns. Fails with `Conflict` if that seat is not
+    /// open (taken meanwhile, or never open), so that of two people claiming one seat at once
+    /// exactly one gets it.
+    fn claim_seat(
+        &self,
+        id: GameId,
+        color: chess960_core::Color,
+        hash: &str,
+    ) -> Result<(), StoreError>;
 
     /// Records the move at half-move index `ply` (0 for the first move); durable when this
     /// returns. Fails with `Conflict` unless the game has exactly `ply` moves and is unfinished.

@@ -16,7 +16,7 @@ use crate::explorer::{self, IndexEntry, KeyCount};
 use crate::util::{check_moves, game_date, game_hash, is_result, new_key, now_ms};
 use crate::{
     Clocks, Finish, GameFilter, GameId, GameKey, GameStore, GameSummary, ImportGame, ImportOutcome,
-    MoveRecord, NewGame, PositionCounts, StoreError, StoredGame, ABORTED,
+    MoveRecord, NewGame, PositionCounts, SeatRecord, Seats, StoreError, StoredGame, ABORTED,
 };
 use rusqlite::{params, params_from_iter, Connection, ErrorCode, OpenFlags, OptionalExtension};
 use std::fs::File;
@@ -102,6 +102,23 @@ const MIGRATIONS: &[&str] = &[
     -- Games whose rows are not in `positions` yet: added by a bulk import
     -- (SqliteStore::import_games_unindexed), indexed by SqliteStore::index_pending.
     CREATE TABLE positions_pending (game_id INTEGER PRIMARY KEY);",
+    // Version 5: a seat per colour (crate::seats), so that two people can play one game: the
+    // SHA-256 of the token that plays the colour, 'open' while the seat waits for its player,
+    // NULL for nobody. Version 3's one seat was the human's in a game against the engine:
+    // it moves to the colour the game's tags give the human (`WhiteType` / `BlackType`, which
+    // the server has written into every game with a seat).
+    "ALTER TABLE games ADD COLUMN white_seat TEXT;
+    ALTER TABLE games ADD COLUMN black_seat TEXT;
+    UPDATE games SET black_seat = seat_hash
+     WHERE seat_hash IS NOT NULL
+       AND EXISTS (SELECT 1 FROM tags t WHERE t.game_id = games.id AND (
+             (t.name = 'BlackType' AND lower(t.value) = 'human')
+             OR (t.name = 'WhiteType' AND lower(t.value) = 'program')))
+       AND NOT EXISTS (SELECT 1 FROM tags t WHERE t.game_id = games.id AND (
+             (t.name = 'WhiteType' AND lower(t.value) = 'human')
+             OR (t.name = 'BlackType' AND lower(t.value) = 'program')));
+    UPDATE games SET white_seat = seat_hash WHERE seat_hash IS NOT NULL AND black_seat IS NULL;
+    ALTER TABLE games DROP COLUMN seat_hash;",
 ];
 
 /// What a migration needs beyond its SQL, run in the same transaction right after the SQL
@@ -541,7 +558,7 @@ impl Drop for SqliteStore {
 }
 
 const GAME_COLUMNS: &str = "id, key, start_id, start_fen, white, black, time_control, \
-    white_ms, black_ms, result, reason, created_ms, updated_ms, movetext, seat_hash";
+    white_ms, black_ms, result, reason, created_ms, updated_ms, movetext, white_seat, black_seat";
 
 /// A games row, before its moves and tags are read.
 struct Head {
@@ -558,7 +575,7 @@ struct Head {
     created_at_ms: i64,
     updated_at_ms: i64,
     movetext: Option<String>,
-    seat_hash: Option<String>,
+    seats: Seats,
 }
 
 fn clocks(white: Option<i64>, black: Option<i64>) -> Option<Clocks> {
@@ -590,7 +607,10 @@ fn game_head(r: &rusqlite::Row<'_>) -> rusqlite::Result<Head> {
         created_at_ms: r.get(11)?,
         updated_at_ms: r.get(12)?,
         movetext: r.get(13)?,
-        seat_hash: r.get(14)?,
+        seats: Seats {
+            white: SeatRecord::from_column(r.get(14)?),
+            black: SeatRecord::from_column(r.get(15)?),
+        },
     })
 }
 
@@ -639,7 +659,7 @@ fn complete(c: &Connection, h: Head) -> rusqlite::Result<StoredGame> {
         movetext: h.movetext,
         created_at_ms: h.created_at_ms,
         updated_at_ms: h.updated_at_ms,
-        seat_hash: h.seat_hash,
+        seats: h.seats,
     })
 }
 
@@ -733,7 +753,7 @@ struct RowState<'a> {
     plies: u32,
     hash: Option<&'a [u8]>,
     movetext: Option<&'a str>,
-    seat_hash: Option<&'a str>,
+    seats: &'a Seats,
 }
 
 /// A game not yet finished, with no moves.
@@ -743,7 +763,7 @@ const FRESH: RowState<'static> = RowState {
     plies: 0,
     hash: None,
     movetext: None,
-    seat_hash: None,
+    seats: &Seats::NONE,
 };
 
 /// Inserts a game row and its tags; returns its id and key.
@@ -769,8 +789,9 @@ fn insert_game(
     tx.prepare_cached(
         "INSERT INTO games (key, start_id, start_fen, white, black, time_control, white_ms,
              black_ms, result, reason, date, created_ms, updated_ms, plies, dup_hash, movetext,
-             seat_hash)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?12, ?13, ?14, ?15, ?16)",
+             white_seat, black_seat)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?12, ?13, ?14, ?15, ?16,
+             ?17)",
     )
     .and_then(|mut st| {
         st.execute(params![
@@ -789,7 +810,8 @@ fn insert_game(
             row.plies,
             row.hash,
             row.movetext,
-            row.seat_hash,
+            row.seats.white.to_column(),
+            row.seats.black.to_column(),
         ])
     })
     .map_err(db_err)?;
@@ -1024,7 +1046,7 @@ impl GameStore for SqliteStore {
         &self,
         game: &NewGame,
         moves: &[MoveRecord],
-        seat_hash: Option<&str>,
+        seats: &Seats,
     ) -> Result<(GameId, GameKey), StoreError> {
         check_moves(&game.start_fen, moves)?;
         let plies = u32::try_from(moves.len())
@@ -1032,7 +1054,7 @@ impl GameStore for SqliteStore {
         self.write(|tx| {
             let row = RowState {
                 plies,
-                seat_hash,
+                seats,
                 ..FRESH
             };
             let (id, key) = insert_game(tx, game, now_ms(), &row)?;
@@ -1128,6 +1150,43 @@ impl GameStore for SqliteStore {
             write_entries(tx, id.0, &entries, explorer::result_code(&finish.result))
                 .map_err(db_err)?;
             refresh_hash(tx, id.0).map_err(db_err)
+        })
+    }
+
+    fn claim_seat(
+        &self,
+        id: GameId,
+        color: chess960_core::Color,
+        hash: &str,
+    ) -> Result<(), StoreError> {
+        let column = match color {
+            chess960_core::Color::White => "white_seat",
+            chess960_core::Color::Black => "black_seat",
+        };
+        if hash.is_empty() || hash == crate::seats::OPEN {
+            return Err(StoreError::Conflict(format!(
+                "'{hash}' is not a seat token's hash"
+            )));
+        }
+        self.write(|tx| {
+            state(tx, id)?;
+            let changed = tx
+                .execute(
+                    &format!(
+                        "UPDATE games SET {column} = ?2, updated_ms = ?3
+                          WHERE id = ?1 AND {column} = '{}'",
+                        crate::seats::OPEN
+                    ),
+                    params![id.0, hash, now_ms()],
+                )
+                .map_err(db_err)?;
+            if changed == 0 {
+                return Err(StoreError::Conflict(format!(
+                    "the {} seat of game {id} is not open",
+                    color.name()
+                )));
+            }
+            Ok(())
         })
     }
 
@@ -1456,7 +1515,7 @@ impl SqliteStore {
                     plies: u32::try_from(moves.len()).unwrap_or(u32::MAX),
                     hash: hash.as_ref().map(|h| &h[..]),
                     movetext: movetext.as_deref(),
-                    seat_hash: None,
+                    seats: &Seats::NONE,
                 };
                 let (id, _) = insert_game(tx, game, now, &row)?;
                 for (ply, mv) in moves.iter().enumerate() {

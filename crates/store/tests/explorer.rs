@@ -10,7 +10,8 @@ use chess960_core::{CastlingMode, Position, StartId};
 use chess960_store::explorer::{self, MAX_GAMES};
 use chess960_store::sqlite::SCHEMA_VERSION;
 use chess960_store::{
-    Finish, GameFilter, GameId, GameStore, ImportGame, MoveRecord, Results, SqliteStore, StoredGame,
+    Finish, GameFilter, GameId, GameStore, ImportGame, MoveRecord, Results, Seats, SqliteStore,
+    StoredGame,
 };
 use common::{new_game, scratch};
 use std::collections::BTreeMap;
@@ -194,7 +195,7 @@ fn the_index_follows_every_change_to_the_games() {
     // A game with no move yet, and one begun with moves.
     store.create_game(&new_game(518, "W", "B")).unwrap();
     store
-        .create_game_with_moves(&new_game(518, "W", "B"), &line(&start, 3, 9), None)
+        .create_game_with_moves(&new_game(518, "W", "B"), &line(&start, 3, 9), &Seats::NONE)
         .unwrap();
     // A game that comes back to the start position (Nf3 Nf6 Ng1 Ng8) and then plays e4: the
     // start counts it once, with its first move.
@@ -290,7 +291,7 @@ fn counts_percentages_and_the_games_list() {
             pos = pos.play(m);
         }
         let (id, _) = store
-            .create_game_with_moves(&new_game(518, "W", "B"), &moves, None)
+            .create_game_with_moves(&new_game(518, "W", "B"), &moves, &Seats::NONE)
             .unwrap();
         if let Some(r) = result {
             store.finish_game(id, &finish(r)).unwrap();
@@ -386,7 +387,7 @@ fn a_version_3_database_is_indexed_when_opened() {
     };
     assert_eq!(version(&path), 3);
     let store = SqliteStore::open(&path).unwrap();
-    assert_eq!(SCHEMA_VERSION, 4);
+    assert_eq!(SCHEMA_VERSION, 5);
     assert_eq!(store.count(&GameFilter::default()).unwrap(), 64);
     let n = check_all(&store);
     assert!(n > 3000, "{n} positions");
@@ -395,7 +396,7 @@ fn a_version_3_database_is_indexed_when_opened() {
     assert!(got.results.games >= 4);
     assert!(got.results.unfinished >= 1);
     drop(store);
-    assert_eq!(version(&path), 4);
+    assert_eq!(version(&path), SCHEMA_VERSION);
 }
 
 #[test]
@@ -407,7 +408,7 @@ fn entries_of_a_stored_game_are_what_the_store_keeps() {
     let start = StartId::new(100).unwrap().position();
     let moves = line(&start, 0b1011, 12);
     let (id, _) = store
-        .create_game_with_moves(&new_game(100, "W", "B"), &moves, None)
+        .create_game_with_moves(&new_game(100, "W", "B"), &moves, &Seats::NONE)
         .unwrap();
     store.finish_game(id, &finish("0-1")).unwrap();
     drop(store);

@@ -4,11 +4,13 @@
 
 mod common;
 
+use chess960_core::Color;
 use chess960_pgn::{game_to_string, Game, Reader, WriteOptions};
 use chess960_store::pgn::{from_pgn, to_pgn};
 use chess960_store::sqlite::SCHEMA_VERSION;
 use chess960_store::{
-    GameFilter, GameId, GameStore, ImportGame, ImportOutcome, MoveRecord, SqliteStore, StoreError,
+    GameFilter, GameId, GameStore, ImportGame, ImportOutcome, MoveRecord, SeatRecord, Seats,
+    SqliteStore, StoreError,
 };
 use common::{new_game, replay, scratch, scripted_move};
 use std::path::Path;
@@ -224,14 +226,22 @@ fn create_game_with_moves_stores_all_or_nothing() {
         moves.push(m);
     }
     let (id, key) = store
-        .create_game_with_moves(&game, &moves, Some("5eat"))
+        .create_game_with_moves(&game, &moves, &Seats::one(Color::Black, "5eat".into()))
         .unwrap();
     let stored = store.game_by_key(&key).unwrap().unwrap();
     assert_eq!(stored.id, id);
     assert_eq!(stored.moves, moves);
     assert_eq!(stored.finish, None);
     assert_eq!(stored.game, game);
-    assert_eq!(stored.seat_hash.as_deref(), Some("5eat"));
+    assert_eq!(
+        stored.seats,
+        Seats {
+            white: SeatRecord::None,
+            black: SeatRecord::Held {
+                hash: "5eat".into()
+            }
+        }
+    );
     // Ready to go on at the next ply, and only there.
     let next = scripted_move(&pos, 8).unwrap();
     assert!(matches!(
@@ -263,7 +273,7 @@ fn create_game_with_moves_stores_all_or_nothing() {
         ("start ID", &bad_start, &moves, "960"),
         ("start FEN", &bad_fen, &moves, "not a fen"),
     ] {
-        match store.create_game_with_moves(g, m, Some("5eat")) {
+        match store.create_game_with_moves(g, m, &Seats::one(Color::White, "5eat".into())) {
             Err(StoreError::Conflict(msg)) => assert!(msg.contains(says), "{what}: {msg}"),
             other => panic!("{what}: {other:?}"),
         }
@@ -279,10 +289,12 @@ fn create_game_with_moves_stores_all_or_nothing() {
     }
     assert_eq!(store.count(&GameFilter::default()).unwrap(), 1);
     // No moves at all is a plain create.
-    let (empty, _) = store.create_game_with_moves(&game, &[], None).unwrap();
+    let (empty, _) = store
+        .create_game_with_moves(&game, &[], &Seats::NONE)
+        .unwrap();
     let empty = store.game(empty).unwrap().unwrap();
     assert!(empty.moves.is_empty());
-    assert_eq!(empty.seat_hash, None);
+    assert_eq!(empty.seats, Seats::NONE);
 }
 
 #[test]
@@ -302,11 +314,11 @@ fn a_version_1_database_is_upgraded_and_its_hashes_recomputed() {
     };
     assert_eq!(version(&path), 1);
     let store = SqliteStore::open(&path).unwrap();
-    assert_eq!(SCHEMA_VERSION, 4);
+    assert_eq!(SCHEMA_VERSION, 5);
     assert_eq!(store.count(&GameFilter::default()).unwrap(), 3);
     let first = store.game(GameId(1)).unwrap().unwrap();
     assert_eq!(first.movetext, None);
-    assert_eq!(first.seat_hash, None);
+    assert_eq!(first.seats, Seats::NONE);
     assert_eq!(first.moves.len(), 5);
     drop(store);
     assert_eq!(version(&path), SCHEMA_VERSION);
@@ -334,4 +346,70 @@ fn a_version_1_database_is_upgraded_and_its_hashes_recomputed() {
     drop(store);
     let store = SqliteStore::open(&path).unwrap();
     assert_eq!(store.count(&GameFilter::default()).unwrap(), 5);
+}
+
+#[test]
+fn a_version_4_seat_moves_to_the_human_colour() {
+    // tests/data/v4.sqlite3 was written by `chess960 serve` of schema version 4 (main before
+    // issue 16): game 1 with the human as White, game 2 with the human as Black, each with
+    // the SHA-256 of its seat token in the one seat column of that version.
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let dir = scratch();
+    let path = dir.path().join("v4.sqlite3");
+    std::fs::copy(data.join("v4.sqlite3"), &path).unwrap();
+    let store = SqliteStore::open(&path).unwrap();
+    let held = |hash: &str| SeatRecord::Held { hash: hash.into() };
+    let white = store.game(GameId(1)).unwrap().unwrap();
+    assert_eq!(
+        white.seats,
+        Seats {
+            white: held("c4a25f4d532b338d3e550b5e2c11b4795af1a6e6ae9e6829971e9b558ad77ece"),
+            black: SeatRecord::None,
+        }
+    );
+    let black = store.game(GameId(2)).unwrap().unwrap();
+    assert_eq!(
+        black.seats,
+        Seats {
+            white: SeatRecord::None,
+            black: held("72044dcaa4362dcb2a901eb18205a1cbc8658fe3985a44fdf5ea2899604ae6f4"),
+        }
+    );
+    assert_eq!(black.moves.len(), 1, "the engine's first move is kept");
+}
+
+#[test]
+fn an_open_seat_is_claimed_once() {
+    let dir = scratch();
+    let store = SqliteStore::open(dir.path().join("g.sqlite3")).unwrap();
+    let game = new_game(518, "Ann", "Bob");
+    let seats = Seats {
+        white: SeatRecord::Held { hash: "a1".into() },
+        black: SeatRecord::Open,
+    };
+    let (id, _) = store.create_game_with_moves(&game, &[], &seats).unwrap();
+    assert_eq!(store.game(id).unwrap().unwrap().seats, seats);
+    // White's seat is held, not open.
+    assert!(matches!(
+        store.claim_seat(id, Color::White, "b2"),
+        Err(StoreError::Conflict(m)) if m.contains("white seat") && m.contains("not open")
+    ));
+    assert!(matches!(
+        store.claim_seat(id, Color::Black, "open"),
+        Err(StoreError::Conflict(_))
+    ));
+    store.claim_seat(id, Color::Black, "b2").unwrap();
+    assert_eq!(
+        store.game(id).unwrap().unwrap().seats.black,
+        SeatRecord::Held { hash: "b2".into() }
+    );
+    // The second claim of the same seat loses.
+    assert!(matches!(
+        store.claim_seat(id, Color::Black, "c3"),
+        Err(StoreError::Conflict(_))
+    ));
+    assert!(matches!(
+        store.claim_seat(GameId(99), Color::Black, "c3"),
+        Err(StoreError::NoSuchGame(_))
+    ));
 }

@@ -143,19 +143,19 @@ class GamePage {
     };
     this.status.textContent = 'Loading the game…';
     api.game(key).then(
-      view => this.apply(view, true),
+      view => this.apply(view),
       error => this.showError(error),
     );
   }
 
   // ---- state ----
 
-  /** Takes a game view from the server. HTTP answers can overtake WebSocket states (the engine's
-   * reply may already have arrived), so an answer with fewer moves than shown is stale unless
-   * the action took moves back. */
-  private apply(view: GameView, authoritative: boolean): void {
+  /** Takes a game view from the server. HTTP answers and WebSocket states can overtake each
+   * other (the engine's reply may arrive before the answer to the move it replies to): a view
+   * older than the one shown, by its version, is dropped. */
+  private apply(view: GameView): void {
     const previous = this.view;
-    if (previous && !authoritative && view.moves.length < previous.moves.length) return;
+    if (previous?.version !== undefined && view.version !== undefined && view.version < previous.version) return;
     const movesChanged =
       !previous || previous.moves.length !== view.moves.length || previous.moves.at(-1)?.uci !== view.moves.at(-1)?.uci;
     this.view = view;
@@ -177,7 +177,7 @@ class GamePage {
   private onSocket(message: SocketMessage): void {
     switch (message.type) {
       case 'state':
-        this.apply(message.game, true);
+        this.apply({ ...message.game, version: message.version });
         break;
       case 'clock':
         this.clocks.update(message);
@@ -187,6 +187,9 @@ class GamePage {
         this.status.textContent = 'This game was deleted.';
         fill(this.actions);
         fill(this.afterGame);
+        break;
+      case 'error':
+        this.message.textContent = message.error;
         break;
       case 'thinking':
         this.thinking = `depth ${message.depth} · ${formatScore(message.score)} · ${message.pv_san.slice(0, 8).join(' ')}`;
@@ -219,11 +222,11 @@ class GamePage {
   }
 
   /** Runs one action; its answer (a game view) is applied, its error shown. */
-  private async act(request: () => Promise<GameView>, authoritative = false): Promise<boolean> {
+  private async act(request: () => Promise<GameView>): Promise<boolean> {
     try {
       const view = await request();
       this.message.textContent = '';
-      this.apply(view, authoritative);
+      this.apply(view);
       if (view.draw_offer === 'declined') {
         // The server's reason, in the same words as the terminal's (e.g. "no draw before move 31").
         const why = view.draw_offer_reason;
@@ -461,7 +464,7 @@ class GamePage {
             'Abort',
           )
         : null,
-      button('Take back', 'takeback', view.status === 'playing' && humanMoves, () => void this.act(() => api.takeback(this.key), true)),
+      button('Take back', 'takeback', view.status === 'playing' && humanMoves, () => void this.act(() => api.takeback(this.key))),
       button('Offer draw', 'offer-draw', view.status === 'playing', () => void this.act(() => api.drawAction(this.key, 'offer'))),
       view.draw_claim
         ? button(`Claim draw (${view.draw_claim})`, 'claim-draw', true, () => void this.act(() => api.drawAction(this.key, 'claim')))

@@ -476,7 +476,7 @@ impl Session {
                 moves.push(rec);
                 let (id, _key) = self
                     .store
-                    .create_game_with_moves(new, moves, None)
+                    .create_game_with_moves(new, moves, &chess960_store::Seats::NONE)
                     .map_err(|e| e.to_string())?;
                 self.saved = Saved::As(id);
             }
@@ -628,7 +628,7 @@ impl Session {
             Saved::As(id) => Ok(*id),
             Saved::Not(new, moves) => self
                 .store
-                .create_game_with_moves(new, moves, None)
+                .create_game_with_moves(new, moves, &chess960_store::Seats::NONE)
                 .map(|(id, _key)| id),
         }
         .and_then(|id| self.store.finish_game(id, &finish).map(|()| id));

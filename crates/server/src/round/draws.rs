@@ -1,0 +1,75 @@
+//! Draws: a claim by the rules (threefold repetition, fifty moves), and an offer to the engine,
+//! which answers by its evaluation.
+
+use super::{over, Actor, GameHandle};
+use crate::game::{finish_of, GameView};
+use crate::game_error::{GameError, GameResult};
+use crate::pool::Urgency;
+use chess960_core::{Outcome, Termination};
+use chess960_engine::player::{draw_decline, AnalysisLimit, DRAW_OFFER_THINK};
+use std::sync::Arc;
+use std::time::Instant;
+
+impl GameHandle {
+    /// `POST /draw` with `claim`.
+    pub async fn claim_draw(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<GameView> {
+        let (mut g, _) = self.seated(who).await?;
+        over(&g)?;
+        let Some(t) = g.draw_claim() else {
+            return Err(GameError::NoDrawToClaim);
+        };
+        self.finish(&mut g, finish_of(Outcome::Draw { reason: t }))
+            .await?;
+        Ok(g.view(Instant::now()))
+    }
+
+    /// `POST /draw` with `offer`: the engine accepts when its evaluation of the position is
+    /// within ±0.3 pawns after move 30.
+    pub async fn offer_draw(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<GameView> {
+        let (pos, history, generation) = {
+            let (g, color) = self.seated(who).await?;
+            over(&g)?;
+            if g.sides.engine(!color).is_none() {
+                return Err(GameError::NotAgainstEngine {
+                    action: "a draw offer",
+                });
+            }
+            // Declined at once when no evaluation could make the engine accept.
+            if let Some(why) = draw_decline(None, g.game.position().fullmoves()) {
+                let mut v = g.view(Instant::now());
+                v.draw_offer = Some("declined");
+                v.draw_offer_reason = Some(why.to_string());
+                return Ok(v);
+            }
+            (*g.game.start(), g.game.moves().to_vec(), g.generation)
+        };
+        // Evaluate without holding the game, so that clocks and the engine's own search go
+        // on meanwhile. A short, bounded search: it goes before the client's other searches.
+        let analysis = self
+            .ask_engine(who, Urgency::Quick, move |player, stop| {
+                let limit = AnalysisLimit::Movetime(DRAW_OFFER_THINK);
+                player.analyse(&pos, &history, limit, stop, |_| {})
+            })
+            .await?;
+        let mut g = self.lock().await;
+        self.settle(&mut g).await?;
+        over(&g)?;
+        let decline = if g.generation == generation {
+            draw_decline(Some(analysis.score), g.game.position().fullmoves())
+                .map(|why| why.to_string())
+        } else {
+            Some("the position changed while the engine considered the offer".to_string())
+        };
+        let accept = decline.is_none();
+        if accept {
+            let f = finish_of(Outcome::Draw {
+                reason: Termination::Agreement,
+            });
+            self.finish(&mut g, f).await?;
+        }
+        let mut v = g.view(Instant::now());
+        v.draw_offer = Some(if accept { "accepted" } else { "declined" });
+        v.draw_offer_reason = decline;
+        Ok(v)
+    }
+}

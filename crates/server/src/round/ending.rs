@@ -1,0 +1,64 @@
+//! The ends a player asks for: resigning, aborting before both sides have moved, and deleting
+//! the game from the database.
+
+use super::{blocking, over, Actor, GameHandle};
+use crate::game::{finish_of, GameView};
+use crate::game_error::{GameError, GameResult};
+use chess960_core::{Outcome, Termination};
+use chess960_store::Finish;
+use std::sync::Arc;
+use std::time::Instant;
+
+impl GameHandle {
+    /// `POST /resign`: the actor's colour loses.
+    pub async fn resign(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<GameView> {
+        let (mut g, color) = self.seated(who).await?;
+        over(&g)?;
+        let f = finish_of(Outcome::Win {
+            winner: !color,
+            reason: Termination::Resignation,
+        });
+        self.finish(&mut g, f).await?;
+        Ok(g.view(Instant::now()))
+    }
+
+    /// `POST /abort`: ends a game before both sides have moved, with no result (see
+    /// [`Finish::aborted`]).
+    pub async fn abort(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<GameView> {
+        let (mut g, _) = self.seated(who).await?;
+        over(&g)?;
+        if !g.abortable() {
+            return Err(GameError::NotAbortable);
+        }
+        self.finish(&mut g, Finish::aborted()).await?;
+        Ok(g.view(Instant::now()))
+    }
+
+    /// Deletes the game from the store for `who`: a game with a seat needs the token of one
+    /// of its seats, one without (imported, or played on the terminal) only the server's
+    /// access. Whatever was pending in it stops. The registry forgets the handle
+    /// (`registry.rs`).
+    pub async fn delete(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<()> {
+        let mut g = self.lock().await;
+        if g.deleted {
+            return Err(GameError::NoSuchGame {
+                key: g.key.to_string(),
+            });
+        }
+        if g.sides.has_seat() {
+            g.sides.seat_of(who.seat, g.id.0)?;
+        }
+        let store = Arc::clone(&self.ctx.store);
+        let id = g.id;
+        blocking(move || store.delete_game(id)).await?;
+        g.deleted = true;
+        g.stop_clock(Instant::now());
+        g.stop_engine();
+        g.premove = None;
+        g.abandon_at = None;
+        g.generation += 1;
+        self.events.deleted(g.key.as_str());
+        self.wake.notify_one();
+        Ok(())
+    }
+}

@@ -1,0 +1,318 @@
+//! Games in play: the actions of the API on one game, the engine's moves through the search
+//! pool, the clocks' timer, and the events sent to WebSocket clients.
+//!
+//! Each game in memory has one [`GameHandle`]: its state behind an async mutex (so that
+//! actions on one game happen one at a time, each with its store write), its event channel
+//! (`events.rs`), and a timer task that wakes when the clocks change. The handle has no engine
+//! of its own: searches run in the server's [`SearchPool`]. Which games are in memory is the
+//! registry's business (`registry.rs`).
+//!
+//! The game's duties are split by concern: moves and premoves (`moves.rs`), the engine's turn
+//! and its analyses (`engine.rs`), draws (`draws.rs`), takebacks (`takeback.rs`), the ends of
+//! a game that a player asks for (`ending.rs`), and the clocks' timer (`timer.rs`). This file
+//! holds what they share: locking the game for an actor, telling the clients, finishing.
+//!
+//! Every action that changes a game needs a seat ([`Actor::seat`], see `seat.rs` and
+//! `sides.rs`): the colour whose seat the actor holds is the colour it acts for. Reading a
+//! game needs none.
+
+mod draws;
+mod ending;
+mod engine;
+pub mod events;
+mod moves;
+mod takeback;
+mod timer;
+
+pub use engine::AnalysisJson;
+
+use crate::game::{GameView, Live, Phase};
+use crate::game_error::{GameError, GameResult};
+use crate::pool::{SearchPool, Ticket};
+use chess960_core::{Color, Move, Position};
+use chess960_engine::player::Score;
+use chess960_store::{Finish, GameStore};
+use events::Events;
+use serde::Serialize;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex as StdMutex};
+use std::time::{Duration, Instant};
+use tokio::sync::{broadcast, watch, Mutex, MutexGuard, Notify};
+
+/// What every game shares: the store, the search pool and the server's shutdown signal.
+pub struct Ctx {
+    pub store: Arc<dyn GameStore>,
+    pub pool: SearchPool,
+    pub shutdown: watch::Receiver<bool>,
+    /// How long the player has for their first move before the game is aborted.
+    pub abandon_after: Duration,
+}
+
+impl Ctx {
+    fn shutting_down(&self) -> bool {
+        *self.shutdown.borrow()
+    }
+}
+
+/// Runs a store call on a blocking thread.
+pub async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, chess960_store::StoreError> + Send + 'static,
+) -> GameResult<T> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| GameError::Worker(e.to_string()))?
+        .map_err(GameError::from)
+}
+
+/// Who asks for an action: the seat token they sent, if any, and their address.
+#[derive(Clone, Copy, Debug)]
+pub struct Actor<'a> {
+    /// The seat token (`X-Seat-Token`).
+    pub seat: Option<&'a str>,
+    /// The client's IP address: searches the action starts are queued in its name.
+    pub client: IpAddr,
+}
+
+/// One game in memory.
+pub struct GameHandle {
+    ctx: Arc<Ctx>,
+    state: Mutex<Live>,
+    events: Events,
+    /// Wakes the timer task: the clocks changed, or the handle is gone.
+    wake: Arc<Notify>,
+    /// When the game was last asked for (the registry unloads idle games).
+    last_used: StdMutex<Instant>,
+}
+
+impl Drop for GameHandle {
+    fn drop(&mut self) {
+        // The timer holds only a weak reference: woken, it finds the game gone and ends.
+        self.wake.notify_one();
+    }
+}
+
+/// A score in the API: `{"cp": 34}` or `{"mate": -3}`.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum ScoreJson {
+    Cp(i32),
+    Mate(i32),
+}
+
+impl From<Score> for ScoreJson {
+    fn from(s: Score) -> ScoreJson {
+        match s {
+            Score::Cp(c) => ScoreJson::Cp(c),
+            Score::Mate(m) => ScoreJson::Mate(m),
+        }
+    }
+}
+
+/// The moves of `pv` in SAN from `pos` (stopping at an illegal one).
+pub(crate) fn pv_san(pos: &Position, pv: &[Move]) -> Vec<String> {
+    let mut p = *pos;
+    let mut out = Vec::with_capacity(pv.len());
+    for &m in pv {
+        if !p.is_legal(m) {
+            break;
+        }
+        out.push(p.san(m));
+        p = p.play(m);
+    }
+    out
+}
+
+/// Cancels a search when the request waiting for it goes away (the client disconnected).
+pub(crate) struct CancelOnDrop(pub(crate) Ticket);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
+}
+
+impl GameHandle {
+    /// A handle for `live`, with its timer running (and the deadline of the player's first
+    /// move, if the game waits for it: see [`Live::rearm_abandon`]).
+    pub fn new(ctx: Arc<Ctx>, mut live: Live) -> Arc<GameHandle> {
+        live.abandon_after = ctx.abandon_after;
+        live.rearm_abandon(Instant::now());
+        let events = Events::new(64, live.version);
+        let wake = Arc::new(Notify::new());
+        let h = Arc::new(GameHandle {
+            ctx,
+            state: Mutex::new(live),
+            events,
+            wake: Arc::clone(&wake),
+            last_used: StdMutex::new(Instant::now()),
+        });
+        let shutdown = h.ctx.shutdown.clone();
+        tokio::spawn(timer::run(Arc::downgrade(&h), wake, shutdown));
+        h
+    }
+
+    /// Locks the game's state.
+    pub async fn lock(&self) -> MutexGuard<'_, Live> {
+        self.state.lock().await
+    }
+
+    /// Subscribes to the game's events (`events.rs`).
+    pub fn subscribe(&self) -> broadcast::Receiver<Arc<str>> {
+        self.events.subscribe()
+    }
+
+    /// Marks the game as used now.
+    pub fn touch(&self) {
+        *self.last_used.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+    }
+
+    /// How long the game has not been asked for.
+    pub fn idle_for(&self, now: Instant) -> Duration {
+        now.saturating_duration_since(*self.last_used.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// True if the game could leave memory now ([`Live::unloadable`]); false while an action
+    /// holds it.
+    pub fn unloadable_now(&self) -> bool {
+        self.state.try_lock().is_ok_and(|g| g.unloadable())
+    }
+
+    /// Wakes the timer (at shutdown, so that it ends).
+    pub fn wake_timer(&self) {
+        self.wake.notify_one();
+    }
+
+    /// The game view now, after checking the flag.
+    pub async fn view(self: &Arc<Self>) -> GameResult<GameView> {
+        let mut g = self.lock().await;
+        self.settle(&mut g).await?;
+        Ok(g.view(Instant::now()))
+    }
+
+    /// Locks the game for an action of `who`: their seat is checked (the colour it plays is
+    /// returned), the flag too, and the engine's searches will be queued in their name.
+    async fn seated(&self, who: &Actor<'_>) -> GameResult<(MutexGuard<'_, Live>, Color)> {
+        let mut g = self.lock().await;
+        let color = g.sides.seat_of(who.seat, g.id.0)?;
+        g.client = who.client;
+        self.settle(&mut g).await?;
+        Ok((g, color))
+    }
+
+    /// Counts a change, sends the state to every client and wakes the timer.
+    fn changed(&self, g: &mut Live) {
+        g.bump();
+        self.events.state(&g.view(Instant::now()));
+        self.wake.notify_one();
+    }
+
+    /// Stores a result and ends the game.
+    pub async fn finish(&self, g: &mut Live, finish: Finish) -> GameResult<()> {
+        let store = Arc::clone(&self.ctx.store);
+        let (id, f) = (g.id, finish.clone());
+        blocking(move || store.finish_game(id, &f)).await?;
+        g.set_finished(finish, Instant::now());
+        self.changed(g);
+        Ok(())
+    }
+
+    /// Ends the game on time if the running side's flag has fallen.
+    async fn settle(&self, g: &mut Live) -> GameResult<()> {
+        if let Some(f) = g.flag_fall(Instant::now()) {
+            self.finish(g, f).await?;
+        }
+        Ok(())
+    }
+
+    /// Starts the clocks of a game that was paused or in study time, and the engine if it is
+    /// to move. Returns whether anything changed.
+    fn resume(self: &Arc<Self>, g: &mut Live) -> bool {
+        if g.finished() || !(g.paused || matches!(g.phase, Phase::Study { .. })) {
+            return false;
+        }
+        g.paused = false;
+        g.phase = Phase::Playing;
+        g.generation += 1;
+        g.start_clock(Instant::now());
+        g.rearm_abandon(Instant::now());
+        self.start_engine(g);
+        true
+    }
+
+    /// A WebSocket client connected: with a seat, a paused game resumes; without one, the
+    /// client only watches.
+    pub async fn client_connected(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<GameView> {
+        let mut g = self.lock().await;
+        self.settle(&mut g).await?;
+        if g.paused && g.sides.seat_of(who.seat, g.id.0).is_ok() {
+            g.client = who.client;
+            if self.resume(&mut g) {
+                self.changed(&mut g);
+            }
+        }
+        Ok(g.view(Instant::now()))
+    }
+
+    /// Starts a new game: its study time, or its clocks and (if it moves first) the engine.
+    pub fn begin(self: &Arc<Self>, g: &mut Live, study: Option<Duration>) {
+        if g.finished() {
+            return;
+        }
+        // The first move's deadline counts from the end of the study time.
+        g.abandon_at = None;
+        match study {
+            Some(d) if !d.is_zero() => {
+                g.phase = Phase::Study {
+                    until: Instant::now() + d,
+                };
+                self.wake.notify_one();
+            }
+            _ => {
+                g.phase = Phase::Playing;
+                g.start_clock(Instant::now());
+                g.rearm_abandon(Instant::now());
+                self.start_engine(g);
+                self.wake.notify_one();
+            }
+        }
+    }
+
+    /// `POST /start`: ends the study time.
+    pub async fn start(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<GameView> {
+        let (mut g, _) = self.seated(who).await?;
+        over(&g)?;
+        if self.resume(&mut g) {
+            self.changed(&mut g);
+        }
+        Ok(g.view(Instant::now()))
+    }
+
+    /// The game as stored, for a PGN export (after recording a fallen flag).
+    pub async fn stored(self: &Arc<Self>) -> GameResult<chess960_store::StoredGame> {
+        let (id, key) = {
+            let mut g = self.lock().await;
+            self.settle(&mut g).await?;
+            (g.id, g.key.to_string())
+        };
+        let store = Arc::clone(&self.ctx.store);
+        blocking(move || store.game(id))
+            .await?
+            .ok_or(GameError::NoSuchGame { key })
+    }
+}
+
+/// Refuses an action on a finished (or deleted) game.
+fn over(g: &Live) -> GameResult<()> {
+    if g.deleted {
+        return Err(GameError::NoSuchGame {
+            key: g.key.to_string(),
+        });
+    }
+    match &g.finish {
+        Some(f) => Err(GameError::Over {
+            result: f.result.clone(),
+            reason: f.reason.clone(),
+        }),
+        None => Ok(()),
+    }
+}

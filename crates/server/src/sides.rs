@@ -1,0 +1,219 @@
+//! Who plays each colour of a game in the server: a person, through a seat (`seat.rs`), or
+//! the engine at a level. A game against the engine has one of each; a game between two people
+//! has two seats, each bound to its own token.
+
+use crate::game::{human_of, parse_level_tag, DEFAULT_LEVEL, LEVEL_TAG};
+use crate::seat::{Seat, SeatError};
+use chess960_core::Color;
+use chess960_engine::player::Level;
+use chess960_store::{NewGame, Seats};
+
+/// Who plays one colour.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// A person, through this seat.
+    Human(Seat),
+    /// The engine, at this level.
+    Engine(Level),
+}
+
+/// Who plays each colour.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sides {
+    /// White's player.
+    pub white: Side,
+    /// Black's player.
+    pub black: Side,
+}
+
+/// The value of `WhiteType` / `BlackType` for a person.
+const HUMAN: &str = "human";
+
+impl Sides {
+    /// The sides of a game from its record and its stored seats: a person on both sides when
+    /// both `WhiteType` and `BlackType` say `human`; otherwise a game against the engine, the
+    /// person on the colour [`human_of`] gives, the engine at the level of the `EngineLevel`
+    /// tag (the default level without one).
+    pub fn of(meta: &NewGame, seats: &Seats) -> Sides {
+        let tag = |name: &str| {
+            meta.tags
+                .iter()
+                .find(|(n, _)| n == name)
+                .is_some_and(|(_, v)| v.eq_ignore_ascii_case(HUMAN))
+        };
+        let seat = |c: Color| Side::Human(Seat::from_record(seats.get(c)));
+        if tag("WhiteType") && tag("BlackType") {
+            return Sides {
+                white: seat(Color::White),
+                black: seat(Color::Black),
+            };
+        }
+        let human = human_of(meta);
+        let level = meta
+            .tags
+            .iter()
+            .find(|(n, _)| n == LEVEL_TAG)
+            .and_then(|(_, v)| parse_level_tag(v))
+            .unwrap_or(DEFAULT_LEVEL);
+        let mut sides = Sides {
+            white: Side::Engine(level),
+            black: Side::Engine(level),
+        };
+        *sides.get_mut(human) = seat(human);
+        sides
+    }
+
+    /// The player of `color`.
+    pub fn get(&self, color: Color) -> &Side {
+        match color {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+
+    /// The player of `color`, to change.
+    pub fn get_mut(&mut self, color: Color) -> &mut Side {
+        match color {
+            Color::White => &mut self.white,
+            Color::Black => &mut self.black,
+        }
+    }
+
+    /// The engine's level if the engine plays `color`.
+    pub fn engine(&self, color: Color) -> Option<Level> {
+        match self.get(color) {
+            Side::Engine(level) => Some(*level),
+            Side::Human(_) => None,
+        }
+    }
+
+    /// True if a person plays `color`.
+    pub fn is_human(&self, color: Color) -> bool {
+        matches!(self.get(color), Side::Human(_))
+    }
+
+    /// In a game against the engine, the person's colour; `None` in a game between people.
+    pub fn human(&self) -> Option<Color> {
+        match (self.is_human(Color::White), self.is_human(Color::Black)) {
+            (true, false) => Some(Color::White),
+            (false, true) => Some(Color::Black),
+            _ => None,
+        }
+    }
+
+    /// In a game against the engine, the engine's level; `None` in a game between people.
+    pub fn level(&self) -> Option<Level> {
+        self.engine(Color::White).or(self.engine(Color::Black))
+    }
+
+    /// The colour whose seat `token` holds. The refusals say why: no token, a token of no
+    /// seat here, or a game nobody can play through the server (its `id` named for
+    /// `chess960 play --resume`).
+    pub fn seat_of(&self, token: Option<&str>, id: i64) -> Result<Color, SeatError> {
+        let seat = |c: Color| match self.get(c) {
+            Side::Human(seat) => Some(seat),
+            Side::Engine(_) => None,
+        };
+        let playable = Color::ALL
+            .into_iter()
+            .any(|c| matches!(seat(c), Some(Seat::Held { .. } | Seat::Open)));
+        if !playable {
+            return Err(SeatError::Unclaimed { id });
+        }
+        let token = token.ok_or(SeatError::Missing)?;
+        Color::ALL
+            .into_iter()
+            .find(|&c| seat(c).is_some_and(|s| s.holds(token)))
+            .ok_or(SeatError::Wrong)
+    }
+
+    /// True if some seat is held (the game was created through the server).
+    pub fn has_seat(&self) -> bool {
+        Color::ALL
+            .into_iter()
+            .any(|c| matches!(self.get(c), Side::Human(Seat::Held { .. })))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::seat::{hash, new_token};
+    use chess960_store::SeatRecord;
+
+    fn meta(white_type: &str, black_type: &str, level: Option<&str>) -> NewGame {
+        let mut tags = vec![
+            ("WhiteType".to_string(), white_type.to_string()),
+            ("BlackType".to_string(), black_type.to_string()),
+        ];
+        if let Some(l) = level {
+            tags.push((LEVEL_TAG.to_string(), l.to_string()));
+        }
+        NewGame {
+            start_fen: chess960_core::StartId::new(518).unwrap().position().fen(),
+            start_id: Some(518),
+            white: "W".into(),
+            black: "B".into(),
+            time_control: None,
+            clocks: None,
+            tags,
+        }
+    }
+
+    #[test]
+    fn a_game_against_the_engine_has_one_seat() {
+        let token = new_token().unwrap();
+        let seats = Seats::one(Color::Black, hash(&token));
+        let sides = Sides::of(&meta("program", "human", Some("depth 3")), &seats);
+        assert_eq!(sides.white, Side::Engine(Level::Depth(3)));
+        assert_eq!(sides.human(), Some(Color::Black));
+        assert_eq!(sides.level(), Some(Level::Depth(3)));
+        assert_eq!(sides.seat_of(Some(&token), 1), Ok(Color::Black));
+        assert_eq!(sides.seat_of(None, 1), Err(SeatError::Missing));
+        assert_eq!(sides.seat_of(Some("0000"), 1), Err(SeatError::Wrong));
+        assert!(sides.has_seat());
+        // Without a level tag, the default level.
+        let sides = Sides::of(&meta("human", "program", None), &Seats::NONE);
+        assert_eq!(sides.engine(Color::Black), Some(DEFAULT_LEVEL));
+    }
+
+    #[test]
+    fn a_game_without_a_seat_is_refused_with_its_id() {
+        let sides = Sides::of(&meta("human", "program", None), &Seats::NONE);
+        assert!(!sides.has_seat());
+        let token = new_token().unwrap();
+        let refused = sides.seat_of(Some(&token), 7);
+        assert_eq!(refused, Err(SeatError::Unclaimed { id: 7 }));
+        assert!(refused
+            .unwrap_err()
+            .to_string()
+            .contains("chess960 play --resume 7"));
+    }
+
+    #[test]
+    fn two_people_each_hold_their_own_seat() {
+        let (a, b) = (new_token().unwrap(), new_token().unwrap());
+        let seats = Seats {
+            white: SeatRecord::Held { hash: hash(&a) },
+            black: SeatRecord::Held { hash: hash(&b) },
+        };
+        let sides = Sides::of(&meta("human", "Human", None), &seats);
+        assert_eq!(sides.human(), None);
+        assert_eq!(sides.level(), None);
+        assert_eq!(sides.seat_of(Some(&a), 1), Ok(Color::White));
+        assert_eq!(sides.seat_of(Some(&b), 1), Ok(Color::Black));
+        assert_eq!(
+            sides.seat_of(Some(&new_token().unwrap()), 1),
+            Err(SeatError::Wrong)
+        );
+        // A seat still open: only the holder of the other can act.
+        let open = Seats {
+            black: SeatRecord::Open,
+            ..seats
+        };
+        let sides = Sides::of(&meta("human", "human", None), &open);
+        assert_eq!(sides.black, Side::Human(Seat::Open));
+        assert_eq!(sides.seat_of(Some(&b), 1), Err(SeatError::Wrong));
+        assert_eq!(sides.seat_of(Some(&a), 1), Ok(Color::White));
+    }
+}
