@@ -1,11 +1,11 @@
 //! The HTTP handlers of docs/api.md.
 
 use crate::catalog;
-use crate::create::{self, NewGameSpec};
+use crate::create::{self, NewGameSpec, Opponent};
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::game::{GameView, TimeControl};
 use crate::round::events::first_message;
-use crate::round::{blocking, Actor, GameHandle};
+use crate::round::{blocking, Actor, GameHandle, TakebackAction};
 use crate::seat;
 use crate::AppState;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -138,8 +138,25 @@ pub struct NewGameRequest {
     time_control: Option<TimeControlIn>,
     study_ms: Option<u64>,
     name: Option<String>,
+    /// `engine` (the default) or `human`: a game between two people, the second of whom joins
+    /// by the game's link.
+    opponent: Option<String>,
     /// How `start.id` was drawn at the board (`drawn.rs`).
     drawn: Option<crate::drawn::DrawnIn>,
+}
+
+/// A player's name as given (trimmed), or the default name.
+fn name_of(name: Option<String>) -> ApiResult<String> {
+    let name = name
+        .map(|n| n.trim().to_string())
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| DEFAULT_NAME.to_string());
+    if name.chars().count() > 100 || name.chars().any(char::is_control) {
+        return Err(ApiError::bad_request(
+            "name: at most 100 characters, no control characters",
+        ));
+    }
+    Ok(name)
 }
 
 /// The start position, the moves already played (from a PGN) and the start's number.
@@ -230,7 +247,28 @@ pub async fn create_game(
     JsonBody(req): JsonBody<NewGameRequest>,
 ) -> ApiResult<(StatusCode, Versioned)> {
     let mut rng = SplitMix64::from_entropy();
-    let level = level_of(req.level)?;
+    let opponent = match req.opponent.as_deref().map(str::trim) {
+        None | Some("engine") => Opponent::Engine(level_of(req.level)?),
+        Some("human") => {
+            if req.level.is_some() {
+                return Err(ApiError::bad_request(
+                    "level: only a game against the engine has one (opponent is human)",
+                ));
+            }
+            if req.study_ms.is_some_and(|ms| ms > 0) {
+                return Err(ApiError::bad_request(
+                    "study_ms: study time is for games against the engine (opponent is human)",
+                ));
+            }
+            Opponent::Human
+        }
+        Some(other) => {
+            return Err(ApiError::bad_request(format!(
+                "opponent: '{}' is not engine or human",
+                other.chars().take(20).collect::<String>()
+            )))
+        }
+    };
     let human = match req.color.as_deref().map(str::trim) {
         None | Some("white") => Color::White,
         Some("black") => Color::Black,
@@ -273,16 +311,7 @@ pub async fn create_game(
             "study_ms: must be 0..{MAX_STUDY_MS}"
         )));
     }
-    let name = req
-        .name
-        .map(|n| n.trim().to_string())
-        .filter(|n| !n.is_empty())
-        .unwrap_or_else(|| DEFAULT_NAME.to_string());
-    if name.chars().count() > 100 || name.chars().any(char::is_control) {
-        return Err(ApiError::bad_request(
-            "name: at most 100 characters, no control characters",
-        ));
-    }
+    let name = name_of(req.name)?;
     let start = req.start.unwrap_or(StartIn {
         random: Some(true),
         ..StartIn::default()
@@ -302,7 +331,7 @@ pub async fn create_game(
         moves,
         human,
         name,
-        level,
+        opponent,
         tc,
         study: Duration::from_millis(study_ms),
         tags,
@@ -523,15 +552,56 @@ pub async fn post_premove(
 #[derive(Deserialize)]
 pub struct Empty {}
 
+/// `POST /api/games/{key}/takeback` body: `{}` (propose), or `{"action": "propose" |
+/// "accept" | "decline"}`.
+#[derive(Deserialize)]
+pub struct TakebackRequest {
+    action: Option<String>,
+}
+
 /// `POST /api/games/{key}/takeback`.
 pub async fn post_takeback(
     State(state): State<AppState>,
     Path(key): Path<String>,
     who: Seated,
-    JsonBody(_): JsonBody<Empty>,
+    JsonBody(req): JsonBody<TakebackRequest>,
 ) -> ApiResult<Versioned> {
+    let action = match req.action.as_deref().map(str::trim) {
+        None | Some("propose") => TakebackAction::Propose,
+        Some("accept") => TakebackAction::Accept,
+        Some("decline") => TakebackAction::Decline,
+        Some(_) => {
+            return Err(ApiError::bad_request(
+                "action: must be propose, accept or decline",
+            ))
+        }
+    };
     Ok(Versioned(
-        handle(&state, &key).await?.takeback(&who.actor()).await?,
+        handle(&state, &key)
+            .await?
+            .takeback(&who.actor(), action)
+            .await?,
+    ))
+}
+
+/// `POST /api/games/{key}/join` body.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JoinRequest {
+    name: Option<String>,
+}
+
+/// `POST /api/games/{key}/join`: takes the open seat of a game between people; the answer
+/// carries the seat's token and colour.
+pub async fn post_join(
+    State(state): State<AppState>,
+    Path(key): Path<String>,
+    who: Seated,
+    JsonBody(req): JsonBody<JoinRequest>,
+) -> ApiResult<Versioned> {
+    let name = name_of(req.name)?;
+    Ok(Versioned(
+        handle(&state, &key).await?.join(&who.actor(), name).await?,
     ))
 }
 
@@ -599,7 +669,11 @@ pub async fn post_draw(
     match req.action.trim() {
         "offer" => Ok(Versioned(h.offer_draw(&who.actor()).await?)),
         "claim" => Ok(Versioned(h.claim_draw(&who.actor()).await?)),
-        _ => Err(ApiError::bad_request("action: must be offer or claim")),
+        "accept" => Ok(Versioned(h.answer_draw(&who.actor(), true).await?)),
+        "decline" => Ok(Versioned(h.answer_draw(&who.actor(), false).await?)),
+        _ => Err(ApiError::bad_request(
+            "action: must be offer, claim, accept or decline",
+        )),
     }
 }
 

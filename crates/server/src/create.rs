@@ -1,15 +1,16 @@
-//! Creating a game against the engine: what `POST /api/games` does once its request is read
-//! and checked (`api.rs`). The game, the moves it starts with (from a PGN) and its seat are
-//! written to the store in one transaction, then the game goes into memory and starts.
+//! Creating a game, against the engine or between two people: what `POST /api/games` does once
+//! its request is read and checked (`api.rs`). The game, the moves it starts with (from a PGN)
+//! and its seats are written to the store in one transaction, then the game goes into memory
+//! and starts (a game between people once its second player has joined, `round/join.rs`).
 
-use crate::game::{engine_game, finish_of, GameView, Live, TimeControl};
+use crate::game::{color_name, engine_game, finish_of, people_game, GameView, Live, TimeControl};
 use crate::game_error::{GameError, GameResult};
 use crate::registry::Games;
 use crate::round::blocking;
 use crate::seat;
 use chess960_core::{Color, Game, Move, Position, StartId};
 use chess960_engine::player::Level;
-use chess960_store::{MoveRecord, Seats};
+use chess960_store::{MoveRecord, SeatRecord, Seats};
 use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -20,18 +21,27 @@ pub struct NewGameSpec {
     pub start: Position,
     /// Moves already played from it (a PGN continued); legal ones, checked here again.
     pub moves: Vec<Move>,
-    /// The human's colour.
+    /// The creator's colour.
     pub human: Color,
-    /// The human's name.
+    /// The creator's name.
     pub name: String,
-    /// The engine's level.
-    pub level: Level,
+    /// Who plays the other colour.
+    pub opponent: Opponent,
     /// The time control, if the game is timed.
     pub tc: Option<TimeControl>,
     /// Time to look at the position before the clocks start.
     pub study: Duration,
     /// More PGN tags for the game (how its start was drawn, `drawn.rs`).
     pub tags: Vec<(String, String)>,
+}
+
+/// Who plays against the creator of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opponent {
+    /// The engine, at this level.
+    Engine(Level),
+    /// A person, who takes the open seat by the game's link.
+    Human,
 }
 
 /// Creates the game for `client` and starts it; the view in the answer carries the seat token
@@ -51,19 +61,20 @@ pub async fn create_game(games: &Games, spec: NewGameSpec, client: IpAddr) -> Ga
             .map_err(|e| GameError::BadStart(format!("start.pgn: move {}: {e}", i + 1)))?;
         records.push(MoveRecord::of(&pos, m, None, crate::game::now_ms()));
     }
-    let mut meta = engine_game(
-        &start,
-        start_id,
-        spec.human,
-        spec.name,
-        spec.level,
-        spec.tc,
-        "chess960 serve",
-    );
+    const SITE: &str = "chess960 serve";
+    let mut meta = match spec.opponent {
+        Opponent::Engine(level) => engine_game(
+            &start, start_id, spec.human, spec.name, level, spec.tc, SITE,
+        ),
+        Opponent::Human => people_game(&start, start_id, spec.human, spec.name, spec.tc, SITE),
+    };
     meta.tags.extend(spec.tags);
     let token = seat::new_token()
         .map_err(|e| GameError::Worker(format!("no random numbers for a seat token: {e}")))?;
-    let seats = Seats::one(spec.human, seat::hash(&token));
+    let mut seats = Seats::one(spec.human, seat::hash(&token));
+    if spec.opponent == Opponent::Human {
+        *seats.get_mut(!spec.human) = SeatRecord::Open;
+    }
     let store = Arc::clone(&games.ctx().store);
     let (m2, recs, s2) = (meta.clone(), records.clone(), seats.clone());
     let (id, key) = blocking(move || store.create_game_with_moves(&m2, &recs, &s2)).await?;
@@ -84,5 +95,6 @@ pub async fn create_game(games: &Games, spec: NewGameSpec, client: IpAddr) -> Ga
     handle.begin(&mut g, Some(spec.study));
     let mut view = g.view(Instant::now());
     view.seat_token = Some(token);
+    view.seat_color = Some(color_name(spec.human));
     Ok(view)
 }

@@ -91,7 +91,10 @@ fn status_of(e: &GameError) -> StatusCode {
         E::Over { .. }
         | E::StalePly { .. }
         | E::NotYourTurn { .. }
-        | E::NotAgainstEngine { .. }
+        | E::WaitingForOpponent
+        | E::NoOpenSeat
+        | E::AlreadySeated { .. }
+        | E::NoOffer { .. }
         | E::YourTurn
         | E::NotAbortable
         | E::TakebackAfter(_)

@@ -66,6 +66,39 @@ pub fn engine_game(
     }
 }
 
+/// The record of a new game between two people created through the server: the creator plays
+/// `creator` under `name`; the other side is `?` (PGN's unknown player) until its player joins.
+pub fn people_game(
+    start: &Position,
+    start_id: Option<StartId>,
+    creator: Color,
+    name: String,
+    tc: Option<TimeControl>,
+    site: &str,
+) -> NewGame {
+    let (white, black) = match creator {
+        Color::White => (name, "?".to_string()),
+        Color::Black => ("?".to_string(), name),
+    };
+    NewGame {
+        start_fen: start.fen(),
+        start_id: start_id.map(StartId::get),
+        white,
+        black,
+        time_control: tc.map(TimeControl::to_pgn),
+        clocks: tc.map(TimeControl::initial),
+        tags: vec![
+            ("Event".into(), "Casual game".into()),
+            ("Site".into(), site.into()),
+            ("Date".into(), today()),
+            ("Round".into(), "-".into()),
+            ("Variant".into(), "Chess960".into()),
+            ("WhiteType".into(), "human".into()),
+            ("BlackType".into(), "human".into()),
+        ],
+    }
+}
+
 /// `elo 1500` / `depth 4`, the value of [`LEVEL_TAG`].
 pub fn level_tag(level: Level) -> String {
     match level {
@@ -140,6 +173,9 @@ fn seconds(ms: u64) -> String {
 /// Where a game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
+    /// A game between people waiting for its second player to take the open seat; nothing
+    /// moves, no clock runs.
+    Open,
     /// The players look at the position; no clock runs until `until` (or `start`).
     Study { until: Instant },
     /// Being played (the clocks may still be stopped: see [`Live::paused`]).
@@ -174,8 +210,12 @@ pub struct Live {
     /// not think until a client of the game connects or acts (a game is never lost on time
     /// while nobody was there to play it).
     pub paused: bool,
-    /// A move queued by the human for their next turn (as typed).
-    pub premove: Option<String>,
+    /// A move queued by a person for their next turn.
+    pub premove: Option<Premove>,
+    /// The side that offered a draw the other has not answered yet (games between people).
+    pub draw_offer: Option<Color>,
+    /// The side that asked to take its last move back, not answered yet (games between people).
+    pub takeback_offer: Option<Color>,
     pub engine: Option<EngineJob>,
     /// The address of the client that acted on the game last: the engine's searches are
     /// queued in its name (the search pool is fair between clients).
@@ -199,6 +239,25 @@ pub struct Live {
     /// unloading and reloading the game, and across restarts: each change takes longer than a
     /// microsecond, so a game never counts past the time of its next load.
     pub version: u64,
+}
+
+/// A move queued by the player of `color` for their next turn, as typed (its legality is
+/// known only then).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Premove {
+    /// Whose move it is.
+    pub color: Color,
+    /// The move as typed (UCI or SAN).
+    pub text: String,
+}
+
+/// The phase of a game whose seats are `sides`: open while a seat waits for its player.
+fn phase_of(sides: &Sides) -> Phase {
+    if sides.has_open_seat() {
+        Phase::Open
+    } else {
+        Phase::Playing
+    }
 }
 
 /// The result and reason of a finished game in the store's words.
@@ -312,6 +371,7 @@ impl Live {
     ) -> Live {
         let tc = tc_of(&meta);
         let sides = Sides::of(&meta, seats);
+        let phase = phase_of(&sides);
         Live {
             id,
             key,
@@ -323,9 +383,11 @@ impl Live {
             sides,
             tc,
             running: None,
-            phase: Phase::Playing,
+            phase,
             paused: false,
             premove: None,
+            draw_offer: None,
+            takeback_offer: None,
             engine: None,
             client,
             generation: 0,
@@ -367,6 +429,7 @@ impl Live {
         let meta = stored.game;
         let tc = tc_of(&meta);
         let sides = Sides::of(&meta, &stored.seats);
+        let phase = phase_of(&sides);
         // The clocks as stored with the last move, else as at the start.
         let clocks = tc.map(|tc| {
             stored
@@ -376,11 +439,12 @@ impl Live {
                 .or(meta.clocks)
                 .unwrap_or_else(|| tc.initial())
         });
-        let paused = paused_on_load(
-            stored.finish.is_some(),
-            tc.is_some(),
-            sides.engine(game.position().turn()).is_some(),
-        );
+        let paused = phase == Phase::Playing
+            && paused_on_load(
+                stored.finish.is_some(),
+                tc.is_some(),
+                sides.engine(game.position().turn()).is_some(),
+            );
         // The moves of the PGN the game was created from carry no clocks, unlike those played
         // here (timed games). An untimed game does not tell: all its moves count.
         let base_ply = if tc.is_some() {
@@ -403,9 +467,11 @@ impl Live {
             tc,
             clocks,
             running: None,
-            phase: Phase::Playing,
+            phase,
             paused,
             premove: None,
+            draw_offer: None,
+            takeback_offer: None,
             engine: None,
             // Until someone acts on it.
             client: IpAddr::V4(Ipv4Addr::LOCALHOST),
@@ -577,6 +643,8 @@ impl Live {
         self.stop_clock(now);
         self.finish = Some(finish);
         self.premove = None;
+        self.draw_offer = None;
+        self.takeback_offer = None;
         self.abandon_at = None;
         self.stop_engine();
         self.generation += 1;
@@ -595,14 +663,21 @@ impl Live {
     pub fn unloadable(&self) -> bool {
         self.engine.is_none()
             && self.premove.is_none()
+            && self.draw_offer.is_none()
+            && self.takeback_offer.is_none()
             && self.running.is_none()
             // Waiting for the first move: it stays until it is played or the game is aborted,
             // so that no 0-move game is left unfinished in the store.
             && self.abandon_at.is_none()
-            && self.phase == Phase::Playing
+            && matches!(self.phase, Phase::Playing | Phase::Open)
             && (self.finished()
                 || self.paused
-                    == paused_on_load(false, self.tc.is_some(), self.engine_to_move().is_some()))
+                    == (self.phase == Phase::Playing
+                        && paused_on_load(
+                            false,
+                            self.tc.is_some(),
+                            self.engine_to_move().is_some(),
+                        )))
     }
 
     /// The record of `m` played by the side to move at `now`: SAN, and the clocks after it
@@ -627,7 +702,14 @@ impl Live {
     /// Applies a legal move already stored as `record`; the other side's clock starts.
     /// Returns the game's end if the move ended it by the rules (checkmate, stalemate,
     /// insufficient material, fivefold repetition, 75 moves), still to be stored.
+    /// A move answers the offers: it declines the opponent's draw offer (the mover's own
+    /// stands) and any takeback proposal.
     pub fn apply(&mut self, m: Move, record: MoveRecord, now: Instant) -> Option<Finish> {
+        let mover = self.turn();
+        if self.draw_offer.is_some_and(|c| c != mover) {
+            self.draw_offer = None;
+        }
+        self.takeback_offer = None;
         self.game
             .play(m)
             .expect("the caller checked the move against the position");
@@ -649,6 +731,8 @@ impl Live {
         self.records.truncate(plies);
         self.finish = None;
         self.premove = None;
+        self.draw_offer = None;
+        self.takeback_offer = None;
         self.stop_engine();
         self.generation += 1;
         if let Some(tc) = self.tc {
@@ -680,6 +764,8 @@ impl Live {
         let start_id = self.meta.start_id;
         let status = if self.finished() {
             "finished"
+        } else if self.phase == Phase::Open {
+            "waiting"
         } else if matches!(self.phase, Phase::Study { .. }) {
             "study"
         } else {
@@ -748,7 +834,15 @@ impl Live {
             last_move,
             legal,
             draw_claim: self.draw_claim().map(reason_text),
-            premove: self.premove.clone(),
+            // Between people, a premove is its player's secret: the view every client gets
+            // leaves it out (the answer to the premove request shows it).
+            premove: self
+                .premove
+                .as_ref()
+                .filter(|_| self.sides.human().is_some())
+                .map(|p| p.text.clone()),
+            draw_offered_by: self.draw_offer.map(color_name),
+            takeback_proposed_by: self.takeback_offer.map(color_name),
             engine_thinking: self.engine.is_some(),
             engine_queue: self
                 .engine
@@ -770,6 +864,7 @@ impl Live {
             draw_offer_reason: None,
             has_seat: self.sides.has_seat(),
             seat_token: None,
+            seat_color: None,
             abortable: self.abortable(),
             abandon_ms: self
                 .abandon_at
@@ -950,6 +1045,10 @@ pub struct GameView {
     pub legal: Vec<LegalMove>,
     pub draw_claim: Option<&'static str>,
     pub premove: Option<String>,
+    /// Between people: the side whose draw offer waits for the other's answer.
+    pub draw_offered_by: Option<&'static str>,
+    /// Between people: the side whose takeback proposal waits for the other's answer.
+    pub takeback_proposed_by: Option<&'static str>,
     pub engine_thinking: bool,
     /// While the engine's search waits for a free search thread (the server runs a bounded
     /// number at once): how many searches start before it, and how long it has waited.
@@ -970,10 +1069,13 @@ pub struct GameView {
     /// Whether the game has a seat token. Without one (created on the terminal, imported, or
     /// by a server older than seat tokens) it can only be watched through the server.
     pub has_seat: bool,
-    /// The seat token, in the answer to `POST /api/games` only: the secret that every action
-    /// on the game needs (see `seat.rs`).
+    /// The seat token, in the answer to `POST /api/games` and to `POST …/join` only: the
+    /// secret that every action on the game needs (see `seat.rs`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seat_token: Option<String>,
+    /// The colour of that seat, with `seat_token`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seat_color: Option<&'static str>,
     /// Whether the game may be aborted now (`POST …/abort`): unfinished, and not both sides
     /// have moved yet (no clock has started).
     pub abortable: bool,

@@ -36,10 +36,19 @@ pub enum GameError {
         /// Whether the engine plays it.
         engine: bool,
     },
-    /// An action only a game against the engine has (named: "a takeback").
-    NotAgainstEngine {
-        /// The action, in words.
-        action: &'static str,
+    /// A game between people whose second seat is still open: nothing can be played yet.
+    WaitingForOpponent,
+    /// Joining a game with no open seat.
+    NoOpenSeat,
+    /// Joining a game whose seat the actor already holds.
+    AlreadySeated {
+        /// The colour the actor plays.
+        color: Color,
+    },
+    /// Answering an offer that is not there (named: "draw offer", "takeback proposal").
+    NoOffer {
+        /// The offer, in words.
+        what: &'static str,
     },
     /// A premove when it is the player's turn.
     YourTurn,
@@ -118,10 +127,20 @@ impl fmt::Display for GameError {
                     "your opponent"
                 }
             ),
-            GameError::NotAgainstEngine { action } => write!(
-                f,
-                "{action} is answered by the engine, and this game is between two people"
+            GameError::WaitingForOpponent => f.write_str(
+                "the game waits for its second player: send them the game's link (or abort it)",
             ),
+            GameError::NoOpenSeat => {
+                f.write_str("both seats of this game are taken: it can only be watched from here")
+            }
+            GameError::AlreadySeated { color } => write!(
+                f,
+                "you already play {} in this game",
+                crate::game::color_name(*color)
+            ),
+            GameError::NoOffer { what } => {
+                write!(f, "there is no {what} from your opponent to answer")
+            }
             GameError::NotAbortable => f.write_str(
                 "the game can no longer be aborted: both sides have moved (resign or offer a \
                  draw instead)",

@@ -212,6 +212,7 @@ pub fn router(state: AppState) -> Router {
         .route(&format!("{game}/moves"), post(api::post_move))
         .route(&format!("{game}/premove"), post(api::post_premove))
         .route(&format!("{game}/takeback"), post(api::post_takeback))
+        .route(&format!("{game}/join"), post(api::post_join))
         .route(&format!("{game}/resign"), post(api::post_resign))
         .route(&format!("{game}/draw"), post(api::post_draw))
         .route(&format!("{game}/start"), post(api::post_start))

@@ -127,6 +127,18 @@ impl Sides {
             .ok_or(SeatError::Wrong)
     }
 
+    /// The colour whose seat waits for its player, if one does.
+    pub fn open_seat(&self) -> Option<Color> {
+        Color::ALL
+            .into_iter()
+            .find(|&c| matches!(self.get(c), Side::Human(Seat::Open)))
+    }
+
+    /// True while a seat waits for its player.
+    pub fn has_open_seat(&self) -> bool {
+        self.open_seat().is_some()
+    }
+
     /// True if some seat is held (the game was created through the server).
     pub fn has_seat(&self) -> bool {
         Color::ALL
@@ -213,6 +225,7 @@ mod tests {
         };
         let sides = Sides::of(&meta("human", "human", None), &open);
         assert_eq!(sides.black, Side::Human(Seat::Open));
+        assert_eq!(sides.open_seat(), Some(Color::Black));
         assert_eq!(sides.seat_of(Some(&b), 1), Err(SeatError::Wrong));
         assert_eq!(sides.seat_of(Some(&a), 1), Ok(Color::White));
     }

@@ -315,14 +315,15 @@ pub trait GameStore: Send + Sync {
     ) -> Result<(GameId, GameKey), StoreError>;
 
     /// Gives the open seat of `color` ([`SeatRecord::Open`]) to the holder of the token whose
-    /// SHA-256 is `hash`; durable when this returns. Fails with `Conflict` if that seat is not
-    /// open (taken meanwhile, or never open), so that of two people claiming one seat at once
-    /// exactly one gets it.
+    /// SHA-256 is `hash`, who plays under `name` (the game's `White` or `Black`); durable when
+    /// this returns. Fails with `Conflict` if that seat is not open (taken meanwhile, or never
+    /// open), so that of two people claiming one seat at once exactly one gets it.
     fn claim_seat(
         &self,
         id: GameId,
         color: chess960_core::Color,
         hash: &str,
+        name: &str,
     ) -> Result<(), StoreError>;
 
     /// Records the move at half-move index `ply` (0 for the first move); durable when this

@@ -1158,10 +1158,11 @@ impl GameStore for SqliteStore {
         id: GameId,
         color: chess960_core::Color,
         hash: &str,
+        name: &str,
     ) -> Result<(), StoreError> {
-        let column = match color {
-            chess960_core::Color::White => "white_seat",
-            chess960_core::Color::Black => "black_seat",
+        let (column, name_column) = match color {
+            chess960_core::Color::White => ("white_seat", "white"),
+            chess960_core::Color::Black => ("black_seat", "black"),
         };
         if hash.is_empty() || hash == crate::seats::OPEN {
             return Err(StoreError::Conflict(format!(
@@ -1173,11 +1174,11 @@ impl GameStore for SqliteStore {
             let changed = tx
                 .execute(
                     &format!(
-                        "UPDATE games SET {column} = ?2, updated_ms = ?3
+                        "UPDATE games SET {column} = ?2, {name_column} = ?4, updated_ms = ?3
                           WHERE id = ?1 AND {column} = '{}'",
                         crate::seats::OPEN
                     ),
-                    params![id.0, hash, now_ms()],
+                    params![id.0, hash, now_ms(), name],
                 )
                 .map_err(db_err)?;
             if changed == 0 {

@@ -391,25 +391,27 @@ fn an_open_seat_is_claimed_once() {
     assert_eq!(store.game(id).unwrap().unwrap().seats, seats);
     // White's seat is held, not open.
     assert!(matches!(
-        store.claim_seat(id, Color::White, "b2"),
+        store.claim_seat(id, Color::White, "b2", "Bob"),
         Err(StoreError::Conflict(m)) if m.contains("white seat") && m.contains("not open")
     ));
     assert!(matches!(
-        store.claim_seat(id, Color::Black, "open"),
+        store.claim_seat(id, Color::Black, "open", "Bob"),
         Err(StoreError::Conflict(_))
     ));
-    store.claim_seat(id, Color::Black, "b2").unwrap();
+    store.claim_seat(id, Color::Black, "b2", "Bob").unwrap();
+    let claimed = store.game(id).unwrap().unwrap();
+    assert_eq!(claimed.seats.black, SeatRecord::Held { hash: "b2".into() });
     assert_eq!(
-        store.game(id).unwrap().unwrap().seats.black,
-        SeatRecord::Held { hash: "b2".into() }
+        (claimed.game.white.as_str(), claimed.game.black.as_str()),
+        ("Ann", "Bob")
     );
     // The second claim of the same seat loses.
     assert!(matches!(
-        store.claim_seat(id, Color::Black, "c3"),
+        store.claim_seat(id, Color::Black, "c3", "Cy"),
         Err(StoreError::Conflict(_))
     ));
     assert!(matches!(
-        store.claim_seat(GameId(99), Color::Black, "c3"),
+        store.claim_seat(GameId(99), Color::Black, "c3", "Cy"),
         Err(StoreError::NoSuchGame(_))
     ));
 }

@@ -1,8 +1,9 @@
-//! Draws: a claim by the rules (threefold repetition, fifty moves), and an offer to the engine,
-//! which answers by its evaluation.
+//! Draws: a claim by the rules (threefold repetition, fifty moves); an offer to the engine,
+//! which answers by its evaluation; and an offer to a person, which stands until they accept or
+//! decline it or make a move (FIDE 9.1.2: a move declines it; the offerer's own move keeps it).
 
-use super::{over, Actor, GameHandle};
-use crate::game::{finish_of, GameView};
+use super::{over, waiting, Actor, GameHandle};
+use crate::game::{finish_of, GameView, Live};
 use crate::game_error::{GameError, GameResult};
 use crate::pool::Urgency;
 use chess960_core::{Outcome, Termination};
@@ -24,15 +25,21 @@ impl GameHandle {
     }
 
     /// `POST /draw` with `offer`: the engine accepts when its evaluation of the position is
-    /// within ±0.3 pawns after move 30.
+    /// within ±0.3 pawns after move 30; a person is asked (and an offer that crosses theirs
+    /// agrees the draw).
     pub async fn offer_draw(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<GameView> {
         let (pos, history, generation) = {
-            let (g, color) = self.seated(who).await?;
+            let (mut g, color) = self.seated(who).await?;
             over(&g)?;
+            waiting(&g)?;
             if g.sides.engine(!color).is_none() {
-                return Err(GameError::NotAgainstEngine {
-                    action: "a draw offer",
-                });
+                if g.draw_offer == Some(!color) {
+                    self.agree_draw(&mut g).await?;
+                } else if g.draw_offer != Some(color) {
+                    g.draw_offer = Some(color);
+                    self.changed(&mut g);
+                }
+                return Ok(g.view(Instant::now()));
             }
             // Declined at once when no evaluation could make the engine accept.
             if let Some(why) = draw_decline(None, g.game.position().fullmoves()) {
@@ -71,5 +78,33 @@ impl GameHandle {
         v.draw_offer = Some(if accept { "accepted" } else { "declined" });
         v.draw_offer_reason = decline;
         Ok(v)
+    }
+
+    /// `POST /draw` with `accept` or `decline`: the answer to the opponent's offer.
+    pub async fn answer_draw(
+        self: &Arc<Self>,
+        who: &Actor<'_>,
+        accept: bool,
+    ) -> GameResult<GameView> {
+        let (mut g, color) = self.seated(who).await?;
+        over(&g)?;
+        if g.draw_offer != Some(!color) {
+            return Err(GameError::NoOffer { what: "draw offer" });
+        }
+        if accept {
+            self.agree_draw(&mut g).await?;
+        } else {
+            g.draw_offer = None;
+            self.changed(&mut g);
+        }
+        Ok(g.view(Instant::now()))
+    }
+
+    /// Ends the game drawn by agreement.
+    async fn agree_draw(&self, g: &mut Live) -> GameResult<()> {
+        let f = finish_of(Outcome::Draw {
+            reason: Termination::Agreement,
+        });
+        self.finish(g, f).await
     }
 }

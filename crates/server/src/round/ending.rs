@@ -1,7 +1,7 @@
 //! The ends a player asks for: resigning, aborting before both sides have moved, and deleting
 //! the game from the database.
 
-use super::{blocking, over, Actor, GameHandle};
+use super::{blocking, over, waiting, Actor, GameHandle};
 use crate::game::{finish_of, GameView};
 use crate::game_error::{GameError, GameResult};
 use chess960_core::{Outcome, Termination};
@@ -14,6 +14,7 @@ impl GameHandle {
     pub async fn resign(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<GameView> {
         let (mut g, color) = self.seated(who).await?;
         over(&g)?;
+        waiting(&g)?;
         let f = finish_of(Outcome::Win {
             winner: !color,
             reason: Termination::Resignation,
@@ -23,7 +24,7 @@ impl GameHandle {
     }
 
     /// `POST /abort`: ends a game before both sides have moved, with no result (see
-    /// [`Finish::aborted`]).
+    /// [`Finish::aborted`]); also withdraws a challenge nobody has taken yet.
     pub async fn abort(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<GameView> {
         let (mut g, _) = self.seated(who).await?;
         over(&g)?;

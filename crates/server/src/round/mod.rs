@@ -20,11 +20,13 @@ mod draws;
 mod ending;
 mod engine;
 pub mod events;
+mod join;
 mod moves;
 mod takeback;
 mod timer;
 
 pub use engine::AnalysisJson;
+pub use takeback::TakebackAction;
 
 use crate::game::{GameView, Live, Phase};
 use crate::game_error::{GameError, GameResult};
@@ -254,8 +256,9 @@ impl GameHandle {
     }
 
     /// Starts a new game: its study time, or its clocks and (if it moves first) the engine.
+    /// A game whose second seat is open waits for its player (`join.rs` begins it then).
     pub fn begin(self: &Arc<Self>, g: &mut Live, study: Option<Duration>) {
-        if g.finished() {
+        if g.finished() || g.phase == Phase::Open {
             return;
         }
         // The first move's deadline counts from the end of the study time.
@@ -298,6 +301,15 @@ impl GameHandle {
         blocking(move || store.game(id))
             .await?
             .ok_or(GameError::NoSuchGame { key })
+    }
+}
+
+/// Refuses playing a game whose second seat is still open.
+fn waiting(g: &Live) -> GameResult<()> {
+    if g.phase == Phase::Open {
+        Err(GameError::WaitingForOpponent)
+    } else {
+        Ok(())
     }
 }
 

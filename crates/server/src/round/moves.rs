@@ -1,8 +1,8 @@
 //! Moves: a person's move, the premove they queue for their next turn, and storing and
 //! applying any move (the engine's too) before anyone is told of it.
 
-use super::{blocking, over, Actor, GameHandle};
-use crate::game::{parse_move, GameView, Live, Phase};
+use super::{blocking, over, waiting, Actor, GameHandle};
+use crate::game::{parse_move, GameView, Live, Phase, Premove};
 use crate::game_error::{GameError, GameResult};
 use chess960_core::Move;
 use std::sync::Arc;
@@ -18,6 +18,7 @@ impl GameHandle {
     ) -> GameResult<GameView> {
         let (mut g, color) = self.seated(who).await?;
         over(&g)?;
+        waiting(&g)?;
         if ply != g.ply() as u64 {
             return Err(GameError::StalePly {
                 sent: ply,
@@ -34,9 +35,14 @@ impl GameHandle {
         // A move in study time or in a paused game starts the clocks first, so that it costs
         // the mover nothing.
         self.resume(&mut g);
-        g.premove = None;
+        // A move of one's own replaces one's premove; the opponent's stays, to be played now.
+        if g.premove.as_ref().is_some_and(|p| p.color == color) {
+            g.premove = None;
+        }
         self.play(&mut g, m).await?;
-        Ok(g.view(Instant::now()))
+        let answer = g.view(Instant::now());
+        self.play_premove(&mut g).await;
+        Ok(answer)
     }
 
     /// Stores and applies a legal move of the side to move, then lets the engine reply (or
@@ -59,15 +65,15 @@ impl GameHandle {
         Ok(())
     }
 
-    /// Plays the queued premove if a person is to move and the move is legal now; an illegal
-    /// one is dropped.
+    /// Plays the queued premove if its player is to move and the move is legal now; an
+    /// illegal one is dropped.
     pub(super) async fn play_premove(self: &Arc<Self>, g: &mut Live) {
-        let Some(text) = g.premove.take() else {
-            return;
-        };
-        if !g.active() || !g.sides.is_human(g.turn()) {
+        if !g.active() || g.premove.as_ref().is_none_or(|p| p.color != g.turn()) {
             return;
         }
+        let Some(Premove { text, .. }) = g.premove.take() else {
+            return;
+        };
         match parse_move(g.game.position(), &text) {
             Ok(m) => {
                 if let Err(e) = self.play(g, m).await {
@@ -86,6 +92,7 @@ impl GameHandle {
     ) -> GameResult<GameView> {
         let (mut g, color) = self.seated(who).await?;
         over(&g)?;
+        waiting(&g)?;
         match text {
             None => g.premove = None,
             Some(t) => {
@@ -99,12 +106,15 @@ impl GameHandle {
                 if g.turn() == color && g.phase == Phase::Playing && !g.paused {
                     return Err(GameError::YourTurn);
                 }
-                g.premove = Some(t);
+                g.premove = Some(Premove { color, text: t });
             }
         }
         self.resume(&mut g);
         self.changed(&mut g);
-        Ok(g.view(Instant::now()))
+        let mut v = g.view(Instant::now());
+        // Its player sees it also in a game between people (see `Live::view`).
+        v.premove = g.premove.as_ref().map(|p| p.text.clone());
+        Ok(v)
     }
 }
 

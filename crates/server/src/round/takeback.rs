@@ -1,29 +1,70 @@
-//! Takebacks in a game against the engine: the person's last move and the engine's reply to
-//! it, at once (the engine always agrees).
+//! Takebacks. Against the engine: the person's last move and the engine's reply to it, at once
+//! (the engine always agrees). Between people: a proposal that the opponent accepts or declines
+//! (a move declines it); accepted, the proposer's last move goes back with whatever was played
+//! after it.
 
-use super::{blocking, Actor, GameHandle};
-use crate::game::{mover, GameView, Phase};
+use super::{blocking, over, waiting, Actor, GameHandle};
+use crate::game::{mover, GameView, Live, Phase};
 use crate::game_error::{GameError, GameResult};
+use chess960_core::Color;
 use std::sync::Arc;
 use std::time::Instant;
 
+/// What a player does about a takeback.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TakebackAction {
+    /// Take one's last move back (at once against the engine, asked of a person).
+    Propose,
+    /// Agree to the opponent's proposal.
+    Accept,
+    /// Refuse it.
+    Decline,
+}
+
 impl GameHandle {
-    /// `POST /takeback`: the actor's last move and the engine's reply to it.
-    pub async fn takeback(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<GameView> {
+    /// `POST /takeback`.
+    pub async fn takeback(
+        self: &Arc<Self>,
+        who: &Actor<'_>,
+        action: TakebackAction,
+    ) -> GameResult<GameView> {
         let (mut g, color) = self.seated(who).await?;
-        if g.sides.engine(!color).is_none() {
-            return Err(GameError::NotAgainstEngine {
-                action: "a takeback",
-            });
+        waiting(&g)?;
+        let against_engine = g.sides.engine(!color).is_some();
+        match action {
+            TakebackAction::Propose if against_engine => {
+                let keep = takeback_point(&g, color)?;
+                self.take_back(&mut g, keep).await?;
+            }
+            TakebackAction::Propose => {
+                over(&g)?;
+                takeback_point(&g, color)?;
+                if g.takeback_offer != Some(color) {
+                    g.takeback_offer = Some(color);
+                    self.changed(&mut g);
+                }
+            }
+            TakebackAction::Accept | TakebackAction::Decline => {
+                over(&g)?;
+                if g.takeback_offer != Some(!color) {
+                    return Err(GameError::NoOffer {
+                        what: "takeback proposal",
+                    });
+                }
+                g.takeback_offer = None;
+                if action == TakebackAction::Accept {
+                    let keep = takeback_point(&g, !color)?;
+                    self.take_back(&mut g, keep).await?;
+                } else {
+                    self.changed(&mut g);
+                }
+            }
         }
-        if g.finished() && g.game.outcome().is_none() {
-            let reason = g.finish.as_ref().map_or("", |f| f.reason.as_str());
-            return Err(GameError::TakebackAfter(reason.to_string()));
-        }
-        let first = g.game.start().turn();
-        let Some(keep) = (0..g.ply()).rev().find(|&i| mover(first, i) == color) else {
-            return Err(GameError::NothingToTakeBack);
-        };
+        Ok(g.view(Instant::now()))
+    }
+
+    /// Takes the game back to `keep` half-moves, in the store first.
+    async fn take_back(self: &Arc<Self>, g: &mut Live, keep: usize) -> GameResult<()> {
         g.stop_engine();
         let store = Arc::clone(&self.ctx.store);
         let id = g.id;
@@ -31,7 +72,21 @@ impl GameHandle {
         g.paused = false;
         g.phase = Phase::Playing;
         g.truncate(keep, Instant::now());
-        self.changed(&mut g);
-        Ok(g.view(Instant::now()))
+        self.changed(g);
+        Ok(())
     }
+}
+
+/// How many half-moves remain when `color`'s last move is taken back: refused after a game
+/// that did not end on the board, and when `color` has not moved.
+fn takeback_point(g: &Live, color: Color) -> GameResult<usize> {
+    if g.finished() && g.game.outcome().is_none() {
+        let reason = g.finish.as_ref().map_or("", |f| f.reason.as_str());
+        return Err(GameError::TakebackAfter(reason.to_string()));
+    }
+    let first = g.game.start().turn();
+    (0..g.ply())
+        .rev()
+        .find(|&i| mover(first, i) == color)
+        .ok_or(GameError::NothingToTakeBack)
 }

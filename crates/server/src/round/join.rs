@@ -1,0 +1,53 @@
+//! Joining a game between people: whoever opens its link first and asks to play takes the open
+//! seat, with a token of their own; anyone later can only watch.
+
+use super::{blocking, over, Actor, GameHandle};
+use crate::game::{color_name, GameView, Phase};
+use crate::game_error::{GameError, GameResult};
+use crate::seat::{self, Seat};
+use crate::sides::Side;
+use chess960_core::Color;
+use chess960_store::StoreError;
+use std::sync::Arc;
+use std::time::Instant;
+
+impl GameHandle {
+    /// `POST /join`: the open seat goes to `who`, who plays under `name`; the game begins. The
+    /// answer carries the seat's token and colour (the only time they are shown).
+    pub async fn join(self: &Arc<Self>, who: &Actor<'_>, name: String) -> GameResult<GameView> {
+        let mut g = self.lock().await;
+        over(&g)?;
+        if let Ok(color) = g.sides.seat_of(who.seat, g.id.0) {
+            return Err(GameError::AlreadySeated { color });
+        }
+        let Some(color) = g.sides.open_seat() else {
+            return Err(GameError::NoOpenSeat);
+        };
+        let token = seat::new_token()
+            .map_err(|e| GameError::Worker(format!("no random numbers for a seat token: {e}")))?;
+        let hash = seat::hash(&token);
+        let store = Arc::clone(&self.ctx.store);
+        let (id, h, n) = (g.id, hash.clone(), name.clone());
+        blocking(move || store.claim_seat(id, color, &h, &n))
+            .await
+            .map_err(|e| match e {
+                // Another process took it meanwhile (one server holds a game; this is the
+                // store's guarantee all the same).
+                GameError::Store(StoreError::Conflict(_)) => GameError::NoOpenSeat,
+                e => e,
+            })?;
+        *g.sides.get_mut(color) = Side::Human(Seat::Held { hash });
+        match color {
+            Color::White => g.meta.white = name,
+            Color::Black => g.meta.black = name,
+        }
+        g.client = who.client;
+        g.phase = Phase::Playing;
+        self.begin(&mut g, None);
+        self.changed(&mut g);
+        let mut v = g.view(Instant::now());
+        v.seat_token = Some(token);
+        v.seat_color = Some(color_name(color));
+        Ok(v)
+    }
+}

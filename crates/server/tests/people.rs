@@ -1,0 +1,256 @@
+//! Games between two people: a challenge by link, the open seat taken by whoever joins first,
+//! the server as referee between them (moves, premoves, draw offers, takeback proposals), the
+//! game kept in the store with both players and both seats.
+
+mod common;
+
+use common::{app_on, App, Reply};
+use serde_json::{json, Value};
+
+async fn act(a: &App, key: &str, action: &str, body: Value, token: &str) -> Reply {
+    a.post_as(
+        &format!("/api/games/{key}/{action}"),
+        body.to_string().into_bytes(),
+        Some(token),
+    )
+    .await
+}
+
+async fn mv(a: &App, key: &str, token: &str, uci: &str, ply: usize) -> Value {
+    let r = act(a, key, "moves", json!({"move": uci, "ply": ply}), token).await;
+    assert_eq!(r.status, 200, "{uci}: {}", r.text);
+    r.json
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_people_play_through_a_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.sqlite3");
+    let mut a = app_on(&db).await;
+    // Ann challenges, as White, 5 minutes + 3 seconds.
+    let created = a
+        .post(
+            "/api/games",
+            json!({"start": {"id": 518}, "color": "white", "opponent": "human", "name": "Ann",
+                   "time_control": {"initial_ms": 300000, "increment_ms": 3000}}),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{}", created.text);
+    let g = &created.json;
+    let key = g["key"].as_str().unwrap().to_string();
+    let ann = g["seat_token"].as_str().unwrap().to_string();
+    assert_eq!(g["seat_color"], "white");
+    assert_eq!(g["status"], "waiting");
+    assert_eq!(
+        g["sides"],
+        json!({"white": {"type": "human", "seat": "held"}, "black": {"type": "human", "seat": "open"}})
+    );
+    assert_eq!(
+        (g["human"].clone(), g["level"].clone()),
+        (Value::Null, Value::Null)
+    );
+    assert_eq!(
+        (g["white"].as_str(), g["black"].as_str()),
+        (Some("Ann"), Some("?"))
+    );
+    assert_eq!(g["legal"], json!([]));
+    // Nothing moves before the second player is there; Ann cannot take her own open seat.
+    let early = act(&a, &key, "moves", json!({"move": "e2e4", "ply": 0}), &ann).await;
+    assert_eq!(early.status, 409, "{}", early.text);
+    assert!(
+        early.error().contains("waits for its second player"),
+        "{}",
+        early.text
+    );
+    let own = act(&a, &key, "join", json!({}), &ann).await;
+    assert_eq!(own.status, 409);
+    assert!(
+        own.error().contains("you already play white"),
+        "{}",
+        own.text
+    );
+    let mut watcher = a.ws_watch(&key).await;
+    assert_eq!(watcher.next().await["game"]["status"], "waiting");
+
+    // Bob opens the link first and joins; Cy, later, can only watch.
+    let joined = a
+        .post_as(
+            &format!("/api/games/{key}/join"),
+            json!({"name": "Bob"}).to_string().into_bytes(),
+            None,
+        )
+        .await;
+    assert_eq!(joined.status, 200, "{}", joined.text);
+    let bob = joined.json["seat_token"].as_str().unwrap().to_string();
+    assert_ne!(bob, ann);
+    assert_eq!(joined.json["seat_color"], "black");
+    assert_eq!(joined.json["status"], "playing");
+    assert_eq!(joined.json["black"], "Bob");
+    assert_eq!(
+        joined.json["sides"]["black"],
+        json!({"type": "human", "seat": "held"})
+    );
+    let cy = a
+        .post_as(
+            &format!("/api/games/{key}/join"),
+            json!({"name": "Cy"}).to_string().into_bytes(),
+            None,
+        )
+        .await;
+    assert_eq!(cy.status, 409);
+    assert!(
+        cy.error().contains("both seats of this game are taken"),
+        "{}",
+        cy.text
+    );
+    let cy_move = act(&a, &key, "moves", json!({"move": "e2e4", "ply": 0}), "0123").await;
+    assert_eq!(cy_move.status, 403, "{}", cy_move.text);
+
+    // Each plays their own colour only.
+    let v = mv(&a, &key, &ann, "e2e4", 0).await;
+    assert_eq!(v["turn"], "black");
+    let again = act(&a, &key, "moves", json!({"move": "d2d4", "ply": 1}), &ann).await;
+    assert_eq!(again.status, 409);
+    assert!(
+        again.error().contains("(your opponent) is to move"),
+        "{}",
+        again.text
+    );
+    // Ann's premove is hers: the answer shows it, the view everyone gets does not.
+    let pre = act(&a, &key, "premove", json!({"move": "g1f3"}), &ann).await;
+    assert_eq!(pre.status, 200, "{}", pre.text);
+    assert_eq!(pre.json["premove"], "g1f3");
+    let seen = a.get(&format!("/api/games/{key}")).await;
+    assert_eq!(seen.json["premove"], Value::Null);
+    // Bob's reply; Ann's premove follows at once.
+    mv(&a, &key, &bob, "e7e5", 1).await;
+    let after = a
+        .wait_for(&key, |g| g["moves"].as_array().unwrap().len() == 3)
+        .await;
+    assert_eq!(after["moves"][2]["uci"], "g1f3");
+    assert_eq!(
+        after["clocks"]["running"], "black",
+        "both have moved: the clocks run"
+    );
+
+    // A takeback proposal, declined, then accepted: Bob's last move goes back.
+    mv(&a, &key, &bob, "b8c6", 3).await;
+    let asked = act(&a, &key, "takeback", json!({}), &bob).await;
+    assert_eq!(
+        asked.json["takeback_proposed_by"], "black",
+        "{}",
+        asked.text
+    );
+    let no = act(&a, &key, "takeback", json!({"action": "decline"}), &ann).await;
+    assert_eq!(no.json["takeback_proposed_by"], Value::Null, "{}", no.text);
+    let not_there = act(&a, &key, "takeback", json!({"action": "accept"}), &ann).await;
+    assert_eq!(not_there.status, 409);
+    assert!(
+        not_there.error().contains("no takeback proposal"),
+        "{}",
+        not_there.text
+    );
+    act(&a, &key, "takeback", json!({}), &bob).await;
+    let yes = act(&a, &key, "takeback", json!({"action": "accept"}), &ann).await;
+    assert_eq!(yes.status, 200, "{}", yes.text);
+    assert_eq!(yes.json["moves"].as_array().unwrap().len(), 3);
+    assert_eq!(yes.json["turn"], "black");
+
+    // A draw offer: declined by a word, then by a move; the third time accepted.
+    let offer = act(&a, &key, "draw", json!({"action": "offer"}), &bob).await;
+    assert_eq!(offer.json["draw_offered_by"], "black", "{}", offer.text);
+    let declined = act(&a, &key, "draw", json!({"action": "decline"}), &ann).await;
+    assert_eq!(declined.json["draw_offered_by"], Value::Null);
+    // Bob offers, then moves: his own move keeps his offer; Ann's move declines it.
+    act(&a, &key, "draw", json!({"action": "offer"}), &bob).await;
+    let kept = mv(&a, &key, &bob, "g8f6", 3).await;
+    assert_eq!(kept["draw_offered_by"], "black");
+    let moved = mv(&a, &key, &ann, "b1c3", 4).await;
+    assert_eq!(moved["draw_offered_by"], Value::Null);
+    let own_offer = act(&a, &key, "draw", json!({"action": "accept"}), &bob).await;
+    assert_eq!(own_offer.status, 409, "{}", own_offer.text);
+    act(&a, &key, "draw", json!({"action": "offer"}), &ann).await;
+    let agreed = act(&a, &key, "draw", json!({"action": "accept"}), &bob).await;
+    assert_eq!(agreed.status, 200, "{}", agreed.text);
+    assert_eq!(agreed.json["result"], "1/2-1/2");
+    assert_eq!(agreed.json["reason"], "draw agreed");
+
+    // The spectator saw every move.
+    let (last, _) = watcher.until_state(|g| g["status"] == "finished").await;
+    let ucis: Vec<&str> = last["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["uci"].as_str().unwrap())
+        .collect();
+    assert_eq!(ucis, ["e2e4", "e7e5", "g1f3", "g8f6", "b1c3"]);
+
+    // Stored as played: both players, both seats, the result.
+    let pgn = a.get(&format!("/api/games/{key}/pgn")).await.text;
+    for tag in [
+        "[White \"Ann\"]",
+        "[Black \"Bob\"]",
+        "[WhiteType \"human\"]",
+        "[BlackType \"human\"]",
+        "[Result \"1/2-1/2\"]",
+        "[TimeControl \"300+3\"]",
+    ] {
+        assert!(pgn.contains(tag), "{tag} in {pgn}");
+    }
+    a.stop().await;
+    let b = app_on(&db).await;
+    let back = b.get(&format!("/api/games/{key}")).await;
+    assert_eq!(
+        back.json["sides"],
+        json!({"white": {"type": "human", "seat": "held"}, "black": {"type": "human", "seat": "held"}})
+    );
+    assert_eq!(back.json["result"], "1/2-1/2");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_open_challenge_survives_a_restart_and_can_be_withdrawn() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.sqlite3");
+    let mut a = app_on(&db).await;
+    let g = a
+        .new_game(
+            json!({"start": {"id": 100}, "color": "black", "opponent": "human",
+                         "time_control": {"initial_ms": 60000, "increment_ms": 0}}),
+        )
+        .await;
+    let key = g["key"].as_str().unwrap().to_string();
+    let token = g["seat_token"].as_str().unwrap().to_string();
+    assert_eq!(g["seat_color"], "black");
+    assert_eq!(g["sides"]["white"]["seat"], "open");
+    // Bad requests say what is wrong.
+    for (body, says) in [
+        (
+            json!({"opponent": "human", "level": {"depth": 2}}),
+            "level:",
+        ),
+        (json!({"opponent": "human", "study_ms": 5000}), "study_ms:"),
+        (json!({"opponent": "robot"}), "opponent:"),
+    ] {
+        let r = a.post("/api/games", body.clone()).await;
+        assert_eq!(r.status, 400, "{body}: {}", r.text);
+        assert!(r.error().starts_with(says), "{body}: {}", r.text);
+    }
+    a.stop().await;
+
+    // After a restart it still waits, not paused, its seat still open.
+    let b = app_on(&db).await;
+    let back = b.get(&format!("/api/games/{key}")).await.json;
+    assert_eq!(back["status"], "waiting");
+    assert_eq!(back["paused"], false);
+    assert_eq!(back["sides"]["white"]["seat"], "open");
+    // Resigning needs an opponent; withdrawing does not.
+    let resign = act(&b, &key, "resign", json!({}), &token).await;
+    assert_eq!(resign.status, 409, "{}", resign.text);
+    let gone = act(&b, &key, "abort", json!({}), &token).await;
+    assert_eq!(gone.status, 200, "{}", gone.text);
+    assert_eq!(gone.json["reason"], "aborted");
+    let late = b
+        .post_as(&format!("/api/games/{key}/join"), b"{}".to_vec(), None)
+        .await;
+    assert_eq!(late.status, 409, "{}", late.text);
+}
