@@ -89,8 +89,15 @@ export const api = {
   newGame: async (spec: NewGame, origin?: GameOrigin): Promise<GameView> => {
     const name = spec.name ?? playerName();
     const view = await request<GameView>('POST', '/api/games', name ? { ...spec, name } : spec);
-    if (view.seat_token) rememberSeat(view.key, view.seat_token);
+    if (view.seat_token) rememberSeat(view.key, view.seat_token, view.seat_color);
     rememberOrigin(view.key, { spec, ...origin });
+    return view;
+  },
+  /** Takes the open seat of a game between people; this browser keeps its token. */
+  join: async (key: string, name?: string): Promise<GameView> => {
+    const player = name ?? playerName();
+    const view = await request<GameView>('POST', `${game(key)}/join`, player ? { name: player } : {});
+    if (view.seat_token) rememberSeat(view.key, view.seat_token, view.seat_color);
     return view;
   },
   games: (filter: { start_id?: number; result?: string; aborted?: string; limit: number; offset: number }) => {
@@ -107,16 +114,17 @@ export const api = {
     return request<Explorer>('GET', `/api/explorer?${query.toString()}`);
   },
   game: (key: string) => request<GameView>('GET', game(key)),
-  /** True if this browser holds the game's seat (it created the game). */
+  /** True if this browser holds a seat of the game (it created or joined it). */
   seated: (key: string) => seatOf(key) !== undefined,
   move: (key: string, move: string, ply: number) => act<GameView>(key, 'moves', { move, ply }),
   premove: (key: string, move: string | null) => act<GameView>(key, 'premove', { move }),
-  takeback: (key: string) => act<GameView>(key, 'takeback', {}),
+  takeback: (key: string, action: 'propose' | 'accept' | 'decline' = 'propose') =>
+    act<GameView>(key, 'takeback', action === 'propose' ? {} : { action }),
   resign: (key: string) => act<GameView>(key, 'resign', {}),
   abort: (key: string) => act<GameView>(key, 'abort', {}),
   /** Deletes the game (with this browser's seat token for it, if it has one). */
   deleteGame: (key: string) => request<void>('DELETE', game(key), undefined, seatOf(key)),
-  drawAction: (key: string, action: 'offer' | 'claim') => act<GameView>(key, 'draw', { action }),
+  drawAction: (key: string, action: 'offer' | 'claim' | 'accept' | 'decline') => act<GameView>(key, 'draw', { action }),
   startClock: (key: string) => act<GameView>(key, 'start', {}),
   analysis: (key: string, ply: number, depth: number) => act<Analysis>(key, 'analysis', { depth, ply }),
   pgnUrl: (key: string) => `${game(key)}/pgn`,

@@ -5,18 +5,28 @@
 // still be played until the page is left.
 
 import { keptRecord } from './keptRecord';
+import type { Color } from './types';
 
 /** The most tokens kept; the oldest go first (their games can still be watched). */
 const MAX_SEATS = 5000;
 
 const seats = keptRecord('chess960.seats', MAX_SEATS, (v): v is string => typeof v === 'string');
+/** The colour each seat plays (games between people: the view does not say whose seat this
+ * browser holds). */
+const colors = keptRecord('chess960.seatColors', MAX_SEATS, (v): v is Color => v === 'white' || v === 'black');
 
-/** The seat token of the game `key`, if this browser created it. */
+/** The seat token of the game `key`, if this browser created or joined it. */
 export function seatOf(key: string): string | undefined {
   return seats.get(key);
 }
 
-/** Remembers the seat token of a game this browser just created. */
-export function rememberSeat(key: string, token: string): void {
+/** The colour this browser plays in the game `key`, if it holds a seat and knows its colour. */
+export function seatColorOf(key: string): Color | undefined {
+  return colors.get(key);
+}
+
+/** Remembers the seat token (and its colour) of a game this browser just created or joined. */
+export function rememberSeat(key: string, token: string, color?: Color): void {
   seats.set(key, token);
+  if (color) colors.set(key, color);
 }

@@ -74,7 +74,10 @@ export type StartSpec =
 export interface NewGame {
   start: StartSpec;
   color: Color | 'random';
-  level: Level;
+  /** The engine's level; absent for a game against a person. */
+  level?: Level;
+  /** `human`: a challenge that a friend joins by the game's link. */
+  opponent?: 'engine' | 'human';
   time_control: TimeControl | null;
   study_ms: number;
   /** With `start.id`: how it was drawn by hand. */
@@ -135,11 +138,10 @@ export interface GameView {
   start_castling?: CastlingRooks;
   fen: string;
   turn: Color;
-  /** The person's colour in a game against the engine (the server sends null for a game between
-   * two people, which this UI does not create yet). */
-  human: Color;
-  /** The engine's level in a game against it. */
-  level: Level;
+  /** The person's colour in a game against the engine; null between two people. */
+  human: Color | null;
+  /** The engine's level in a game against it; null between two people. */
+  level: Level | null;
   /** Who plays each colour: the engine at a level, or a person through a seat. */
   sides?: { white: Side; black: Side };
   /** The state's version: of two views of one game, the higher is the newer. Not in the JSON
@@ -151,7 +153,8 @@ export interface GameView {
   time_control: TimeControl | null;
   /** null when the game has no time control. */
   clocks: (Clocks & { running: Color | null }) | null;
-  status: 'study' | 'playing' | 'finished';
+  /** `waiting`: a game between people whose second seat is still open. */
+  status: 'waiting' | 'study' | 'playing' | 'finished';
   result: Result | null;
   reason: string | null;
   check: Square | null;
@@ -161,6 +164,10 @@ export interface GameView {
   legal: LegalMove[];
   draw_claim: string | null;
   premove: string | null;
+  /** Between people: the side whose draw offer waits for the other's answer. */
+  draw_offered_by?: Color | null;
+  /** Between people: the side whose takeback proposal waits for the other's answer. */
+  takeback_proposed_by?: Color | null;
   engine_thinking: boolean;
   /** While the engine's search waits for a free search thread: searches before it, time waited. */
   engine_queue?: { ahead: number; waited_ms: number } | null;
@@ -180,8 +187,10 @@ export interface GameView {
   abandon_ms?: number | null;
   /** False for a game without a seat token (terminal, import, older server): watched only. */
   has_seat: boolean;
-  /** In the answer to the new-game request only: the secret every action on the game needs. */
+  /** In the answer to the new-game and join requests only: the secret every action on the game
+   * needs, and the colour it plays. */
   seat_token?: string;
+  seat_color?: Color;
 }
 
 export interface GameSummary {

@@ -298,7 +298,7 @@ class AnalysisPage {
       status: 'playing',
       premove: null,
     } as unknown as GameView;
-    this.board.showLive(view, true);
+    this.board.showLive(view, position.turn);
     this.drawArrows();
   }
 

@@ -23,8 +23,8 @@ const ROLE_NAMES: Record<string, string> = { q: 'Queen', r: 'Rook', b: 'Bishop',
 export class GameBoard {
   readonly cg: Api;
   private legal: LegalMove[] = [];
-  /** Whether the live position is playable from this browser (see `showLive`). */
-  private seated = false;
+  /** The colour this browser plays (see `showLive`); null while it only watches. */
+  private me: Color | null = null;
   private human: Color = 'white';
   private interactive = false;
   private live: GameView | null = null;
@@ -70,26 +70,26 @@ export class GameBoard {
     this.bindFreshBounds();
   }
 
-  /** Shows the game's live position, ready for the human's move when it is their turn and
-   * `seated` (this browser holds the game's seat; otherwise the board only shows the game). */
-  showLive(view: GameView, seated: boolean): void {
+  /** Shows the game's live position, ready for the move of `me` (the colour this browser plays;
+   * null: it only watches) when it is their turn. */
+  showLive(view: GameView, me: Color | null): void {
     this.live = view;
-    this.seated = seated;
-    this.legal = seated ? view.legal : [];
-    this.human = view.human;
-    const playing = view.status === 'playing' && seated;
-    this.interactive = playing && view.turn === view.human && view.legal.length > 0;
+    this.me = me;
+    this.legal = me === view.turn ? view.legal : [];
+    this.human = me ?? 'white';
+    const playing = view.status === 'playing' && me !== null;
+    this.interactive = playing && view.turn === me && view.legal.length > 0;
     this.cg.set({
       fen: view.fen.split(' ')[0],
       turnColor: view.turn,
       check: view.check !== null,
       lastMove: view.last_move ? [view.last_move.from as Key, view.last_move.to as Key] : undefined,
       movable: {
-        // The human's colour also while the engine thinks: chessground premoves need it.
-        color: playing ? view.human : undefined,
+        // The player's colour also while the opponent thinks: chessground premoves need it.
+        color: playing && me ? me : undefined,
         dests: destinations(view.legal),
       },
-      premovable: { enabled: playing && view.turn !== view.human },
+      premovable: { enabled: playing && view.turn !== me },
     });
     const premove = view.premove;
     if (premove && playing) {
@@ -184,7 +184,7 @@ export class GameBoard {
         break;
     }
     if (!move) {
-      if (this.live) this.showLive(this.live, this.seated); // undo what chessground did on the board
+      if (this.live) this.showLive(this.live, this.me); // undo what chessground did on the board
       return;
     }
     if (move.castle) this.placeCastle(move);

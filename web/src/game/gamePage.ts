@@ -16,6 +16,7 @@ import { drawnInfo } from './drawnInfo';
 import { formatLevel, formatScore, formatTimeControl, resultMessage } from './describe';
 import { moveList } from './moveList';
 import { GameSocket } from './socket';
+import { seatColorOf } from '../seats';
 
 export function gamePage(key: string): Page {
   return new GamePage(key).page;
@@ -33,8 +34,11 @@ class GamePage {
   /** While in study time: when the view with `study_ms` arrived, for the local countdown. */
   private studyFrom = 0;
   private studyTimer: number | undefined;
-  /** This browser created the game and holds its seat; without it the page only watches. */
-  private readonly seated: boolean;
+  /** This browser created or joined the game and holds a seat; without one the page watches
+   * (or, while a seat is open, offers to join). */
+  private seated: boolean;
+  /** Between people, this player's premove (the views everyone gets leave it out). */
+  private ownPremove: string | null = null;
   private readonly board: GameBoard;
   private readonly clocks: Clocks;
   private readonly socket: GameSocket;
@@ -48,6 +52,8 @@ class GamePage {
   private readonly message = h('p', { class: 'message', role: 'alert', 'data-testid': 'message' });
   private readonly thinkingLine = h('p', { class: 'thinking', 'data-testid': 'thinking' });
   private readonly study = h('div', { class: 'study' });
+  /** A game between people waiting for its second player: the link to send, or the join form. */
+  private readonly invite = h('div', { class: 'invite', 'data-testid': 'invite' });
   private readonly moves = h('div', { class: 'moves-box', 'data-testid': 'moves' });
   private readonly actions = h('div', { class: 'actions' });
   /** After the game: rematch, a new game with the same settings, analysis. */
@@ -98,6 +104,7 @@ class GamePage {
         this.status,
         this.message,
         this.thinkingLine,
+        this.invite,
         this.study,
         h(
           'div',
@@ -117,7 +124,12 @@ class GamePage {
     );
     this.board = new GameBoard(boardEl, {
       move: move => void this.play(move.uci),
-      premove: uci => void this.act(() => api.premove(this.key, uci)),
+      premove: uci =>
+        void this.act(async () => {
+          const view = await api.premove(this.key, uci);
+          this.ownPremove = view.premove;
+          return view;
+        }),
     });
     this.clocks = new Clocks((white, black, running) => this.renderClocks(white, black, running));
     this.socket = new GameSocket(
@@ -163,9 +175,12 @@ class GamePage {
       this.positions = plyPositions(view);
       this.shownPly = null; // a new move brings the board back to the game
     }
+    if (movesChanged) this.ownPremove = null;
+    // Between people the view leaves the premove out: this player's own is kept here.
+    if (view.human === null && view.premove === null) view.premove = this.ownPremove;
     if (this.orientation === null) {
-      this.orientation = view.human;
-      this.board.setOrientation(view.human);
+      this.orientation = this.me() ?? view.human ?? 'white';
+      this.board.setOrientation(this.orientation);
     }
     if (view.status !== 'playing' || !view.engine_thinking) this.thinking = '';
     this.studyFrom = performance.now();
@@ -218,7 +233,7 @@ class GamePage {
     if (!view) return;
     const ok = await this.act(() => api.move(this.key, move, view.moves.length));
     if (ok) this.moveInput.value = '';
-    else if (this.view) this.board.showLive(this.view, this.seated); // undo the move on the board
+    else if (this.view) this.board.showLive(this.view, this.me()); // undo the move on the board
   }
 
   /** Runs one action; its answer (a game view) is applied, its error shown. */
@@ -293,12 +308,13 @@ class GamePage {
     this.renderAfterGame();
     this.renderAnalysis();
     const over = view.status === 'finished';
-    this.moveInput.disabled = over || !this.seated;
-    this.moveInput.placeholder = over ? 'The game is over' : this.seated ? 'e4, Nf3, O-O, e2e4' : 'Watching';
+    const me = this.me();
+    this.moveInput.disabled = over || me === null || view.status === 'waiting';
+    this.moveInput.placeholder = over ? 'The game is over' : me !== null ? 'e4, Nf3, O-O, e2e4' : 'Watching';
     fill(
       this.info,
-      h('dt', {}, 'Level'),
-      h('dd', {}, formatLevel(view.level)),
+      view.level ? h('dt', {}, 'Level') : null,
+      view.level ? h('dd', {}, formatLevel(view.level)) : null,
       h('dt', {}, 'Time control'),
       h('dd', {}, formatTimeControl(view)),
       h('dt', {}, 'Start FEN'),
@@ -312,13 +328,13 @@ class GamePage {
     if (!view) return;
     const position = this.shownPly === null ? undefined : this.positions[this.shownPly];
     if (position) this.board.showPast(position);
-    else this.board.showLive(view, this.seated);
+    else this.board.showLive(view, this.me());
   }
 
   private renderPlayers(): void {
     const view = this.view;
     if (!view) return;
-    const bottom = this.orientation ?? view.human;
+    const bottom = this.orientation ?? this.me() ?? 'white';
     const top: Color = bottom === 'white' ? 'black' : 'white';
     for (const [el, color] of [
       [this.topPlayer, top],
@@ -328,7 +344,7 @@ class GamePage {
       fill(
         el,
         h('span', { class: `swatch ${color}`, 'aria-hidden': 'true' }),
-        h('span', { class: 'name' }, name, color === view.human && this.seated ? ' (you)' : ''),
+        h('span', { class: 'name' }, name, color === this.me() ? ' (you)' : ''),
         view.clocks ? h('span', { class: 'clock', 'data-color': color, 'data-testid': `clock-${color}` }) : null,
       );
     }
@@ -349,17 +365,24 @@ class GamePage {
     if (!view) return;
     let text: string;
     if (view.status === 'finished') text = resultMessage(view);
-    else if (view.status === 'study') text = 'Study time: look at the start position.';
-    else if (view.turn === view.human && !this.seated) text = 'The player is to move.';
-    else if (view.turn === view.human) text = view.check ? 'Your move: you are in check.' : 'Your move.';
+    else if (view.status === 'waiting') {
+      text =
+        this.me() !== null
+          ? 'Waiting for your opponent: send them the link below. The game starts when they join.'
+          : 'This game waits for its second player.';
+    } else if (view.status === 'study') text = 'Study time: look at the start position.';
+    else if (view.turn === this.me()) text = view.check ? 'Your move: you are in check.' : 'Your move.';
+    else if (view.human === null) {
+      text = this.me() !== null ? 'Your opponent is to move.' : `${view.turn === 'white' ? 'White' : 'Black'} is to move.`;
+    } else if (view.turn === view.human) text = 'The player is to move.';
     else if (view.engine_queue) {
       const ahead = view.engine_queue.ahead;
       text = `The engine waits for a free search thread (${ahead} search${ahead === 1 ? '' : 'es'} before it; the server is busy).`;
     } else text = view.engine_thinking ? 'The engine is thinking…' : 'The engine is to move.';
     if (!view.has_seat && view.status !== 'finished') {
       text += ` You are watching: this game was not started in a browser (or by an older server), so it can only be continued on the terminal, with 'chess960 play --resume ${view.id}'.`;
-    } else if (!this.seated && view.status !== 'finished') {
-      text += ' You are watching: only the browser that started this game can play it.';
+    } else if (!this.seated && view.status !== 'finished' && view.status !== 'waiting') {
+      text += view.human === null ? ' You are watching.' : ' You are watching: only the browser that started this game can play it.';
     }
     if (view.paused && view.status === 'playing') text += ' (The clocks are stopped: the server restarted since the last move.)';
     else if (view.status === 'playing' && view.clocks && view.abortable && !view.clocks.running) {
@@ -422,7 +445,7 @@ class GamePage {
 
   private renderCastleButtons(): void {
     const view = this.view;
-    const playable = this.seated && view && view.status === 'playing' && view.turn === view.human;
+    const playable = view && view.status === 'playing' && view.turn === this.me();
     fill(
       this.castleButtons,
       playable
@@ -447,11 +470,17 @@ class GamePage {
     const view = this.view;
     if (!view) return;
     const playing = view.status === 'playing' || view.status === 'study';
-    const humanMoves = view.moves.length > (view.human === 'white' ? 0 : 1);
+    const me = this.me();
+    const humanMoves = view.moves.length > ((me ?? view.human) === 'white' ? 0 : 1);
     const button = (label: string, testId: string, enabled: boolean, run: () => void): HTMLButtonElement =>
       h('button', { type: 'button', 'data-testid': testId, disabled: !enabled, onclick: run }, label);
-    if (!this.seated) {
+    this.renderInvite();
+    if (!this.seated || me === null) {
       fill(this.actions, button('Flip board (f)', 'flip', true, () => this.flip()));
+      return;
+    }
+    if (view.human === null) {
+      this.renderPeopleActions(view, me, button);
       return;
     }
     fill(
@@ -474,6 +503,133 @@ class GamePage {
       }),
       button('Flip board (f)', 'flip', true, () => this.flip()),
     );
+  }
+
+  /** The actions of a game between people: the offers and proposals the opponent answers. */
+  private renderPeopleActions(
+    view: GameView,
+    me: Color,
+    button: (label: string, testId: string, enabled: boolean, run: () => void) => HTMLButtonElement,
+  ): void {
+    const playing = view.status === 'playing';
+    const them: Color = me === 'white' ? 'black' : 'white';
+    const first = view.moves.length > 0 && (view.moves.length > 1 || view.start_fen.split(' ')[1] === me[0]);
+    const act = (run: () => Promise<GameView>) => () => void this.act(run);
+    if (view.status === 'waiting') {
+      fill(
+        this.actions,
+        h('button', { type: 'button', class: 'abort', 'data-testid': 'abort', onclick: act(() => api.abort(this.key)) }, 'Withdraw the challenge'),
+        button('Flip board (f)', 'flip', true, () => this.flip()),
+      );
+      return;
+    }
+    fill(
+      this.actions,
+      view.abortable && playing
+        ? h('button', { type: 'button', class: 'abort', 'data-testid': 'abort', onclick: act(() => api.abort(this.key)) }, 'Abort')
+        : null,
+      view.draw_offered_by === them
+        ? h(
+            'div',
+            { class: 'offer', role: 'group', 'data-testid': 'draw-offer' },
+            'Your opponent offers a draw. ',
+            button('Accept the draw', 'accept-draw', true, act(() => api.drawAction(this.key, 'accept'))),
+            button('Decline', 'decline-draw', true, act(() => api.drawAction(this.key, 'decline'))),
+          )
+        : button(view.draw_offered_by === me ? 'Draw offered' : 'Offer draw', 'offer-draw', playing && view.draw_offered_by !== me, act(() => api.drawAction(this.key, 'offer'))),
+      view.takeback_proposed_by === them
+        ? h(
+            'div',
+            { class: 'offer', role: 'group', 'data-testid': 'takeback-offer' },
+            'Your opponent asks to take their last move back. ',
+            button('Accept', 'accept-takeback', true, act(() => api.takeback(this.key, 'accept'))),
+            button('Decline', 'decline-takeback', true, act(() => api.takeback(this.key, 'decline'))),
+          )
+        : button(
+            view.takeback_proposed_by === me ? 'Takeback proposed' : 'Propose a takeback',
+            'takeback',
+            playing && first && view.takeback_proposed_by !== me,
+            act(() => api.takeback(this.key)),
+          ),
+      view.draw_claim ? button(`Claim draw (${view.draw_claim})`, 'claim-draw', true, act(() => api.drawAction(this.key, 'claim'))) : null,
+      button('Resign', 'resign', playing, () => {
+        if (window.confirm('Resign this game?')) void this.act(() => api.resign(this.key));
+      }),
+      button('Flip board (f)', 'flip', true, () => this.flip()),
+    );
+  }
+
+  /** A game waiting for its second player: the link to send (for its creator), or the form to
+   * join it (for anyone else). */
+  private renderInvite(): void {
+    const view = this.view;
+    if (!view || view.status !== 'waiting') {
+      fill(this.invite);
+      return;
+    }
+    const link = `${location.origin}/game/${this.key}`;
+    const note = h('span', { class: 'muted', 'aria-live': 'polite' });
+    if (this.seated) {
+      fill(
+        this.invite,
+        h('p', {}, 'Send this link to your opponent; whoever opens it first plays. Anyone later can only watch.'),
+        h('input', { type: 'text', readonly: true, value: link, 'aria-label': 'The link to this game', 'data-testid': 'invite-link' }),
+        h(
+          'button',
+          {
+            type: 'button',
+            'data-testid': 'copy-link',
+            onclick: () =>
+              void copyText(link).then(
+                () => (note.textContent = 'Link copied.'),
+                error => (note.textContent = describeError(error)),
+              ),
+          },
+          'Copy the link',
+        ),
+        note,
+      );
+      return;
+    }
+    const open = view.sides?.white.type === 'human' && view.sides.white.seat === 'open' ? 'White' : 'Black';
+    const name = h('input', { type: 'text', maxlength: 100, placeholder: 'Your name', 'aria-label': 'Your name', 'data-testid': 'join-name' });
+    fill(
+      this.invite,
+      h('p', {}, `${open === 'White' ? view.black : view.white} invites you to play this game.`),
+      name,
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'primary',
+          'data-testid': 'join',
+          onclick: () => void this.join(name.value.trim() || undefined),
+        },
+        `Play as ${open}`,
+      ),
+      note,
+    );
+  }
+
+  /** Takes the open seat; the socket reconnects with the new seat token. */
+  private async join(name?: string): Promise<void> {
+    try {
+      const view = await api.join(this.key, name);
+      this.seated = true;
+      this.orientation = null;
+      this.message.textContent = '';
+      this.socket.reconnect(api.socketUrl(this.key));
+      this.apply(view);
+    } catch (error) {
+      this.showError(error);
+    }
+  }
+
+  /** The colour this browser plays: the person's in a game against the engine, this seat's
+   * between people; null while it watches. */
+  private me(): Color | null {
+    if (!this.seated || !this.view) return null;
+    return this.view.human ?? seatColorOf(this.key) ?? null;
   }
 
   /** After the game: a rematch (same start, colours swapped: the Chess960 fairness habit), a
@@ -501,7 +657,7 @@ class GamePage {
     };
     fill(
       this.afterGame,
-      this.seated
+      this.seated && view.human !== null
         ? h(
             'button',
             { type: 'button', class: 'primary', 'data-testid': 'rematch', onclick: () => void start(async () => rematchOf(view, this.key)) },
@@ -595,7 +751,7 @@ export function rematchOf(view: GameView, key: string): NewGame {
     start,
     ...(drawn ? { drawn } : {}),
     color: view.human === 'white' ? 'black' : 'white',
-    level: view.level,
+    level: view.level ?? undefined,
     time_control: view.time_control,
     study_ms: origin?.spec?.study_ms ?? 0,
     name: view.human === 'white' ? view.white : view.black,

@@ -11,10 +11,23 @@ export class GameSocket {
   private retryTimer: number | undefined;
 
   constructor(
-    private readonly url: string,
+    private url: string,
     private readonly onMessage: (message: SocketMessage) => void,
     private readonly onStatus: (connected: boolean) => void,
   ) {
+    this.open();
+  }
+
+  /** Connects again at `url` (after joining a game: the new address carries the seat). */
+  reconnect(url: string): void {
+    this.url = url;
+    const old = this.socket;
+    this.socket = null;
+    if (old) {
+      old.onclose = null;
+      old.close();
+    }
+    window.clearTimeout(this.retryTimer);
     this.open();
   }
 

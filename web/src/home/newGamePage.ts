@@ -20,6 +20,8 @@ interface Settings {
   id: number;
   method: string;
   color: 'white' | 'black' | 'random';
+  /** The engine, or a friend who joins by the game's link. */
+  opponent: 'engine' | 'human';
   levelKind: 'elo' | 'depth';
   elo: number;
   depth: number;
@@ -34,6 +36,7 @@ const DEFAULTS: Settings = {
   id: 518,
   method: 'die',
   color: 'white',
+  opponent: 'engine',
   levelKind: 'elo',
   elo: 1500,
   depth: 4,
@@ -214,6 +217,13 @@ export function newGamePage(navigate: Navigate): Page {
     h(
       'fieldset',
       {},
+      h('legend', {}, 'Opponent'),
+      radio('opponent', 'engine', settings.opponent === 'engine', 'The engine'),
+      radio('opponent', 'human', settings.opponent === 'human', 'A friend: you get a link to send them'),
+    ),
+    h(
+      'fieldset',
+      { class: 'engine-only' },
       h('legend', {}, 'Engine level'),
       h('div', { class: 'option' }, radio('level', 'elo', settings.levelKind === 'elo', 'Elo'), ' ', eloInput, eloRange),
       h('div', { class: 'option' }, radio('level', 'depth', settings.levelKind === 'depth', 'Fixed depth'), ' ', depthInput),
@@ -223,7 +233,7 @@ export function newGamePage(navigate: Navigate): Page {
       {},
       h('legend', {}, 'Time'),
       h('div', { class: 'option' }, h('label', {}, 'Time control ', clockSelect), ' ', customClock),
-      h('div', { class: 'option' }, h('label', {}, 'Study time before the clock starts ', studyInput, ' s')),
+      h('div', { class: 'option engine-only' }, h('label', {}, 'Study time before the clock starts ', studyInput, ' s')),
     ),
     message,
     h('button', { type: 'submit', class: 'primary', 'data-testid': 'start-game' }, 'Play'),
@@ -253,6 +263,8 @@ export function newGamePage(navigate: Navigate): Page {
 
   function refresh(): void {
     customClock.hidden = clockSelect.value !== 'custom';
+    // A game between people has no engine level and (for now) no study time.
+    for (const part of form.querySelectorAll<HTMLElement>('.engine-only')) part.hidden = value('opponent') === 'human';
     const kind = value('start');
     if (kind === 'id') void previewNumber();
     else if (kind === 'draw' && drawn) showPreview(drawn.id, drawn.back_rank);
@@ -271,6 +283,7 @@ export function newGamePage(navigate: Navigate): Page {
       id: (Number.parseInt(idInput.value, 10) || 0) % 960,
       method: methodSelect.value,
       color: (value('color') || 'white') as Settings['color'],
+      opponent: value('opponent') === 'human' ? 'human' : 'engine',
       levelKind: (value('level') || 'elo') as Settings['levelKind'],
       elo: Number.parseInt(eloInput.value, 10) || DEFAULTS.elo,
       depth: Number.parseInt(depthInput.value, 10) || DEFAULTS.depth,
@@ -312,9 +325,10 @@ export function newGamePage(navigate: Navigate): Page {
   function chosenInputs(): HTMLInputElement[] {
     const inputs: HTMLInputElement[] = [];
     if (value('start') === 'id') inputs.push(idInput);
-    inputs.push(value('level') === 'depth' ? depthInput : eloInput);
+    const engine = value('opponent') !== 'human';
+    if (engine) inputs.push(value('level') === 'depth' ? depthInput : eloInput);
     if (clockSelect.value === 'custom') inputs.push(minutesInput, incrementInput);
-    inputs.push(studyInput);
+    if (engine) inputs.push(studyInput);
     return inputs;
   }
 
@@ -334,15 +348,16 @@ export function newGamePage(navigate: Navigate): Page {
       const [minutes, increment] = clock.split('+').map(Number);
       const start = await startSpec(s);
       if (!start) return;
+      const engine = s.opponent === 'engine';
       const spec: NewGame = {
         ...start,
         color: s.color,
-        level: s.levelKind === 'elo' ? { elo: s.elo } : { depth: s.depth },
+        ...(engine ? { level: s.levelKind === 'elo' ? { elo: s.elo } : { depth: s.depth } } : { opponent: 'human' as const }),
         time_control:
           clock === 'none' || minutes === undefined || increment === undefined
             ? null
             : { initial_ms: Math.round(minutes * 60_000), increment_ms: increment * 1000 },
-        study_ms: s.studySeconds * 1000,
+        study_ms: engine ? s.studySeconds * 1000 : 0,
         name: playerName() || undefined,
       };
       const view = await api.newGame(spec, { startKind: s.startKind, method: s.method });

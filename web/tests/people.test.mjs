@@ -1,0 +1,118 @@
+// Browser test of a game between two people (issue 16): Ann creates a challenge from the
+// new-game form and gets a link; Bob opens it in another browser and joins; they play through
+// the server, Ann by dragging and Bob by typing; a draw offer is declined, then one is accepted.
+// A third browser watches every move; a fourth, opening the link after both seats are taken,
+// can only watch.
+//   cd web && CHESS960_BIN=../target/ci/chess960 node --test --test-concurrency=1 tests/people.test.mjs
+
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import { chromium } from 'playwright-core';
+import { drag, eventually, shot, startServer } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+  if (!existsSync(executablePath)) throw new Error(`no Chromium at ${executablePath}: apt-get install -y chromium`);
+  browser = await chromium.launch({
+    executablePath,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const errors = [];
+
+/** A page in a browser context of its own: its own local storage, so its own seats. */
+async function person() {
+  const context = await browser.newContext({ baseURL: server.base, viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  page.on('pageerror', error => errors.push(String(error)));
+  page.on('dialog', dialog => void dialog.accept());
+  return page;
+}
+
+const view = async key => (await fetch(`${server.base}/api/games/${key}`)).json();
+
+async function typeMove(page, san) {
+  await page.locator('[data-testid=move-input]').fill(san);
+  await page.locator('[data-testid=move-input]').press('Enter');
+}
+
+test('two people play a game through a link; a spectator watches; a latecomer only watches', async () => {
+  const ann = await person();
+  await ann.goto('/');
+  await ann.locator('[data-testid=start-id]').check();
+  await ann.locator('[data-testid=id]').fill('518');
+  await ann.locator('[data-testid=color-white]').check();
+  await ann.locator('[data-testid=opponent-human]').check();
+  // No engine level or study time for a game between people.
+  assert.equal(await ann.locator('[data-testid=depth]').isVisible(), false);
+  await ann.locator('[data-testid=clock]').selectOption('5+3');
+  await ann.locator('[data-testid=player-name]').fill('Ann');
+  await ann.locator('[data-testid=start-game]').click();
+  await ann.waitForURL(/\/game\/[0-9a-f]{32}$/);
+  const key = ann.url().split('/').pop();
+  await ann.locator('[data-testid=status]', { hasText: 'Waiting for your opponent' }).waitFor();
+  const link = await ann.locator('[data-testid=invite-link]').inputValue();
+  assert.equal(link, `${server.base}/game/${key}`);
+  await shot(ann, 'people-waiting');
+
+  const watcher = await person();
+  await watcher.goto(`/game/${key}`);
+  const bob = await person();
+  await bob.goto(link);
+  await bob.locator('[data-testid=join]', { hasText: 'Play as Black' }).waitFor();
+  await bob.locator('[data-testid=join-name]').fill('Bob');
+  await bob.locator('[data-testid=join]').click();
+  await bob.locator('[data-testid=status]', { hasText: 'Your opponent is to move' }).waitFor();
+  // Bob sees the board from Black's side, Ann's status changes by itself.
+  await ann.locator('[data-testid=status]', { hasText: 'Your move' }).waitFor();
+  assert.equal((await view(key)).black, 'Bob');
+
+  // A latecomer cannot join any more: the page only watches.
+  const late = await person();
+  await late.goto(link);
+  await late.locator('[data-testid=status]', { hasText: 'White is to move' }).waitFor();
+  assert.equal(await late.locator('[data-testid=join]').count(), 0);
+  assert.equal(await late.locator('[data-testid=move-input]').isDisabled(), true);
+
+  // Ann drags, Bob types.
+  await drag(ann, 'e2', 'e4');
+  await bob.locator('[data-testid=status]', { hasText: 'Your move' }).waitFor();
+  await typeMove(bob, 'e5');
+  await ann.locator('[data-testid=status]', { hasText: 'Your move' }).waitFor();
+  await typeMove(ann, 'Nf3');
+  await eventually(async () => (await view(key)).moves.length === 3, 'three moves');
+
+  // Bob offers a draw; Ann declines it; later Ann offers one and Bob accepts.
+  await bob.locator('[data-testid=offer-draw]').click();
+  await ann.locator('[data-testid=draw-offer]').waitFor();
+  await shot(ann, 'people-draw-offer');
+  await ann.locator('[data-testid=decline-draw]').click();
+  await eventually(async () => (await view(key)).draw_offered_by === null, 'the offer declined');
+  await typeMove(bob, 'Nc6');
+  await ann.locator('[data-testid=status]', { hasText: 'Your move' }).waitFor();
+  await ann.locator('[data-testid=offer-draw]').click();
+  await bob.locator('[data-testid=accept-draw]').click();
+  await ann.locator('[data-testid=status]', { hasText: 'Draw' }).waitFor();
+
+  // The spectator saw it all, as did the latecomer.
+  for (const page of [watcher, late]) {
+    await page.locator('[data-testid=status]', { hasText: 'draw agreed' }).waitFor();
+    const moves = await page.locator('[data-testid=moves]').textContent();
+    for (const san of ['e4', 'e5', 'Nf3', 'Nc6']) assert.ok(moves.includes(san), `${san} in ${moves}`);
+  }
+  const final = await view(key);
+  assert.deepEqual([final.white, final.black, final.result, final.reason], ['Ann', 'Bob', '1/2-1/2', 'draw agreed']);
+  assert.deepEqual(errors, []);
+});
