@@ -23,7 +23,7 @@ use serde::Deserialize;
 use serde_json::json;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The deepest fixed level and analysis depth accepted.
 const MAX_DEPTH: u32 = 30;
@@ -757,14 +757,45 @@ pub async fn websocket(
     })?;
     let shutdown = state.shutdown_signal();
     let seat = query.seat.filter(|t| !t.trim().is_empty());
+    // The client has nothing to say (moves go through HTTP): small messages only.
+    let ws = ws
+        .max_message_size(WS_MAX_MESSAGE)
+        .max_frame_size(WS_MAX_MESSAGE);
     Ok(ws.on_upgrade(move |socket| session(h, socket, shutdown, seat, client)))
 }
+
+/// The largest message a game's WebSocket client may send.
+const WS_MAX_MESSAGE: usize = 4096;
+/// More messages than this from a game's WebSocket client within a second close its
+/// connection: the server is not slowed by a client that floods it.
+const WS_MAX_PER_SECOND: u32 = 20;
 
 /// `GET /api/games/{key}/ws` query: the seat token, for the player (a WebSocket cannot carry
 /// the header from a browser).
 #[derive(Deserialize)]
 pub struct WsQuery {
     seat: Option<String>,
+}
+
+/// Counts events per one-second window.
+#[derive(Default)]
+struct PerSecond {
+    since: Option<Instant>,
+    n: u32,
+}
+
+impl PerSecond {
+    /// Counts one at `now`; returns the count of the current second.
+    fn count(&mut self, now: Instant) -> u32 {
+        match self.since {
+            Some(t) if now.saturating_duration_since(t) < Duration::from_secs(1) => self.n += 1,
+            _ => {
+                self.since = Some(now);
+                self.n = 1;
+            }
+        }
+        self.n
+    }
 }
 
 /// One WebSocket client: the state at once (a paused game resumes if the client holds the
@@ -777,6 +808,7 @@ async fn session(
     client: IpAddr,
 ) {
     let mut rx = h.subscribe();
+    let mut flood = PerSecond::default();
     let who = Actor {
         seat: seat.as_deref(),
         client,
@@ -806,7 +838,18 @@ async fn session(
             }
             incoming = socket.recv() => match incoming {
                 None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
-                Some(Ok(_)) => {} // the client sends nothing of meaning; pings are answered by axum
+                // The client sends nothing of meaning; pings are answered by axum.
+                Some(Ok(_)) => {
+                    if flood.count(Instant::now()) > WS_MAX_PER_SECOND {
+                        let _ = socket
+                            .send(Message::Close(Some(axum::extract::ws::CloseFrame {
+                                code: axum::extract::ws::close_code::POLICY,
+                                reason: "too many messages".into(),
+                            })))
+                            .await;
+                        break;
+                    }
+                }
             },
             _ = shutdown.changed() => {
                 let _ = socket.send(Message::Close(None)).await;

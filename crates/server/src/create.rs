@@ -35,6 +35,9 @@ pub struct NewGameSpec {
     pub tags: Vec<(String, String)>,
 }
 
+/// The most challenges one address may have waiting for their second player at once.
+pub const MAX_OPEN_CHALLENGES: usize = 20;
+
 /// Who plays against the creator of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Opponent {
@@ -47,6 +50,11 @@ pub enum Opponent {
 /// Creates the game for `client` and starts it; the view in the answer carries the seat token
 /// (the only time it is ever shown).
 pub async fn create_game(games: &Games, spec: NewGameSpec, client: IpAddr) -> GameResult<GameView> {
+    if spec.opponent == Opponent::Human && games.open_challenges(client) >= MAX_OPEN_CHALLENGES {
+        return Err(GameError::TooManyChallenges {
+            max: MAX_OPEN_CHALLENGES,
+        });
+    }
     let start = spec.start;
     // The start's number only when the position is exactly that start position.
     let start_id = StartId::of_board(start.board()).filter(|id| id.position() == start);

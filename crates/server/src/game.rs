@@ -669,7 +669,9 @@ impl Live {
             // Waiting for the first move: it stays until it is played or the game is aborted,
             // so that no 0-move game is left unfinished in the store.
             && self.abandon_at.is_none()
-            && matches!(self.phase, Phase::Playing | Phase::Open)
+            // An open challenge stays, so that the challenges of each address can be counted
+            // (`registry.rs`, `Games::open_challenges`).
+            && (self.phase == Phase::Playing || self.finished())
             && (self.finished()
                 || self.paused
                     == (self.phase == Phase::Playing

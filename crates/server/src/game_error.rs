@@ -38,6 +38,11 @@ pub enum GameError {
     },
     /// A game between people whose second seat is still open: nothing can be played yet.
     WaitingForOpponent,
+    /// A new challenge from an address that has the most open ones already.
+    TooManyChallenges {
+        /// The most open challenges one address may have.
+        max: usize,
+    },
     /// Joining a game with no open seat.
     NoOpenSeat,
     /// Joining a game whose seat the actor already holds.
@@ -129,6 +134,11 @@ impl fmt::Display for GameError {
             ),
             GameError::WaitingForOpponent => f.write_str(
                 "the game waits for its second player: send them the game's link (or abort it)",
+            ),
+            GameError::TooManyChallenges { max } => write!(
+                f,
+                "this address has {max} challenges waiting for an opponent already: withdraw \
+                 one (abort it) or wait until one is taken"
             ),
             GameError::NoOpenSeat => {
                 f.write_str("both seats of this game are taken: it can only be watched from here")

@@ -15,6 +15,10 @@
 //!    a short page for the UI.
 //! 4. **Content-Type** of a POST: a body must be `application/json` (UTF-8); an empty body may
 //!    have no type at all. Anything else is 415: the types an HTML form can send are refused.
+//! 5. **Rate** of the requests that create something that lasts, per client address
+//!    (`rate.rs`): new games and seats taken. Too many is 429 with `Retry-After`. The machine's
+//!    own clients (loopback) are not limited: they are its user (behind a reverse proxy on the
+//!    same machine, limit at the proxy).
 //!
 //! Every refusal of the API's kind is `{"error": ...}` and says what was refused and how to get
 //! in.
@@ -118,6 +122,8 @@ pub(crate) struct Guard {
     /// The cookie that carries the token: named with the port, because browsers send a
     /// host's cookies to every port of it.
     cookie: String,
+    /// Check 5's limits.
+    limits: crate::rate::Limits,
 }
 
 impl Guard {
@@ -148,6 +154,7 @@ impl Guard {
             any_port,
             token,
             cookie: format!("chess960-token-{}", local.port()),
+            limits: crate::rate::Limits::default(),
         })
     }
 
@@ -164,7 +171,43 @@ impl Guard {
         if let Some(answer) = self.check_token(&req) {
             return Err(answer);
         }
+        if let Some(answer) = self.check_rate(&req) {
+            return Err(answer);
+        }
         check_body_type(req).await
+    }
+
+    /// Check 5: the rate of new games and of seats taken from the client's address; the
+    /// refusal when there were too many.
+    fn check_rate(&self, req: &Request) -> Option<Response> {
+        if req.method() != Method::POST {
+            return None;
+        }
+        let path = req.uri().path().trim_end_matches('/');
+        let (limit, what) = if path == "/api/games" {
+            (&self.limits.new_games, "new games")
+        } else if path.starts_with("/api/games/") && path.ends_with("/join") {
+            (&self.limits.joins, "games joined")
+        } else {
+            return None;
+        };
+        let ip = req
+            .extensions()
+            .get::<axum::extract::ConnectInfo<SocketAddr>>()
+            .map(|c| c.0.ip())?;
+        if ip.to_canonical().is_loopback() {
+            return None;
+        }
+        let wait = limit.take(ip, std::time::Instant::now()).err()?;
+        let secs = wait.as_secs_f64().ceil().max(1.0) as u64;
+        let mut resp = ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("too many {what} from this address: try again in {secs} s"),
+        )
+        .into_response();
+        resp.headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+        Some(resp)
     }
 
     /// The authority the request was sent to (`None` only for HTTP/1.0 without `Host`), once
@@ -557,6 +600,73 @@ mod tests {
 
     fn guard(access: Access, local: &str) -> Guard {
         Guard::new(&access, local.parse().unwrap()).unwrap()
+    }
+
+    /// A JSON POST to `path` from `client`, as the server's connection info gives it.
+    fn post_from(path: &str, client: &str) -> Request {
+        let mut req = Request::builder()
+            .method(Method::POST)
+            .uri(path)
+            .header(header::HOST, "localhost:8960")
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from("{}"))
+            .unwrap();
+        let addr: SocketAddr = client.parse().unwrap();
+        req.extensions_mut()
+            .insert(axum::extract::ConnectInfo(addr));
+        req
+    }
+
+    #[tokio::test]
+    async fn new_games_and_joins_are_limited_per_address_but_not_for_loopback() {
+        let g = guard(
+            Access {
+                token: TokenRule::Off,
+                ..Access::default()
+            },
+            "127.0.0.1:8960",
+        );
+        let key = "0123456789abcdef0123456789abcdef";
+        for (path, what, burst) in [
+            ("/api/games", "new games", 20),
+            (&*format!("/api/games/{key}/join"), "games joined", 20),
+        ] {
+            for i in 0..burst {
+                assert!(
+                    g.admit(post_from(path, "192.0.2.7:5000")).await.is_ok(),
+                    "{path} #{i}"
+                );
+            }
+            let refused = g
+                .admit(post_from(path, "192.0.2.7:5001"))
+                .await
+                .unwrap_err();
+            assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
+            let wait: u64 = refused.headers()[header::RETRY_AFTER]
+                .to_str()
+                .unwrap()
+                .parse()
+                .unwrap();
+            assert!((1..=6).contains(&wait), "{wait}");
+            let body = axum::body::to_bytes(refused.into_body(), 4096)
+                .await
+                .unwrap();
+            let text = String::from_utf8(body.to_vec()).unwrap();
+            assert!(
+                text.contains(&format!("too many {what} from this address")),
+                "{text}"
+            );
+            // Another address, and the machine's own user, are not held back.
+            assert!(g.admit(post_from(path, "198.51.100.3:5000")).await.is_ok());
+            for _ in 0..50 {
+                assert!(g.admit(post_from(path, "127.0.0.1:5000")).await.is_ok());
+            }
+        }
+        // Other actions are not counted.
+        let mv = format!("/api/games/{key}/moves");
+        for _ in 0..50 {
+            assert!(g.admit(post_from(&mv, "192.0.2.7:5000")).await.is_ok());
+        }
     }
 
     #[test]

@@ -38,6 +38,7 @@ pub mod guard;
 mod judge;
 mod pgn;
 mod pool;
+mod rate;
 mod registry;
 mod round;
 mod seat;

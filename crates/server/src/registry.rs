@@ -159,6 +159,16 @@ impl Games {
         });
     }
 
+    /// The challenges in memory that wait for their second player, created from `client`'s
+    /// address. Open challenges stay in memory (`Live::unloadable`), so this counts all of them
+    /// since the server started, and those of earlier runs that were opened again.
+    pub fn open_challenges(&self, client: std::net::IpAddr) -> usize {
+        self.lock()
+            .values()
+            .filter(|h| h.open_challenge_of(client))
+            .count()
+    }
+
     /// Stops every search (at shutdown).
     pub fn stop_all(&self) {
         self.ctx.pool.shut_down();

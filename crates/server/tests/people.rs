@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{app_on, App, Reply};
+use common::{app, app_on, App, Reply};
 use serde_json::{json, Value};
 
 async fn act(a: &App, key: &str, action: &str, body: Value, token: &str) -> Reply {
@@ -253,4 +253,90 @@ async fn an_open_challenge_survives_a_restart_and_can_be_withdrawn() {
         .post_as(&format!("/api/games/{key}/join"), b"{}".to_vec(), None)
         .await;
     assert_eq!(late.status, 409, "{}", late.text);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_floods_the_websocket_is_disconnected() {
+    let a = app().await;
+    let g = a
+        .new_game(json!({"start": {"id": 518}, "opponent": "human"}))
+        .await;
+    let key = g["key"].as_str().unwrap();
+    let mut quiet = a.ws_watch(key).await;
+    quiet.next().await;
+    let mut flood = a.ws_watch(key).await;
+    flood.next().await;
+    for i in 0..200 {
+        flood.send_text(&format!("{{\"spam\": {i}}}")).await;
+    }
+    assert_eq!(flood.close_code().await, Some(1008), "policy violation");
+    // A message over 4 KiB also ends the connection.
+    let mut big = a.ws_watch(key).await;
+    big.next().await;
+    big.send_text(&"x".repeat(5000)).await;
+    assert_ne!(big.close_code().await, Some(1000));
+    // The quiet client and the server go on.
+    let joined = a
+        .post_as(&format!("/api/games/{key}/join"), b"{}".to_vec(), None)
+        .await;
+    assert_eq!(joined.status, 200, "{}", joined.text);
+    assert_eq!(quiet.next().await["game"]["status"], "playing");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_has_at_most_twenty_open_challenges() {
+    let a = app().await;
+    let mut keys = Vec::new();
+    for _ in 0..20 {
+        let g = a
+            .new_game(json!({"start": {"id": 7}, "opponent": "human"}))
+            .await;
+        keys.push(g["key"].as_str().unwrap().to_string());
+    }
+    // Open challenges stay in memory, so that they are counted.
+    let state = a.server.as_ref().unwrap().state();
+    state.unload_idle(std::time::Duration::ZERO);
+    assert_eq!(state.games_in_memory(), 20);
+    let refused = a
+        .post(
+            "/api/games",
+            json!({"start": {"id": 7}, "opponent": "human"}),
+        )
+        .await;
+    assert_eq!(refused.status, 429, "{}", refused.text);
+    assert!(
+        refused.error().contains("20 challenges waiting"),
+        "{}",
+        refused.text
+    );
+    // Games against the engine are not challenges.
+    let engine = a
+        .post(
+            "/api/games",
+            json!({"start": {"id": 7}, "level": {"depth": 1}}),
+        )
+        .await;
+    assert_eq!(engine.status, 201, "{}", engine.text);
+    // One withdrawn, one taken: room for two more.
+    let withdrawn = a
+        .post(&format!("/api/games/{}/abort", keys[0]), json!({}))
+        .await;
+    assert_eq!(withdrawn.status, 200, "{}", withdrawn.text);
+    let joined = a
+        .post_as(
+            &format!("/api/games/{}/join", keys[1]),
+            b"{}".to_vec(),
+            None,
+        )
+        .await;
+    assert_eq!(joined.status, 200, "{}", joined.text);
+    for _ in 0..2 {
+        let r = a
+            .post(
+                "/api/games",
+                json!({"start": {"id": 7}, "opponent": "human"}),
+            )
+            .await;
+        assert_eq!(r.status, 201, "{}", r.text);
+    }
 }

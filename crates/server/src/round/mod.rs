@@ -179,6 +179,18 @@ impl GameHandle {
         self.state.try_lock().is_ok_and(|g| g.unloadable())
     }
 
+    /// True if this is a challenge still waiting for its second player, created from `client`'s
+    /// address (an IPv6 address counts by its /64 network, as for rate limits); false while an
+    /// action holds it.
+    pub fn open_challenge_of(&self, client: IpAddr) -> bool {
+        self.state.try_lock().is_ok_and(|g| {
+            g.phase == Phase::Open
+                && !g.finished()
+                && !g.deleted
+                && crate::rate::same_client(g.client, client)
+        })
+    }
+
     /// Wakes the timer (at shutdown, so that it ends).
     pub fn wake_timer(&self) {
         self.wake.notify_one();

@@ -269,6 +269,29 @@ impl Ws {
             .expect("send on the WebSocket");
     }
 
+    /// Sends raw text, ignoring a connection the server has closed meanwhile.
+    pub async fn send_text(&mut self, text: &str) {
+        let _ = self
+            .stream
+            .send(Message::Text(text.to_string().into()))
+            .await;
+    }
+
+    /// The close frame's code once the server closes the WebSocket (messages before it are
+    /// skipped); `None` if the connection ends without one.
+    pub async fn close_code(&mut self) -> Option<u16> {
+        loop {
+            let msg = tokio::time::timeout(WAIT, self.stream.next())
+                .await
+                .expect("the WebSocket closed in time");
+            match msg {
+                Some(Ok(Message::Close(frame))) => return frame.map(|f| u16::from(f.code)),
+                Some(Ok(_)) => {}
+                None | Some(Err(_)) => return None,
+            }
+        }
+    }
+
     /// Closes the WebSocket as a page that leaves does.
     pub async fn close(mut self) {
         let _ = self.stream.close(None).await;

@@ -1,0 +1,160 @@
+//! Rate limits per client address, for the requests that create something that lasts: new games
+//! (`POST /api/games`) and seats taken (`POST /api/games/{key}/join`). Each address has a bucket
+//! of `burst` requests that refills by one every `every`; an empty bucket is answered 429 with
+//! the seconds to wait (`Retry-After`). The guard (`guard.rs`) checks them with the network's
+//! other checks, before any handler runs.
+//!
+//! IPv6 addresses count by their /64 network: one household or host usually has a whole /64,
+//! and would otherwise have 2^64 buckets. The buckets of addresses that are full again are
+//! forgotten once there are many, so the table stays small whatever the number of clients.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Buckets kept before the full ones are swept out.
+const SWEEP_AT: usize = 4096;
+
+/// One limit: `burst` requests at once, one more every `every`.
+#[derive(Debug)]
+pub struct RateLimit {
+    burst: u32,
+    every: Duration,
+    buckets: Mutex<HashMap<IpAddr, Bucket>>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Bucket {
+    /// Requests left, as of `at` (fractions refill continuously).
+    tokens: f64,
+    at: Instant,
+}
+
+/// The address a client counts as: itself for IPv4, its /64 network for IPv6.
+fn key_of(ip: IpAddr) -> IpAddr {
+    match ip.to_canonical() {
+        IpAddr::V6(v6) => {
+            let bits = u128::from(v6) & !((1u128 << 64) - 1);
+            IpAddr::V6(bits.into())
+        }
+        v4 => v4,
+    }
+}
+
+/// True if `a` and `b` count as one client (see [`key_of`]).
+pub fn same_client(a: IpAddr, b: IpAddr) -> bool {
+    key_of(a) == key_of(b)
+}
+
+impl RateLimit {
+    /// A limit of `burst` requests at once, refilled by one every `every`.
+    pub fn new(burst: u32, every: Duration) -> RateLimit {
+        RateLimit {
+            burst: burst.max(1),
+            every: every.max(Duration::from_millis(1)),
+            buckets: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn refilled(&self, b: Bucket, now: Instant) -> f64 {
+        let gained = now.saturating_duration_since(b.at).as_secs_f64() / self.every.as_secs_f64();
+        (b.tokens + gained).min(f64::from(self.burst))
+    }
+
+    /// Takes one request from `ip`'s bucket at `now`; refused with the time until the next
+    /// one is allowed.
+    pub fn take(&self, ip: IpAddr, now: Instant) -> Result<(), Duration> {
+        let key = key_of(ip);
+        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
+        if buckets.len() >= SWEEP_AT && !buckets.contains_key(&key) {
+            let full = f64::from(self.burst);
+            buckets.retain(|_, b| self.refilled(*b, now) < full);
+        }
+        let full = Bucket {
+            tokens: f64::from(self.burst),
+            at: now,
+        };
+        let bucket = buckets.entry(key).or_insert(full);
+        let tokens = self.refilled(*bucket, now);
+        if tokens >= 1.0 {
+            *bucket = Bucket {
+                tokens: tokens - 1.0,
+                at: now,
+            };
+            Ok(())
+        } else {
+            *bucket = Bucket { tokens, at: now };
+            Err(self.every.mul_f64(1.0 - tokens))
+        }
+    }
+}
+
+/// The server's limits (see the module documentation and docs/server.md).
+#[derive(Debug)]
+pub struct Limits {
+    /// `POST /api/games`: 20 at once, then one every 6 s (10 a minute).
+    pub new_games: RateLimit,
+    /// `POST /api/games/{key}/join`: 20 at once, then one every 3 s.
+    pub joins: RateLimit,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            new_games: RateLimit::new(20, Duration::from_secs(6)),
+            joins: RateLimit::new(20, Duration::from_secs(3)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bucket_empties_and_refills() {
+        let limit = RateLimit::new(3, Duration::from_secs(2));
+        let t0 = Instant::now();
+        let a: IpAddr = "192.0.2.1".parse().unwrap();
+        let b: IpAddr = "192.0.2.2".parse().unwrap();
+        for _ in 0..3 {
+            limit.take(a, t0).unwrap();
+        }
+        let wait = limit.take(a, t0).unwrap_err();
+        assert_eq!(wait, Duration::from_secs(2));
+        // Another address has its own bucket.
+        limit.take(b, t0).unwrap();
+        // Half a refill later: a second to wait; a whole one: allowed again, once.
+        assert_eq!(
+            limit.take(a, t0 + Duration::from_secs(1)).unwrap_err(),
+            Duration::from_secs(1)
+        );
+        limit.take(a, t0 + Duration::from_secs(2)).unwrap();
+        assert!(limit.take(a, t0 + Duration::from_secs(2)).is_err());
+    }
+
+    #[test]
+    fn an_ipv6_network_shares_one_bucket() {
+        let limit = RateLimit::new(1, Duration::from_secs(60));
+        let t0 = Instant::now();
+        limit.take("2001:db8::1".parse().unwrap(), t0).unwrap();
+        assert!(limit.take("2001:db8::ffff:2".parse().unwrap(), t0).is_err());
+        limit.take("2001:db8:0:1::1".parse().unwrap(), t0).unwrap();
+        // An IPv4-mapped address is the IPv4 address.
+        limit.take("192.0.2.9".parse().unwrap(), t0).unwrap();
+        assert!(limit.take("::ffff:192.0.2.9".parse().unwrap(), t0).is_err());
+    }
+
+    #[test]
+    fn full_buckets_are_forgotten_when_there_are_many() {
+        let limit = RateLimit::new(2, Duration::from_millis(10));
+        let t0 = Instant::now();
+        for i in 0..SWEEP_AT as u32 {
+            limit.take(IpAddr::V4(i.into()), t0).unwrap();
+        }
+        let later = t0 + Duration::from_secs(1);
+        limit.take("198.51.100.1".parse().unwrap(), later).unwrap();
+        assert_eq!(limit.buckets.lock().unwrap().len(), 1);
+    }
+}
