@@ -280,7 +280,8 @@ impl GameRecord {
 /// A loss on time, or a draw when the opponent has nothing to mate with (FIDE 6.9).
 fn time_loss(color: Color, pos: Option<&Position>) -> (GameResult, TerminationKind, String) {
     let side = side_name(color);
-    if pos.is_some_and(|p| p.has_insufficient_material(!color)) {
+    let outcome = pos.map(|p| chess960_core::Outcome::on_time(color, p));
+    if matches!(outcome, Some(chess960_core::Outcome::Draw { .. })) {
         (
             GameResult::Draw,
             TerminationKind::TimeForfeit,

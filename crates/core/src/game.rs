@@ -93,6 +93,22 @@ impl Outcome {
             Outcome::Win { reason, .. } | Outcome::Draw { reason } => reason,
         }
     }
+
+    /// The end when `loser`'s flag falls in `pos`: a win on time for the other side, or a draw
+    /// when the other side has no material to mate with (FIDE Laws 6.9). Every program that
+    /// keeps a clock (the server, the terminal, the match runner) ends games this way.
+    pub fn on_time(loser: Color, pos: &Position) -> Outcome {
+        if pos.has_insufficient_material(!loser) {
+            Outcome::Draw {
+                reason: Termination::Timeout,
+            }
+        } else {
+            Outcome::Win {
+                winner: !loser,
+                reason: Termination::Timeout,
+            }
+        }
+    }
 }
 
 impl fmt::Display for Outcome {

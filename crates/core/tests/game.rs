@@ -155,3 +155,34 @@ fn illegal_moves_refused() {
     assert_eq!(g.play(castle), Err(GameError::IllegalMove(castle)));
     assert!(g.moves().is_empty());
 }
+
+#[test]
+fn a_fallen_flag_loses_unless_the_opponent_cannot_mate() {
+    // White has a rook, Black a bare king.
+    let pos = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1").unwrap();
+    assert_eq!(
+        Outcome::on_time(Color::Black, &pos),
+        Outcome::Win {
+            winner: Color::White,
+            reason: Termination::Timeout
+        }
+    );
+    // White's flag falls: Black has nothing to mate with, so it is a draw (FIDE 6.9).
+    assert_eq!(
+        Outcome::on_time(Color::White, &pos),
+        Outcome::Draw {
+            reason: Termination::Timeout
+        }
+    );
+    // A lone knight cannot mate either; a pawn can (it may promote).
+    let knight = Position::from_fen("4k3/8/8/8/8/8/8/1N2K3 w - - 0 1").unwrap();
+    assert!(matches!(
+        Outcome::on_time(Color::Black, &knight),
+        Outcome::Draw { .. }
+    ));
+    let pawn = Position::from_fen("4k3/8/8/8/8/8/P7/4K3 w - - 0 1").unwrap();
+    assert!(matches!(
+        Outcome::on_time(Color::Black, &pawn),
+        Outcome::Win { .. }
+    ));
+}

@@ -624,17 +624,7 @@ impl Live {
         if left > 0 {
             return None;
         }
-        let outcome = if self.game.position().has_insufficient_material(!color) {
-            Outcome::Draw {
-                reason: Termination::Timeout,
-            }
-        } else {
-            Outcome::Win {
-                winner: !color,
-                reason: Termination::Timeout,
-            }
-        };
-        Some(finish_of(outcome))
+        Some(finish_of(Outcome::on_time(color, self.game.position())))
     }
 
     /// Ends the game with `finish` (already stored); the clocks stop and any search is

@@ -536,16 +536,7 @@ impl Session {
 
     /// Who wins when `side`'s flag falls: the other side, unless it cannot mate (a draw).
     fn flag(&self, side: Color) -> Outcome {
-        if self.game.position().has_insufficient_material(!side) {
-            Outcome::Draw {
-                reason: Termination::Timeout,
-            }
-        } else {
-            Outcome::Win {
-                winner: !side,
-                reason: Termination::Timeout,
-            }
-        }
+        Outcome::on_time(side, self.game.position())
     }
 
     /// `undo`: the human's last move and the engine's reply.
