@@ -9,6 +9,7 @@ import type {
   GameView,
   Levels,
   NewGame,
+  NowPlaying,
   Position,
   Tables,
 } from './types';
@@ -114,6 +115,8 @@ export const api = {
     return request<Explorer>('GET', `/api/explorer?${query.toString()}`);
   },
   game: (key: string) => request<GameView>('GET', game(key)),
+  /** The games being played now, the latest move first. */
+  gamesNow: () => request<{ games: NowPlaying[] }>('GET', '/api/games/now'),
   /** True if this browser holds a seat of the game (it created or joined it). */
   seated: (key: string) => seatOf(key) !== undefined,
   move: (key: string, move: string, ply: number) => act<GameView>(key, 'moves', { move, ply }),

@@ -207,6 +207,18 @@ export interface GameSummary {
   plies: number;
 }
 
+/** A game being played now (`GET /api/games/now`), for spectators. */
+export interface NowPlaying {
+  key: string;
+  start_id: number | null;
+  white: string;
+  black: string;
+  sides: { white: Side; black: Side };
+  turn: Color;
+  plies: number;
+  clocks: (Clocks & { running: Color | null }) | null;
+}
+
 export interface GameList {
   total: number;
   games: GameSummary[];

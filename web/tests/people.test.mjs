@@ -2,7 +2,7 @@
 // new-game form and gets a link; Bob opens it in another browser and joins; they play through
 // the server, Ann by dragging and Bob by typing; a draw offer is declined, then one is accepted.
 // A third browser watches every move; a fourth, opening the link after both seats are taken,
-// can only watch.
+// can only watch; a fifth finds the game on the games page, among those being played now.
 //   cd web && CHESS960_BIN=../target/ci/chess960 node --test --test-concurrency=1 tests/people.test.mjs
 
 import assert from 'node:assert/strict';
@@ -93,6 +93,16 @@ test('two people play a game through a link; a spectator watches; a latecomer on
   await ann.locator('[data-testid=status]', { hasText: 'Your move' }).waitFor();
   await typeMove(ann, 'Nf3');
   await eventually(async () => (await view(key)).moves.length === 3, 'three moves');
+
+  // The games page lists the game as being played now, with a link to watch it.
+  const lister = await person();
+  await lister.goto('/games');
+  const line = lister.locator(`[data-testid=now-playing][data-key="${key}"]`);
+  await line.waitFor();
+  assert.match(await line.textContent(), /Ann – Bob · #518 · move 2, black to play/);
+  await line.locator('a').click();
+  await lister.waitForURL(new RegExp(`/game/${key}$`));
+  await lister.locator('[data-testid=status]', { hasText: 'Black is to move' }).waitFor();
 
   // Bob offers a draw; Ann declines it; later Ann offers one and Bob accepts.
   await bob.locator('[data-testid=offer-draw]').click();

@@ -340,6 +340,17 @@ pub async fn create_game(
     Ok((StatusCode::CREATED, Versioned(view)))
 }
 
+// ---- games being played now ---------------------------------------------------------------
+
+/// The most games `GET /api/games/now` lists.
+const MAX_NOW_PLAYING: usize = 100;
+
+/// `GET /api/games/now`: the games being played now, for spectators: `{"games": [...]}`, the
+/// latest move first.
+pub async fn games_now(State(state): State<AppState>) -> Json<serde_json::Value> {
+    Json(json!({"games": state.games().playing_now(MAX_NOW_PLAYING)}))
+}
+
 // ---- game list -----------------------------------------------------------------------------
 
 /// `GET /api/games` query. Numbers are read by hand so that a bad one is named.

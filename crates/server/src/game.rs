@@ -865,6 +865,51 @@ impl Live {
     }
 }
 
+/// A game being played now, as `GET /api/games/now` lists it for spectators.
+#[derive(Serialize, Clone, Debug)]
+pub struct NowPlaying {
+    pub key: String,
+    pub start_id: Option<u16>,
+    pub white: String,
+    pub black: String,
+    pub sides: SidesView,
+    pub turn: &'static str,
+    /// Half-moves played.
+    pub plies: usize,
+    pub clocks: Option<ClockView>,
+    /// When the last move was played (or the game created), milliseconds since the Unix epoch.
+    #[serde(skip)]
+    pub last_ms: i64,
+}
+
+impl Live {
+    /// The game as a line of the list of games being played now; `None` unless it is being
+    /// played (a challenge still open, a finished, deleted or paused game is not).
+    pub fn now_playing(&self, now: Instant) -> Option<NowPlaying> {
+        if self.finished() || self.deleted || self.paused || self.phase == Phase::Open {
+            return None;
+        }
+        Some(NowPlaying {
+            key: self.key.to_string(),
+            start_id: self.meta.start_id,
+            white: self.meta.white.clone(),
+            black: self.meta.black.clone(),
+            sides: SidesView {
+                white: side_view(&self.sides.white),
+                black: side_view(&self.sides.black),
+            },
+            turn: color_name(self.turn()),
+            plies: self.ply(),
+            clocks: self.clocks_at(now).map(|c| ClockView {
+                white_ms: c.white_ms,
+                black_ms: c.black_ms,
+                running: self.running().map(color_name),
+            }),
+            last_ms: self.records.last().map_or(0, |r| r.played_at_ms),
+        })
+    }
+}
+
 /// The squares of the rooks that may still castle in `pos`, per side (from the position's
 /// castling rights: the UI marks them without knowing the rules).
 fn castling_view(pos: &Position) -> CastlingView {

@@ -208,6 +208,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/explorer", get(explorer::explore))
         .route("/api/draw", post(api::draw))
         .route("/api/games", get(api::list_games).post(api::create_game))
+        .route("/api/games/now", get(api::games_now))
         .route(game, get(api::get_game).delete(api::delete_game))
         .route(&format!("{game}/abort"), post(api::post_abort))
         .route(&format!("{game}/moves"), post(api::post_move))

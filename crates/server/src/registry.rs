@@ -169,6 +169,19 @@ impl Games {
             .count()
     }
 
+    /// The games being played now (in memory, neither open, paused nor over), the latest
+    /// move first, at most `limit`.
+    pub fn playing_now(&self, limit: usize) -> Vec<crate::game::NowPlaying> {
+        let mut games: Vec<_> = self
+            .lock()
+            .values()
+            .filter_map(|h| h.now_playing())
+            .collect();
+        games.sort_by_key(|g| std::cmp::Reverse(g.last_ms));
+        games.truncate(limit);
+        games
+    }
+
     /// Stops every search (at shutdown).
     pub fn stop_all(&self) {
         self.ctx.pool.shut_down();

@@ -16,6 +16,17 @@ async fn act(a: &App, key: &str, action: &str, body: Value, token: &str) -> Repl
     .await
 }
 
+/// `POST …/join` without a seat token, as a visitor who opened the link; `name` if given.
+async fn join(a: &App, key: &str, name: Option<&str>) -> Reply {
+    let body = name.map_or(json!({}), |n| json!({"name": n}));
+    a.post_as(
+        &format!("/api/games/{key}/join"),
+        body.to_string().into_bytes(),
+        None,
+    )
+    .await
+}
+
 async fn mv(a: &App, key: &str, token: &str, uci: &str, ply: usize) -> Value {
     let r = act(a, key, "moves", json!({"move": uci, "ply": ply}), token).await;
     assert_eq!(r.status, 200, "{uci}: {}", r.text);
@@ -73,13 +84,7 @@ async fn two_people_play_through_a_link() {
     assert_eq!(watcher.next().await["game"]["status"], "waiting");
 
     // Bob opens the link first and joins; Cy, later, can only watch.
-    let joined = a
-        .post_as(
-            &format!("/api/games/{key}/join"),
-            json!({"name": "Bob"}).to_string().into_bytes(),
-            None,
-        )
-        .await;
+    let joined = join(&a, &key, Some("Bob")).await;
     assert_eq!(joined.status, 200, "{}", joined.text);
     let bob = joined.json["seat_token"].as_str().unwrap().to_string();
     assert_ne!(bob, ann);
@@ -90,13 +95,7 @@ async fn two_people_play_through_a_link() {
         joined.json["sides"]["black"],
         json!({"type": "human", "seat": "held"})
     );
-    let cy = a
-        .post_as(
-            &format!("/api/games/{key}/join"),
-            json!({"name": "Cy"}).to_string().into_bytes(),
-            None,
-        )
-        .await;
+    let cy = join(&a, &key, Some("Cy")).await;
     assert_eq!(cy.status, 409);
     assert!(
         cy.error().contains("both seats of this game are taken"),
@@ -249,9 +248,7 @@ async fn an_open_challenge_survives_a_restart_and_can_be_withdrawn() {
     let gone = act(&b, &key, "abort", json!({}), &token).await;
     assert_eq!(gone.status, 200, "{}", gone.text);
     assert_eq!(gone.json["reason"], "aborted");
-    let late = b
-        .post_as(&format!("/api/games/{key}/join"), b"{}".to_vec(), None)
-        .await;
+    let late = join(&b, &key, None).await;
     assert_eq!(late.status, 409, "{}", late.text);
 }
 
@@ -276,9 +273,7 @@ async fn a_client_that_floods_the_websocket_is_disconnected() {
     big.send_text(&"x".repeat(5000)).await;
     assert_ne!(big.close_code().await, Some(1000));
     // The quiet client and the server go on.
-    let joined = a
-        .post_as(&format!("/api/games/{key}/join"), b"{}".to_vec(), None)
-        .await;
+    let joined = join(&a, key, None).await;
     assert_eq!(joined.status, 200, "{}", joined.text);
     assert_eq!(quiet.next().await["game"]["status"], "playing");
 }
@@ -322,13 +317,7 @@ async fn one_address_has_at_most_twenty_open_challenges() {
         .post(&format!("/api/games/{}/abort", keys[0]), json!({}))
         .await;
     assert_eq!(withdrawn.status, 200, "{}", withdrawn.text);
-    let joined = a
-        .post_as(
-            &format!("/api/games/{}/join", keys[1]),
-            b"{}".to_vec(),
-            None,
-        )
-        .await;
+    let joined = join(&a, &keys[1], None).await;
     assert_eq!(joined.status, 200, "{}", joined.text);
     for _ in 0..2 {
         let r = a
@@ -339,4 +328,59 @@ async fn one_address_has_at_most_twenty_open_challenges() {
             .await;
         assert_eq!(r.status, 201, "{}", r.text);
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spectators_find_the_games_being_played_now() {
+    let a = app().await;
+    let none = a.get("/api/games/now").await;
+    assert_eq!(none.status, 200, "{}", none.text);
+    assert_eq!(none.json, json!({"games": []}));
+    // An open challenge is not being played; once joined it is.
+    let g = a
+        .new_game(
+            json!({"start": {"id": 42}, "opponent": "human", "name": "Ann",
+                         "time_control": {"initial_ms": 60000, "increment_ms": 0}}),
+        )
+        .await;
+    let key = g["key"].as_str().unwrap().to_string();
+    assert_eq!(a.get("/api/games/now").await.json["games"], json!([]));
+    let joined = join(&a, &key, Some("Bob")).await;
+    assert_eq!(joined.status, 200);
+    // A game against the engine too; a finished one not.
+    let e = a
+        .new_game(json!({"start": {"id": 43}, "level": {"depth": 1}}))
+        .await;
+    let over = a
+        .new_game(json!({"start": {"id": 44}, "level": {"depth": 1}}))
+        .await;
+    let over_key = over["key"].as_str().unwrap();
+    let r = a
+        .post(&format!("/api/games/{over_key}/abort"), json!({}))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let now = a.get("/api/games/now").await.json;
+    let listed: Vec<&str> = now["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(listed.len(), 2, "{now}");
+    assert!(listed.contains(&key.as_str()) && listed.contains(&e["key"].as_str().unwrap()));
+    let people = now["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["key"] == key.as_str())
+        .unwrap();
+    assert_eq!(
+        (people["white"].as_str(), people["black"].as_str()),
+        (Some("Ann"), Some("Bob"))
+    );
+    assert_eq!(people["start_id"], 42);
+    assert_eq!(people["turn"], "white");
+    assert_eq!(people["plies"], 0);
+    assert_eq!(people["clocks"]["white_ms"], 60000);
+    assert_eq!(people["sides"]["black"]["type"], "human");
 }

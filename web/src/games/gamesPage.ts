@@ -1,4 +1,5 @@
-// The games page (/games): the autosaved games from the store, newest first, filtered by start
+// The games page (/games): the games being played now (to watch), refreshed every few seconds;
+// then the autosaved games from the store, newest first, filtered by start
 // position and result, a page of 50 at a time. A game opens on its own page to replay or go on,
 // or is deleted (after a confirmation). Aborted games are left out unless the filter asks. On a
 // phone each game is a card (style.css), so no field hides in a sideways-scrolling box.
@@ -6,9 +7,37 @@
 import { api, describeError } from '../api';
 import { fill, h } from '../dom';
 import type { Navigate, Page } from '../page';
-import type { GameSummary } from '../types';
+import type { GameSummary, NowPlaying } from '../types';
 
 const PAGE_SIZE = 50;
+/** How often the list of games being played now is asked for again. */
+const NOW_REFRESH_MS = 5000;
+
+/** One game being played now: the players, the start, whose move, and a link to watch it. */
+function nowLine(game: NowPlaying, navigate: Navigate): HTMLLIElement {
+  const href = `/game/${game.key}`;
+  const who = (name: string, side: NowPlaying['sides']['white']): string => (side.type === 'engine' ? `${name} (engine)` : name);
+  return h(
+    'li',
+    { 'data-testid': 'now-playing', 'data-key': game.key },
+    h(
+      'a',
+      {
+        href,
+        onclick: (event: Event) => {
+          event.preventDefault();
+          navigate(href);
+        },
+      },
+      `${who(game.white, game.sides.white)} – ${who(game.black, game.sides.black)}`,
+    ),
+    h(
+      'span',
+      { class: 'muted' },
+      ` · ${game.start_id === null ? 'set-up' : `#${game.start_id}`} · move ${Math.floor(game.plies / 2) + 1}, ${game.turn} to play`,
+    ),
+  );
+}
 
 /** The game's date, and the time of day it was stored when that was on the same date (a game
  * played here; an imported game's date is its PGN date, and its storing time says nothing). */
@@ -44,7 +73,23 @@ export function gamesPage(navigate: Navigate): Page {
     h('option', { value: 'aborted' }, 'aborted'),
   );
   const message = h('p', { class: 'message', role: 'alert' });
+  const now = h('div', { class: 'games-now', 'data-testid': 'games-now' });
   const table = h('div', { class: 'games-table', 'data-testid': 'games' });
+
+  async function loadNow(): Promise<void> {
+    try {
+      const { games } = await api.gamesNow();
+      fill(
+        now,
+        h('h2', {}, 'Being played now'),
+        games.length === 0 ? h('p', { class: 'muted' }, 'No game is being played on this server now.') : h('ul', {}, games.map(g => nowLine(g, navigate))),
+      );
+    } catch {
+      // the saved games below still show; the next refresh tries again
+    }
+  }
+  void loadNow();
+  const nowTimer = window.setInterval(() => void loadNow(), NOW_REFRESH_MS);
   const pager = h('div', { class: 'pager' });
 
   async function load(): Promise<void> {
@@ -163,5 +208,9 @@ export function gamesPage(navigate: Navigate): Page {
     void load();
   });
   void load();
-  return { el: h('section', { class: 'games-page' }, h('h1', {}, 'Saved games'), filters, message, table, pager), title: 'Games' };
+  return {
+    el: h('section', { class: 'games-page' }, now, h('h1', {}, 'Saved games'), filters, message, table, pager),
+    title: 'Games',
+    dispose: () => window.clearInterval(nowTimer),
+  };
 }

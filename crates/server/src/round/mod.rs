@@ -191,6 +191,15 @@ impl GameHandle {
         })
     }
 
+    /// The game as a line of the list of games being played now ([`Live::now_playing`]);
+    /// `None` also while an action holds it.
+    pub fn now_playing(&self) -> Option<crate::game::NowPlaying> {
+        self.state
+            .try_lock()
+            .ok()
+            .and_then(|g| g.now_playing(Instant::now()))
+    }
+
     /// Wakes the timer (at shutdown, so that it ends).
     pub fn wake_timer(&self) {
         self.wake.notify_one();
