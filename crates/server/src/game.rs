@@ -710,6 +710,9 @@ impl Live {
         self.records.push(record);
         self.generation += 1;
         self.start_clock(now);
+        // Each player's first move has its own deadline: between people, Black's counts from
+        // White's first move, not from the start.
+        self.abandon_at = None;
         self.rearm_abandon(now);
         self.game.outcome().map(finish_of)
     }

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{app, app_on, App, Reply};
+use common::{app, app_on, app_with, App, Reply};
 use serde_json::{json, Value};
 
 async fn act(a: &App, key: &str, action: &str, body: Value, token: &str) -> Reply {
@@ -383,4 +383,41 @@ async fn spectators_find_the_games_being_played_now() {
     assert_eq!(people["plies"], 0);
     assert_eq!(people["clocks"]["white_ms"], 60000);
     assert_eq!(people["sides"]["black"]["type"], "human");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_player_has_their_own_deadline_for_the_first_move() {
+    let a = app_with(chess960_server::Capacity {
+        abandon_after: std::time::Duration::from_millis(800),
+        ..chess960_server::Capacity::default()
+    })
+    .await;
+    let g = a
+        .new_game(json!({"start": {"id": 518}, "opponent": "human"}))
+        .await;
+    let key = g["key"].as_str().unwrap().to_string();
+    let ann = g["seat_token"].as_str().unwrap().to_string();
+    // No deadline while the challenge waits.
+    tokio::time::sleep(std::time::Duration::from_millis(1000)).await;
+    assert_eq!(
+        a.get(&format!("/api/games/{key}")).await.json["status"],
+        "waiting"
+    );
+    let joined = join(&a, &key, None).await;
+    assert!(
+        joined.json["abandon_ms"].as_u64().is_some(),
+        "{}",
+        joined.text
+    );
+    // White moves late in her time; Black's deadline starts then.
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let v = mv(&a, &key, &ann, "e2e4", 0).await;
+    let left = v["abandon_ms"].as_u64().unwrap();
+    assert!(
+        left > 600,
+        "Black has a whole deadline of his own: {left} ms"
+    );
+    // Black never moves: the game is aborted.
+    let over = a.wait_for(&key, |g| g["status"] == "finished").await;
+    assert_eq!(over["reason"], "aborted");
 }
