@@ -45,6 +45,38 @@ pub fn engine_game(
         Color::Black => (engine, human_name),
     };
     let kind = |c: Color| if c == human { "human" } else { "program" };
+    let mut g = casual_game(start, start_id, (white, black), kind, tc, site);
+    g.tags.push((LEVEL_TAG.into(), level_tag(level)));
+    g
+}
+
+/// The record of a new game between two people created through the server: the creator plays
+/// `creator` under `name`; the other side is `?` (PGN's unknown player) until its player joins.
+pub fn people_game(
+    start: &Position,
+    start_id: Option<StartId>,
+    creator: Color,
+    name: String,
+    tc: Option<TimeControl>,
+    site: &str,
+) -> NewGame {
+    let players = match creator {
+        Color::White => (name, "?".to_string()),
+        Color::Black => ("?".to_string(), name),
+    };
+    casual_game(start, start_id, players, |_| "human", tc, site)
+}
+
+/// What every new game's record has: the start, the players (White, Black), the time control,
+/// and the tags of a casual Chess960 game with `kind` of each colour (`human` / `program`).
+fn casual_game(
+    start: &Position,
+    start_id: Option<StartId>,
+    (white, black): (String, String),
+    kind: impl Fn(Color) -> &'static str,
+    tc: Option<TimeControl>,
+    site: &str,
+) -> NewGame {
     NewGame {
         start_fen: start.fen(),
         start_id: start_id.map(StartId::get),
@@ -61,40 +93,6 @@ pub fn engine_game(
             ("Variant".into(), "Chess960".into()),
             ("WhiteType".into(), kind(Color::White).into()),
             ("BlackType".into(), kind(Color::Black).into()),
-            (LEVEL_TAG.into(), level_tag(level)),
-        ],
-    }
-}
-
-/// The record of a new game between two people created through the server: the creator plays
-/// `creator` under `name`; the other side is `?` (PGN's unknown player) until its player joins.
-pub fn people_game(
-    start: &Position,
-    start_id: Option<StartId>,
-    creator: Color,
-    name: String,
-    tc: Option<TimeControl>,
-    site: &str,
-) -> NewGame {
-    let (white, black) = match creator {
-        Color::White => (name, "?".to_string()),
-        Color::Black => ("?".to_string(), name),
-    };
-    NewGame {
-        start_fen: start.fen(),
-        start_id: start_id.map(StartId::get),
-        white,
-        black,
-        time_control: tc.map(TimeControl::to_pgn),
-        clocks: tc.map(TimeControl::initial),
-        tags: vec![
-            ("Event".into(), "Casual game".into()),
-            ("Site".into(), site.into()),
-            ("Date".into(), today()),
-            ("Round".into(), "-".into()),
-            ("Variant".into(), "Chess960".into()),
-            ("WhiteType".into(), "human".into()),
-            ("BlackType".into(), "human".into()),
         ],
     }
 }
@@ -792,10 +790,7 @@ impl Live {
             turn: color_name(pos.turn()),
             human: self.sides.human().map(color_name),
             level: self.sides.level().map(LevelJson::from),
-            sides: SidesView {
-                white: side_view(&self.sides.white),
-                black: side_view(&self.sides.black),
-            },
+            sides: SidesView::of(&self.sides),
             version: self.version,
             white: self.meta.white.clone(),
             black: self.meta.black.clone(),
@@ -897,10 +892,7 @@ impl Live {
             start_id: self.meta.start_id,
             white: self.meta.white.clone(),
             black: self.meta.black.clone(),
-            sides: SidesView {
-                white: side_view(&self.sides.white),
-                black: side_view(&self.sides.black),
-            },
+            sides: SidesView::of(&self.sides),
             turn: color_name(self.turn()),
             plies: self.ply(),
             clocks: self.clocks_at(now).map(|c| ClockView {
@@ -1139,6 +1131,16 @@ pub struct SidesView {
 pub enum SideView {
     Engine { level: LevelJson },
     Human { seat: &'static str },
+}
+
+impl SidesView {
+    /// Who plays each colour of `sides`.
+    fn of(sides: &Sides) -> SidesView {
+        SidesView {
+            white: side_view(&sides.white),
+            black: side_view(&sides.black),
+        }
+    }
 }
 
 fn side_view(side: &crate::sides::Side) -> SideView {
