@@ -6,8 +6,8 @@
 //! (PGN standard values); `PlyCount`; `GameDuration`. Moves carry cutechess's comments
 //! (`{+0.35/12 0.8s}`, `{book}`), and the reason the game ended is the last comment.
 
-use crate::referee::{GameRecord, GameResult};
-use chess960_pgn::{game_to_string, Game, GameResult as PgnResult, Node, Variant, WriteOptions};
+use crate::referee::GameRecord;
+use chess960_pgn::{game_to_string, Game, Node, Variant, WriteOptions};
 use std::time::SystemTime;
 
 /// What goes into every game's tags besides the game itself.
@@ -57,12 +57,7 @@ pub fn to_pgn_game(record: &GameRecord, ctx: &PgnContext) -> Game {
             None => game.moves.comment.push(record.reason.clone()),
         }
     }
-    game.result = match record.result {
-        GameResult::WhiteWins => PgnResult::WhiteWins,
-        GameResult::BlackWins => PgnResult::BlackWins,
-        GameResult::Draw => PgnResult::Draw,
-        GameResult::Unfinished => PgnResult::Unknown,
-    };
+    game.result = record.result;
     game
 }
 
@@ -85,7 +80,9 @@ pub fn hms(secs: u64) -> String {
 mod tests {
     use super::*;
     use crate::engine::{Score, SearchInfo};
-    use crate::referee::{Adjudication, GameSetup, MoveRecord, Opening, TerminationKind};
+    use crate::referee::{
+        Adjudication, GameResult, GameSetup, MoveRecord, Opening, TerminationKind,
+    };
     use crate::timecontrol::{parse_tc, Limits};
     use chess960_core::StartId;
     use std::time::{Duration, UNIX_EPOCH};
@@ -158,6 +155,6 @@ mod tests {
         let mut r = chess960_pgn::Reader::new(text.as_bytes());
         let back = r.read_game().unwrap().unwrap().unwrap();
         assert_eq!(back.start_id(), Some(StartId::new(0).unwrap()));
-        assert_eq!(back.result, PgnResult::BlackWins);
+        assert_eq!(back.result, GameResult::BlackWins);
     }
 }

@@ -76,38 +76,8 @@ pub struct Adjudication {
     pub max_moves: Option<u32>,
 }
 
-/// The result of a game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum GameResult {
-    /// 1-0.
-    WhiteWins,
-    /// 0-1.
-    BlackWins,
-    /// ½-½.
-    Draw,
-    /// `*`: stopped before the end.
-    Unfinished,
-}
-
-impl GameResult {
-    /// `1-0`, `0-1`, `1/2-1/2`, `*`.
-    pub fn pgn(self) -> &'static str {
-        match self {
-            GameResult::WhiteWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-            GameResult::Unfinished => "*",
-        }
-    }
-
-    /// The win of `c`.
-    pub fn win(c: Color) -> GameResult {
-        match c {
-            Color::White => GameResult::WhiteWins,
-            Color::Black => GameResult::BlackWins,
-        }
-    }
-}
+/// The result of a game: `*` ([`GameResult::Unknown`]) for a game stopped before its end.
+pub use chess960_core::GameResult;
 
 /// The PGN `Termination` tag (PGN standard §9.8.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -223,7 +193,7 @@ impl GameRecord {
         let mut r = GameRecord {
             moves: book_records(&setup.opening),
             setup,
-            result: GameResult::Unfinished,
+            result: GameResult::Unknown,
             termination: TerminationKind::Unterminated,
             reason: String::new(),
             fault: None,
@@ -238,7 +208,7 @@ impl GameRecord {
         let side = side_name(color);
         let (result, termination, reason) = match &fault {
             Fault::Stopped => (
-                GameResult::Unfinished,
+                GameResult::Unknown,
                 TerminationKind::Unterminated,
                 "match stopped before the game ended".to_string(),
             ),
@@ -350,7 +320,7 @@ pub fn play_game(
     let mut record = GameRecord {
         setup,
         moves,
-        result: GameResult::Unfinished,
+        result: GameResult::Unknown,
         termination: TerminationKind::Unterminated,
         reason: String::new(),
         fault: None,
@@ -499,10 +469,10 @@ pub fn play_game(
 fn tell_result(white: &mut Engine, black: &mut Engine, record: &GameRecord) {
     let faulty = record.fault.as_ref().map(|(c, _)| *c);
     if faulty != Some(Color::White) {
-        white.game_over(record.result.pgn(), &record.reason);
+        white.game_over(record.result.as_str(), &record.reason);
     }
     if faulty != Some(Color::Black) {
-        black.game_over(record.result.pgn(), &record.reason);
+        black.game_over(record.result.as_str(), &record.reason);
     }
 }
 

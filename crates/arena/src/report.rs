@@ -76,7 +76,7 @@ pub fn table(report: &MatchReport) -> String {
     let finished = report
         .played
         .iter()
-        .filter(|p| p.record.result != GameResult::Unfinished)
+        .filter(|p| p.record.result != GameResult::Unknown)
         .count();
     let unfinished = report.played.len() - finished;
     out.push_str(&format!(
@@ -344,7 +344,7 @@ pub fn json(report: &MatchReport) -> Value {
                 "black": report.names[p.black],
                 "start_id": r.setup.opening.start_id().map(|i| i.get()),
                 "fen": r.setup.opening.start.to_fen(CastlingDialect::XFen),
-                "result": r.result.pgn(),
+                "result": r.result.as_str(),
                 "termination": r.termination.pgn(),
                 "reason": r.reason,
                 "plies": r.moves.len(),
@@ -355,7 +355,7 @@ pub fn json(report: &MatchReport) -> Value {
     let finished = report
         .played
         .iter()
-        .filter(|p| p.record.result != GameResult::Unfinished)
+        .filter(|p| p.record.result != GameResult::Unknown)
         .count();
     json!({
         "planned": report.planned,

@@ -163,7 +163,7 @@ impl Standing {
             GameResult::WhiteWins => 1.0,
             GameResult::BlackWins => 0.0,
             GameResult::Draw => 0.5,
-            GameResult::Unfinished => {
+            GameResult::Unknown => {
                 // An unfinished game breaks its pair.
                 self.pending.remove(&(p.index / 2));
                 return;
@@ -398,7 +398,7 @@ pub fn run_match(config: &MatchConfig, stop: Arc<AtomicBool>) -> Result<MatchRep
                 }
                 let finished = played
                     .iter()
-                    .filter(|p| p.record.result != GameResult::Unfinished)
+                    .filter(|p| p.record.result != GameResult::Unknown)
                     .count();
                 if config.rating_interval > 0
                     && finished > 0
@@ -624,7 +624,7 @@ impl Progress {
             r.setup.number,
             names[p.white],
             names[p.black],
-            r.result.pgn(),
+            r.result.as_str(),
             r.reason
         ));
     }

@@ -127,7 +127,7 @@ fn sprt_stops_the_match_when_it_decides() {
     assert!(r
         .played
         .iter()
-        .all(|p| p.record.result != GameResult::Unfinished));
+        .all(|p| p.record.result != GameResult::Unknown));
     let json = report::json(&r);
     assert_eq!(json["pairs"][0]["sprt"]["state"], "H1 accepted");
     assert_eq!(json["pairs"][0]["sprt"]["model"], "pentanomial");
@@ -172,7 +172,7 @@ fn stopping_abandons_the_game_in_progress_and_keeps_the_rest() {
     let unfinished = r
         .played
         .iter()
-        .filter(|p| p.record.result == GameResult::Unfinished)
+        .filter(|p| p.record.result == GameResult::Unknown)
         .count();
     assert_eq!(unfinished, 1, "the game in progress is abandoned");
     assert!(r.played.len() >= 2 && r.played.len() < 10);

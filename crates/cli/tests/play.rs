@@ -165,7 +165,7 @@ fn a_game_is_saved_from_the_humans_first_move_on() {
     let (code, out) = play_piped(&db, &["--level", "depth:1"], "resign\n");
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("Saved as game"), "{out}");
-    assert_eq!(count()[0].result, "0-1");
+    assert_eq!(count()[0].result.as_str(), "0-1");
 }
 
 #[test]

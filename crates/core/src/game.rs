@@ -74,17 +74,7 @@ pub enum Outcome {
 impl Outcome {
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub fn result(self) -> &'static str {
-        match self {
-            Outcome::Win {
-                winner: Color::White,
-                ..
-            } => "1-0",
-            Outcome::Win {
-                winner: Color::Black,
-                ..
-            } => "0-1",
-            Outcome::Draw { .. } => "1/2-1/2",
-        }
+        crate::GameResult::from(self).as_str()
     }
 
     /// Why the game ended.

@@ -2,61 +2,10 @@
 //! with comments, NAGs and variations, and the result.
 
 use crate::variant::Variant;
-use chess960_core::{Color, Move, Position, StartId};
+pub use chess960_core::GameResult;
+use chess960_core::{Move, Position, StartId};
 use std::collections::HashMap;
 use std::fmt;
-
-/// How a game ended, as PGN writes it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum GameResult {
-    /// `1-0`.
-    WhiteWins,
-    /// `0-1`.
-    BlackWins,
-    /// `1/2-1/2`.
-    Draw,
-    /// `*`: unfinished, unknown or abandoned.
-    #[default]
-    Unknown,
-}
-
-impl GameResult {
-    /// The PGN text: `1-0`, `0-1`, `1/2-1/2` or `*`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GameResult::WhiteWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-            GameResult::Unknown => "*",
-        }
-    }
-
-    /// Reads a result as written in the wild: `1-0`, `0-1`, `1/2-1/2`, `½-½`, `*`.
-    pub fn parse(s: &str) -> Option<GameResult> {
-        match s.trim() {
-            "1-0" => Some(GameResult::WhiteWins),
-            "0-1" => Some(GameResult::BlackWins),
-            "1/2-1/2" | "½-½" => Some(GameResult::Draw),
-            "*" => Some(GameResult::Unknown),
-            _ => None,
-        }
-    }
-
-    /// The winner, if there is one.
-    pub fn winner(self) -> Option<Color> {
-        match self {
-            GameResult::WhiteWins => Some(Color::White),
-            GameResult::BlackWins => Some(Color::Black),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for GameResult {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// The tag pairs of a game, in the order they were read (or added). A name occurs at most
 /// once: setting an existing name replaces its value in place (when a file repeats a tag,

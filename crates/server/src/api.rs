@@ -388,7 +388,9 @@ pub async fn list_games(
     }
     let result = match q.result.as_deref().map(str::trim) {
         None | Some("") => None,
-        Some(r @ ("1-0" | "0-1" | "1/2-1/2" | "*")) => Some(r.to_string()),
+        Some(r) if chess960_core::GameResult::parse(r).is_some() => {
+            chess960_core::GameResult::parse(r)
+        }
         Some(_) => {
             return Err(ApiError::bad_request(
                 "result: must be 1-0, 0-1, 1/2-1/2 or *",
@@ -437,7 +439,7 @@ pub(crate) fn summary_json(g: &chess960_store::GameSummary) -> serde_json::Value
         "start_id": g.start_id,
         "white": g.white,
         "black": g.black,
-        "result": g.result,
+        "result": g.result.as_str(),
         "reason": g.reason,
         "date": g.date,
         "created_ms": g.created_at_ms,

@@ -3,13 +3,14 @@
 //! and its seats are written to the store in one transaction, then the game goes into memory
 //! and starts (a game between people once its second player has joined, `round/join.rs`).
 
-use crate::game::{color_name, engine_game, finish_of, people_game, GameView, Live, TimeControl};
+use crate::game::{color_name, engine_game, people_game, GameView, Live, TimeControl};
 use crate::game_error::{GameError, GameResult};
 use crate::registry::Games;
 use crate::round::blocking;
 use crate::seat;
 use chess960_core::{Color, Game, Move, Position, StartId};
 use chess960_engine::player::Level;
+use chess960_store::Finish;
 use chess960_store::{MoveRecord, SeatRecord, Seats};
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -93,7 +94,7 @@ pub async fn create_game(games: &Games, spec: NewGameSpec, client: IpAddr) -> Ga
     if let Some(o) = live.game.outcome() {
         // A PGN that ends in mate or stalemate: the game is over before it starts.
         let store = Arc::clone(&games.ctx().store);
-        let f = finish_of(o);
+        let f = Finish::of(o);
         let f2 = f.clone();
         blocking(move || store.finish_game(id, &f2)).await?;
         live.set_finished(f, Instant::now());

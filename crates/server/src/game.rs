@@ -7,7 +7,6 @@ use crate::pool::Ticket;
 use crate::sides::Sides;
 use chess960_core::{
     CastlingMode, CastlingSide, Color, Game, Move, Outcome, Position, Role, StartId, Termination,
-    Validation,
 };
 use chess960_engine::player::Level;
 use chess960_store::{Clocks, Finish, GameId, GameKey, MoveRecord, NewGame, Seats, StoredGame};
@@ -258,22 +257,6 @@ fn phase_of(sides: &Sides) -> Phase {
     }
 }
 
-/// The result and reason of a finished game in the store's words.
-pub fn finish_of(outcome: Outcome) -> Finish {
-    Finish {
-        result: outcome.result().to_string(),
-        reason: reason_text(outcome.reason()).to_string(),
-    }
-}
-
-/// The reason as the API and the store write it.
-pub fn reason_text(t: Termination) -> &'static str {
-    match t {
-        Termination::Agreement => "draw agreed",
-        other => other.describe(),
-    }
-}
-
 /// The side that moved at half-move `ply` of a game starting with `first` to move.
 pub fn mover(first: Color, ply: usize) -> Color {
     if ply % 2 == 0 {
@@ -404,26 +387,7 @@ impl Live {
     /// A game unloaded from memory while idle ([`Live::unloadable`]) reads back to exactly the
     /// view it had.
     pub fn from_stored(stored: StoredGame) -> Result<Live, String> {
-        let start = Position::from_fen(&stored.game.start_fen)
-            .or_else(|_| Position::from_fen_with(&stored.game.start_fen, Validation::Lenient))
-            .map_err(|e| format!("stored start position '{}': {e}", stored.game.start_fen))?;
-        let mut game = match stored
-            .game
-            .start_id
-            .and_then(|n| StartId::new(n.into()).ok())
-        {
-            Some(id) if id.position() == start => Game::chess960(id),
-            _ => Game::from_position(start),
-        };
-        for (i, rec) in stored.moves.iter().enumerate() {
-            let pos = *game.position();
-            let m = pos
-                .parse_uci(&rec.uci, CastlingMode::Chess960)
-                .or_else(|_| pos.parse_uci(&rec.uci, CastlingMode::Standard))
-                .map_err(|e| format!("stored move {} ({}): {e}", i + 1, rec.uci))?;
-            game.play(m)
-                .map_err(|e| format!("stored move {} ({}): {e}", i + 1, rec.uci))?;
-        }
+        let game = stored.replay().map_err(|e| e.to_string())?;
         let meta = stored.game;
         let tc = tc_of(&meta);
         let sides = Sides::of(&meta, &stored.seats);
@@ -622,7 +586,7 @@ impl Live {
         if left > 0 {
             return None;
         }
-        Some(finish_of(Outcome::on_time(color, self.game.position())))
+        Some(Finish::of(Outcome::on_time(color, self.game.position())))
     }
 
     /// Ends the game with `finish` (already stored); the clocks stop and any search is
@@ -712,7 +676,7 @@ impl Live {
         // White's first move, not from the start.
         self.abandon_at = None;
         self.rearm_abandon(now);
-        self.game.outcome().map(finish_of)
+        self.game.outcome().map(Finish::of)
     }
 
     /// Takes moves back so that `plies` remain (already done in the store); the clocks are
@@ -817,13 +781,13 @@ impl Live {
                 running: self.running().map(color_name),
             }),
             status,
-            result: self.finish.as_ref().map(|f| f.result.clone()),
+            result: self.finish.as_ref().map(|f| f.result.as_str()),
             reason: self.finish.as_ref().map(|f| f.reason.clone()),
             check: check_square(pos),
             castling: castling_view(pos),
             last_move,
             legal,
-            draw_claim: self.draw_claim().map(reason_text),
+            draw_claim: self.draw_claim().map(chess960_store::reason_text),
             // Between people, a premove is its player's secret: the view every client gets
             // leaves it out (the answer to the premove request shows it).
             premove: self
@@ -1068,7 +1032,7 @@ pub struct GameView {
     pub time_control: Option<TimeControl>,
     pub clocks: Option<ClockView>,
     pub status: &'static str,
-    pub result: Option<String>,
+    pub result: Option<&'static str>,
     pub reason: Option<String>,
     pub check: Option<String>,
     /// The rooks that may still castle (both sides), by square.

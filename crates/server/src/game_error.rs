@@ -17,8 +17,8 @@ pub enum GameError {
     },
     /// The game has a result.
     Over {
-        /// `1-0`, `0-1` or `1/2-1/2`.
-        result: String,
+        /// A win or a draw.
+        result: chess960_core::GameResult,
         /// Why, in words.
         reason: String,
     },
@@ -111,7 +111,7 @@ impl fmt::Display for GameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             GameError::NoSuchGame { key } => write!(f, "no game with key '{key}'"),
-            GameError::Over { result, reason } if result == "*" => {
+            GameError::Over { result, reason } if *result == chess960_core::GameResult::Unknown => {
                 write!(f, "the game is over ({reason})")
             }
             GameError::Over { result, reason } => {

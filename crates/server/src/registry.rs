@@ -4,10 +4,10 @@
 //! games being played, not every game ever opened. A game read back after unloading gives
 //! exactly the view it had (`Live::unloadable`).
 
-use crate::game::{finish_of, Live};
+use crate::game::Live;
 use crate::game_error::{GameError, GameResult};
 use crate::round::{blocking, Actor, Ctx, GameHandle};
-use chess960_store::GameKey;
+use chess960_store::{Finish, GameKey};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex as StdMutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -68,7 +68,7 @@ impl Games {
         let mut g = handle.lock().await;
         if g.finish.is_none() {
             if let Some(o) = g.game.outcome() {
-                handle.finish(&mut g, finish_of(o)).await?;
+                handle.finish(&mut g, Finish::of(o)).await?;
             }
         }
         drop(g);
@@ -209,7 +209,7 @@ fn abort_abandoned(
     let now = crate::game::now_ms();
     loop {
         let filter = GameFilter {
-            result: Some("*".into()),
+            result: Some(chess960_core::GameResult::Unknown),
             aborted: Some(false),
             limit: Some(PAGE),
             offset,

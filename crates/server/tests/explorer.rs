@@ -32,7 +32,7 @@ fn store_game(store: &SqliteStore, ucis: &[&str], result: Option<&str>) {
             .finish_game(
                 id,
                 &Finish {
-                    result: r.into(),
+                    result: chess960_store::GameResult::parse(r).expect("a result"),
                     reason: "test".into(),
                 },
             )

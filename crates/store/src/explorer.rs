@@ -26,7 +26,7 @@
 //! move and a result are encoded, how the counts become an [`Explorer`]); the backend only
 //! stores the entries and counts them by key.
 
-use crate::{GameStore, GameSummary, StoreError};
+use crate::{GameResult, GameStore, GameSummary, StoreError};
 use chess960_core::{CastlingMode, Position};
 use std::collections::HashSet;
 
@@ -152,12 +152,12 @@ pub fn decode_move(code: u16) -> Option<String> {
 
 /// A game's result as the index stores it: White's points doubled (2 for `1-0`, 1 for
 /// `1/2-1/2`, 0 for `0-1`); `None` for a game that is not finished with a result.
-pub fn result_code(result: &str) -> Option<u8> {
+pub fn result_code(result: GameResult) -> Option<u8> {
     match result {
-        "1-0" => Some(2),
-        "1/2-1/2" => Some(1),
-        "0-1" => Some(0),
-        _ => None,
+        GameResult::WhiteWins => Some(2),
+        GameResult::Draw => Some(1),
+        GameResult::BlackWins => Some(0),
+        GameResult::Unknown => None,
     }
 }
 

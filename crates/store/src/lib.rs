@@ -13,16 +13,20 @@
 //! at any moment loses nothing that was acknowledged, and the game can be resumed exactly,
 //! clocks included.
 
+pub use chess960_core::GameResult;
+use chess960_core::{Outcome, Termination};
 use std::fmt;
 
 pub mod explorer;
 pub mod pgn;
+pub mod replay;
 pub mod seats;
 pub mod sqlite;
 pub mod stats;
 mod util;
 
 pub use explorer::{Explorer, ExplorerMove, Results};
+pub use replay::ReplayError;
 pub use seats::{SeatRecord, Seats};
 pub use sqlite::{default_path, resolve_path, SqliteStore, DB_ENV};
 
@@ -135,8 +139,9 @@ pub struct ImportGame {
 /// A finished game's result.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finish {
-    /// `1-0`, `0-1` or `1/2-1/2`; `*` only for an aborted game ([`Finish::aborted`]).
-    pub result: String,
+    /// A win or a draw; [`GameResult::Unknown`] (`*`) only for an aborted game
+    /// ([`Finish::aborted`]).
+    pub result: GameResult,
     /// Why, in words: "checkmate", "resignation", "time forfeit", "threefold repetition", ...
     pub reason: String,
 }
@@ -151,14 +156,38 @@ impl Finish {
     /// ([`GameFilter::aborted`]) and statistics never count it.
     pub fn aborted() -> Finish {
         Finish {
-            result: "*".into(),
+            result: GameResult::Unknown,
             reason: ABORTED.into(),
+        }
+    }
+
+    /// The end of a game the rules, a player or a clock ended, in the store's words (see
+    /// [`reason_text`]).
+    pub fn of(outcome: Outcome) -> Finish {
+        Finish {
+            result: outcome.into(),
+            reason: reason_text(outcome.reason()).into(),
         }
     }
 
     /// True for [`Finish::aborted`].
     pub fn is_aborted(&self) -> bool {
-        self.result == "*" && self.reason == ABORTED
+        self.result == GameResult::Unknown && self.reason == ABORTED
+    }
+
+    /// True for a result the store keeps: a win or a draw, or `*` with the reason
+    /// [`ABORTED`].
+    pub fn is_valid(&self) -> bool {
+        self.result.is_decided() || self.is_aborted()
+    }
+}
+
+/// Why a game ended, in the words the store keeps and the server shows ("checkmate", "time
+/// forfeit", "draw agreed", ...).
+pub fn reason_text(t: Termination) -> &'static str {
+    match t {
+        Termination::Agreement => "draw agreed",
+        other => other.describe(),
     }
 }
 
@@ -192,8 +221,8 @@ pub struct GameSummary {
     pub start_id: Option<u16>,
     pub white: String,
     pub black: String,
-    /// `1-0`, `0-1`, `1/2-1/2`, or `*` while unfinished.
-    pub result: String,
+    /// A win or a draw, or `*` while unfinished (and for aborted games).
+    pub result: GameResult,
     pub reason: Option<String>,
     /// The PGN Date tag when there is one, else the creation date, `YYYY.MM.DD`.
     pub date: String,
@@ -210,8 +239,8 @@ pub struct GameFilter {
     pub start_id: Option<u16>,
     /// Matches either player's name exactly (case-insensitively).
     pub player: Option<String>,
-    /// `1-0`, `0-1`, `1/2-1/2` or `*` (`*` matches aborted games too, see `aborted`).
-    pub result: Option<String>,
+    /// Games with this result (`*` matches aborted games too, see `aborted`).
+    pub result: Option<GameResult>,
     /// Aborted games ([`Finish::aborted`]): `None` matches them with the others, `Some(false)`
     /// leaves them out (the web server's default list), `Some(true)` matches only them.
     pub aborted: Option<bool>,

@@ -77,14 +77,11 @@ fn board_reason(end: &Position) -> Option<&'static str> {
 
 /// The result the board gives a game that ends in `end`: checkmate (the side to move lost),
 /// stalemate or insufficient material (a draw); `None` while the game can go on.
-fn board_result(end: &Position) -> Option<&'static str> {
+fn board_result(end: &Position) -> Option<GameResult> {
     if end.is_checkmate() {
-        Some(match end.turn() {
-            chess960_core::Color::White => "0-1",
-            chess960_core::Color::Black => "1-0",
-        })
+        Some(GameResult::win(!end.turn()))
     } else if end.is_stalemate() || end.is_insufficient_material() {
-        Some("1/2-1/2")
+        Some(GameResult::Draw)
     } else {
         None
     }
@@ -92,7 +89,8 @@ fn board_result(end: &Position) -> Option<&'static str> {
 
 /// A game read from PGN as a game to import. The reason of a finished game is what the
 /// board shows (checkmate, stalemate, insufficient material), else the `Termination` tag,
-/// else empty; a game without a result (`*`) that the board has ended gets the board's. Imported moves have `played_at_ms` 0 (unknown). The annotated movetext is
+/// else empty; a game without a result (`*`) that the board has ended gets the board's.
+/// Imported moves have `played_at_ms` 0 (unknown). The annotated movetext is
 /// kept when the moves with their clocks would not give the same movetext back.
 pub fn from_pgn(game: &Game) -> ImportGame {
     let tag = |n: &str| game.tags.get(n).map(str::to_owned);
@@ -161,11 +159,11 @@ pub fn from_pgn(game: &Game) -> ImportGame {
         // No result given (`*`, or pasted moves without a marker): a game the board has ended
         // gets the board's result, as lichess's import gives it.
         GameResult::Unknown => board_result(&pos).map(|result| Finish {
-            result: result.to_owned(),
+            result,
             reason: board_reason(&pos).unwrap_or_default().to_owned(),
         }),
         r => Some(Finish {
-            result: r.as_str().to_owned(),
+            result: r,
             reason: board_reason(&pos)
                 .map(str::to_owned)
                 .or_else(|| tag("Termination"))
@@ -290,7 +288,7 @@ pub fn to_pgn(stored: &StoredGame) -> Result<Game, StoreError> {
     .map_err(bad)?;
     let end = game.end_position();
     if let Some(f) = &stored.finish {
-        game.result = GameResult::parse(&f.result).unwrap_or(GameResult::Unknown);
+        game.result = f.result;
         if !f.reason.is_empty()
             && game.tags.get("Termination").is_none()
             && board_reason(&end) != Some(f.reason.as_str())

@@ -13,10 +13,11 @@
 //!   Only then is it opened for writing and migrated.
 
 use crate::explorer::{self, IndexEntry, KeyCount};
-use crate::util::{check_moves, game_date, game_hash, is_result, new_key, now_ms};
+use crate::util::{check_moves, game_date, game_hash, new_key, now_ms};
 use crate::{
-    Clocks, Finish, GameFilter, GameId, GameKey, GameStore, GameSummary, ImportGame, ImportOutcome,
-    MoveRecord, NewGame, PositionCounts, SeatRecord, Seats, StoreError, StoredGame, ABORTED,
+    Clocks, Finish, GameFilter, GameId, GameKey, GameResult, GameStore, GameSummary, ImportGame,
+    ImportOutcome, MoveRecord, NewGame, PositionCounts, SeatRecord, Seats, StoreError, StoredGame,
+    ABORTED,
 };
 use rusqlite::{params, params_from_iter, Connection, ErrorCode, OpenFlags, OptionalExtension};
 use std::fs::File;
@@ -570,12 +571,25 @@ struct Head {
     black: String,
     time_control: Option<String>,
     clocks: Option<Clocks>,
-    result: String,
+    result: GameResult,
     reason: Option<String>,
     created_at_ms: i64,
     updated_at_ms: i64,
     movetext: Option<String>,
     seats: Seats,
+}
+
+/// A result column: `1-0`, `0-1`, `1/2-1/2` or `*` (what [`GameStore::finish_game`] and the
+/// import write); anything else is a damaged row, reported as such.
+fn result_column(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<GameResult> {
+    let text: String = r.get(i)?;
+    GameResult::parse(&text).ok_or_else(|| {
+        rusqlite::Error::InvalidColumnType(
+            i,
+            format!("result '{text}'"),
+            rusqlite::types::Type::Text,
+        )
+    })
 }
 
 fn clocks(white: Option<i64>, black: Option<i64>) -> Option<Clocks> {
@@ -602,7 +616,7 @@ fn game_head(r: &rusqlite::Row<'_>) -> rusqlite::Result<Head> {
         black: r.get(5)?,
         time_control: r.get(6)?,
         clocks: clocks(r.get(7)?, r.get(8)?),
-        result: r.get(9)?,
+        result: result_column(r, 9)?,
         reason: r.get(10)?,
         created_at_ms: r.get(11)?,
         updated_at_ms: r.get(12)?,
@@ -638,7 +652,7 @@ fn complete(c: &Connection, h: Head) -> rusqlite::Result<StoredGame> {
         rusqlite::Error::InvalidColumnType(1, "key".into(), rusqlite::types::Type::Text)
     })?;
     // `*` with a reason is an aborted game (the only finish without a result).
-    let finish = (h.result != "*" || h.reason.as_deref() == Some(ABORTED)).then(|| Finish {
+    let finish = (h.result.is_decided() || h.reason.as_deref() == Some(ABORTED)).then(|| Finish {
         result: h.result,
         reason: h.reason.unwrap_or_default(),
     });
@@ -680,7 +694,7 @@ fn where_clause(f: &GameFilter) -> (String, Vec<rusqlite::types::Value>) {
         ));
     }
     if let Some(r) = &f.result {
-        args.push(Value::Text(r.clone()));
+        args.push(Value::Text(r.as_str().into()));
         conds.push(format!("result = ?{}", args.len()));
     }
     if let Some(aborted) = f.aborted {
@@ -855,7 +869,7 @@ fn summary_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameSummary> {
         start_id: r.get(2)?,
         white: r.get(3)?,
         black: r.get(4)?,
-        result: r.get(5)?,
+        result: result_column(r, 5)?,
         reason: r.get(6)?,
         date: r.get(7)?,
         plies: r.get(8)?,
@@ -948,7 +962,7 @@ fn index_pending_step(tx: &Connection) -> rusqlite::Result<u64> {
         let mut game: Option<(i64, String, String)> = None;
         let mut ucis: Vec<String> = Vec::new();
         let mut flush = |game: &(i64, String, String), ucis: &[String]| {
-            let code = explorer::result_code(&game.2);
+            let code = GameResult::parse(&game.2).and_then(explorer::result_code);
             rows.extend(
                 explorer::entries(&game.1, ucis.iter().map(String::as_str))
                     .into_iter()
@@ -1126,15 +1140,15 @@ impl GameStore for SqliteStore {
     }
 
     fn finish_game(&self, id: GameId, finish: &Finish) -> Result<(), StoreError> {
-        if !is_result(&finish.result) || (finish.result == "*" && !finish.is_aborted()) {
+        if !finish.is_valid() {
             return Err(StoreError::Conflict(format!(
-                "'{}' is not a result: expected 1-0, 0-1 or 1/2-1/2 (or * for an aborted game)",
-                finish.result
+                "'{}' ({}) is not a result: expected 1-0, 0-1 or 1/2-1/2 (or * for an aborted game)",
+                finish.result, finish.reason
             )));
         }
         self.write(|tx| {
             let (_, result) = state(tx, id)?;
-            if result != "*" && result != finish.result {
+            if result != "*" && result != finish.result.as_str() {
                 return Err(StoreError::Conflict(format!(
                     "game {id} is already finished ({result})"
                 )));
@@ -1142,12 +1156,12 @@ impl GameStore for SqliteStore {
             let reason = (!finish.reason.is_empty()).then_some(finish.reason.as_str());
             tx.execute(
                 "UPDATE games SET result = ?2, reason = ?3, updated_ms = ?4 WHERE id = ?1",
-                params![id.0, finish.result, reason, now_ms()],
+                params![id.0, finish.result.as_str(), reason, now_ms()],
             )
             .map_err(db_err)?;
             let (fen, _, ucis) = stored_line(tx, id.0).map_err(db_err)?;
             let entries = explorer::entries(&fen, ucis.iter().map(String::as_str));
-            write_entries(tx, id.0, &entries, explorer::result_code(&finish.result))
+            write_entries(tx, id.0, &entries, explorer::result_code(finish.result))
                 .map_err(db_err)?;
             refresh_hash(tx, id.0).map_err(db_err)
         })
@@ -1478,25 +1492,20 @@ impl SqliteStore {
                 movetext,
             } in games
             {
-                let result = finish.as_ref().map_or("*", |f| f.result.as_str());
-                if !is_result(result) {
-                    return Err(StoreError::Conflict(format!(
-                        "'{result}' is not a result: expected 1-0, 0-1, 1/2-1/2 or *"
-                    )));
-                }
+                let result = finish.as_ref().map_or(GameResult::Unknown, |f| f.result);
                 let reason = finish
                     .as_ref()
                     .map(|f| f.reason.as_str())
                     .filter(|r| !r.is_empty());
                 // An unfinished game is never a duplicate: two games stopped at the same
                 // move may be two different games, and nothing tells them apart.
-                let hash = (result != "*").then(|| {
+                let hash = result.is_decided().then(|| {
                     game_hash(
                         &game.start_fen,
                         moves.iter().map(|m| m.uci.as_str()),
                         &game.white,
                         &game.black,
-                        result,
+                        result.as_str(),
                         &game.tags,
                     )
                 });
@@ -1511,7 +1520,7 @@ impl SqliteStore {
                     }
                 }
                 let row = RowState {
-                    result,
+                    result: result.as_str(),
                     reason,
                     plies: u32::try_from(moves.len()).unwrap_or(u32::MAX),
                     hash: hash.as_ref().map(|h| &h[..]),

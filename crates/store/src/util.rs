@@ -126,11 +126,6 @@ pub(crate) fn new_key() -> Result<GameKey, StoreError> {
     GameKey::parse(&s).ok_or_else(|| StoreError::Backend("bad game key".into()))
 }
 
-/// True for the four results a game can have.
-pub(crate) fn is_result(s: &str) -> bool {
-    matches!(s, "1-0" | "0-1" | "1/2-1/2" | "*")
-}
-
 /// Checks that `moves` are a game from `start_fen`: each UCI (Chess960 form) is a legal move
 /// in the position before it and its SAN is the SAN of that move. `Conflict` names the
 /// first half-move that is not.

@@ -9,7 +9,7 @@
 
 mod common;
 
-use chess960_store::{Finish, GameId, GameStore, SqliteStore};
+use chess960_store::{Finish, GameId, GameResult, GameStore, SqliteStore};
 use common::{clocks_after, new_game, replay, scratch, scripted_move};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -45,7 +45,7 @@ fn crash_child() {
                 .finish_game(
                     id,
                     &Finish {
-                        result: "1/2-1/2".into(),
+                        result: GameResult::parse("1/2-1/2").expect("a result"),
                         reason: "game over".into(),
                     },
                 )

@@ -10,8 +10,8 @@ use chess960_core::{CastlingMode, Position, StartId};
 use chess960_store::explorer::{self, MAX_GAMES};
 use chess960_store::sqlite::SCHEMA_VERSION;
 use chess960_store::{
-    Finish, GameFilter, GameId, GameStore, ImportGame, MoveRecord, Results, Seats, SqliteStore,
-    StoredGame,
+    Finish, GameFilter, GameId, GameResult, GameStore, ImportGame, MoveRecord, Results, Seats,
+    SqliteStore, StoredGame,
 };
 use common::{new_game, scratch};
 use std::collections::BTreeMap;
@@ -167,7 +167,7 @@ fn line(start: &Position, seed: u32, plies: u32) -> Vec<MoveRecord> {
 
 fn finish(result: &str) -> Finish {
     Finish {
-        result: result.into(),
+        result: GameResult::parse(result).expect("a result"),
         reason: "test".into(),
     }
 }

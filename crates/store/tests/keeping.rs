@@ -116,7 +116,7 @@ fn a_game_without_a_result_that_the_board_ended_gets_its_result() {
         (mate.result.as_str(), mate.reason.as_str()),
         ("1-0", "checkmate")
     );
-    assert_eq!(finish(ids[1]).expect("mate").result, "0-1");
+    assert_eq!(finish(ids[1]).expect("mate").result.as_str(), "0-1");
     assert_eq!(finish(ids[2]), None);
 }
 

@@ -5,8 +5,8 @@ mod common;
 
 use chess960_store::sqlite::{APPLICATION_ID, SCHEMA_VERSION};
 use chess960_store::{
-    Clocks, Finish, GameFilter, GameId, GameKey, GameStore, ImportGame, ImportOutcome, MoveRecord,
-    PositionCounts, SqliteStore, StoreError,
+    Clocks, Finish, GameFilter, GameId, GameKey, GameResult, GameStore, ImportGame, ImportOutcome,
+    MoveRecord, PositionCounts, SqliteStore, StoreError,
 };
 use common::{new_game, replay, scratch, scripted_move};
 
@@ -25,7 +25,7 @@ fn play(store: &SqliteStore, id: GameId, plies: u32) {
 
 fn finish(result: &str, reason: &str) -> Finish {
     Finish {
-        result: result.into(),
+        result: GameResult::parse(result).expect("a result"),
         reason: reason.into(),
     }
 }
@@ -92,8 +92,9 @@ fn autosave_takeback_finish_and_read_back() {
         store.finish_game(id, &finish("1-0", "checkmate")),
         Err(StoreError::Conflict(_))
     ));
+    // `*` is no result unless the game was aborted.
     assert!(matches!(
-        store.finish_game(id, &finish("2-0", "")),
+        store.finish_game(id, &finish("*", "")),
         Err(StoreError::Conflict(_))
     ));
     assert!(matches!(
@@ -220,14 +221,14 @@ fn filters_counts_and_position_counts() {
     );
     assert_eq!(
         count(GameFilter {
-            result: Some("*".into()),
+            result: Some(GameResult::parse("*").expect("a result")),
             ..Default::default()
         }),
         1
     );
     assert_eq!(
         count(GameFilter {
-            result: Some("1-0".into()),
+            result: Some(GameResult::parse("1-0").expect("a result")),
             ..Default::default()
         }),
         3
@@ -251,13 +252,13 @@ fn filters_counts_and_position_counts() {
         page.iter().map(|g| g.id).collect::<Vec<_>>(),
         vec![ids[3], ids[2]]
     );
-    assert_eq!(page[0].result, "1-0");
+    assert_eq!(page[0].result.as_str(), "1-0");
     assert_eq!(page[0].start_id, Some(959));
     let all = store.list(&GameFilter::default()).unwrap();
     assert_eq!(all[0].id, setup_id);
     assert_eq!(all[0].start_id, None);
     assert_eq!(all[0].reason.as_deref(), Some("checkmate"));
-    assert_eq!(all[1].result, "*");
+    assert_eq!(all[1].result.as_str(), "*");
 
     assert_eq!(
         store.position_counts(&GameFilter::default()).unwrap(),

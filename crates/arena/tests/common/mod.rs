@@ -53,7 +53,12 @@ pub fn outcomes(r: &MatchReport) -> Vec<(String, String, Option<String>, Option<
                 }
                 None => (None, None),
             };
-            (rec.result.pgn().to_string(), rec.reason.clone(), who, kind)
+            (
+                rec.result.as_str().to_string(),
+                rec.reason.clone(),
+                who,
+                kind,
+            )
         })
         .collect()
 }

@@ -15,8 +15,8 @@ use chess960_pgn::{PgnError, Reader};
 use chess960_store::pgn::{from_pgn, to_pgn, ImportGame};
 use chess960_store::stats::{all_stats, back_rank, chart_svg, counts_from_file, PositionStats};
 use chess960_store::{
-    GameFilter, GameId, GameKey, GameStore, ImportOutcome, PositionCounts, SqliteStore, StoreError,
-    StoredGame,
+    GameFilter, GameId, GameKey, GameResult, GameStore, ImportOutcome, PositionCounts, SqliteStore,
+    StoreError, StoredGame,
 };
 use clap::{Args, Subcommand};
 use serde::Serialize;
@@ -333,16 +333,15 @@ fn open(db: Option<&Path>) -> CliResult<SqliteStore> {
 }
 
 /// `1-0`, `0-1`, `1/2-1/2` or `*`, from what a user may type.
-fn parse_result(text: &str) -> CliResult<String> {
+fn parse_result(text: &str) -> CliResult<GameResult> {
     match text.trim().to_ascii_lowercase().as_str() {
-        "1-0" => Ok("1-0".into()),
-        "0-1" => Ok("0-1".into()),
-        "1/2-1/2" | "½-½" | "draw" | "=" => Ok("1/2-1/2".into()),
-        "*" => Ok("*".into()),
-        _ => Err(CliError::new(format!(
-            "invalid --result '{}': expected 1-0, 0-1, 1/2-1/2 (or draw) or *",
-            quote(text)
-        ))),
+        "draw" | "=" => Ok(GameResult::Draw),
+        t => GameResult::parse(t).ok_or_else(|| {
+            CliError::new(format!(
+                "invalid --result '{}': expected 1-0, 0-1, 1/2-1/2 (or draw) or *",
+                quote(text)
+            ))
+        }),
     }
 }
 
@@ -629,7 +628,7 @@ struct SummaryJson {
     start_id: Option<u16>,
     white: String,
     black: String,
-    result: String,
+    result: &'static str,
     reason: Option<String>,
     date: String,
     plies: u32,
@@ -661,7 +660,7 @@ fn list(db: Option<&Path>, args: &ListArgs) -> CliResult<String> {
                     start_id: g.start_id,
                     white: g.white,
                     black: g.black,
-                    result: g.result,
+                    result: g.result.as_str(),
                     reason: g.reason,
                     date: g.date,
                     plies: g.plies,

@@ -2,7 +2,7 @@
 //! database like every other game.
 
 use crate::input::{parse_count, parse_id, ID_HELP};
-use chess960_core::{CastlingMode, Color, Game, Move, Outcome, Position, StartId, Termination};
+use chess960_core::{Color, Game, Move, Outcome, Position, StartId, Termination};
 use chess960_draw::rng::SplitMix64;
 use chess960_engine::player::{
     draw_decline, AnalysisLimit, Level, PlayClock, Player, Score, DRAW_OFFER_THINK,
@@ -277,25 +277,18 @@ impl Session {
                 )
             })?;
         let human = human_of(&stored.game);
-        let start = Position::from_fen(&stored.game.start_fen)
-            .map_err(|e| format!("game {id}: bad start FEN: {e}"))?;
-        let mut game = Game::from_position(start);
+        let game = stored.replay().map_err(|e| format!("game {id}: {e}"))?;
         let tc = stored
             .game
             .time_control
             .as_deref()
             .and_then(TimeControl::parse);
         let initial = tc.map_or(Duration::ZERO, |t| Duration::from_millis(t.initial_ms));
-        let mut clock_history = Vec::new();
-        for (ply, rec) in stored.moves.iter().enumerate() {
-            let m = game
-                .position()
-                .parse_uci(&rec.uci, CastlingMode::Chess960)
-                .map_err(|e| format!("game {id}, move {}: {e}", ply + 1))?;
-            game.play(m)
-                .map_err(|e| format!("game {id}, move {}: {e}", ply + 1))?;
-            clock_history.push(stored_clocks(rec, initial));
-        }
+        let clock_history: Vec<[Duration; 2]> = stored
+            .moves
+            .iter()
+            .map(|rec| stored_clocks(rec, initial))
+            .collect();
         let clocks = clock_history.last().copied().unwrap_or([initial; 2]);
         Ok(Session {
             store,
@@ -608,10 +601,7 @@ impl Session {
             // Resignation, agreement, time: the game does not know yet.
             let _ = self.game.finish(outcome);
         }
-        let finish = Finish {
-            result: outcome.result().to_string(),
-            reason: outcome.reason().describe().to_string(),
-        };
+        let finish = Finish::of(outcome);
         writeln!(out, "Game over: {outcome}.")?;
         // A game over before the human's first move (resigned at once, or the engine mated
         // from a set-up position) is a result too: it is saved with it.

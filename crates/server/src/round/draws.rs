@@ -3,11 +3,12 @@
 //! decline it or make a move (FIDE 9.1.2: a move declines it; the offerer's own move keeps it).
 
 use super::{over, waiting, Actor, GameHandle};
-use crate::game::{finish_of, GameView, Live};
+use crate::game::{GameView, Live};
 use crate::game_error::{GameError, GameResult};
 use crate::pool::Urgency;
 use chess960_core::{Outcome, Termination};
 use chess960_engine::player::{draw_decline, AnalysisLimit, DRAW_OFFER_THINK};
+use chess960_store::Finish;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -19,7 +20,7 @@ impl GameHandle {
         let Some(t) = g.draw_claim() else {
             return Err(GameError::NoDrawToClaim);
         };
-        self.finish(&mut g, finish_of(Outcome::Draw { reason: t }))
+        self.finish(&mut g, Finish::of(Outcome::Draw { reason: t }))
             .await?;
         Ok(g.view(Instant::now()))
     }
@@ -69,7 +70,7 @@ impl GameHandle {
         };
         let accept = decline.is_none();
         if accept {
-            let f = finish_of(Outcome::Draw {
+            let f = Finish::of(Outcome::Draw {
                 reason: Termination::Agreement,
             });
             self.finish(&mut g, f).await?;
@@ -102,7 +103,7 @@ impl GameHandle {
 
     /// Ends the game drawn by agreement.
     async fn agree_draw(&self, g: &mut Live) -> GameResult<()> {
-        let f = finish_of(Outcome::Draw {
+        let f = Finish::of(Outcome::Draw {
             reason: Termination::Agreement,
         });
         self.finish(g, f).await

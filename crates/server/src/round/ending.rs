@@ -2,7 +2,7 @@
 //! the game from the database.
 
 use super::{blocking, over, waiting, Actor, GameHandle};
-use crate::game::{finish_of, GameView};
+use crate::game::GameView;
 use crate::game_error::{GameError, GameResult};
 use chess960_core::{Outcome, Termination};
 use chess960_store::Finish;
@@ -15,7 +15,7 @@ impl GameHandle {
         let (mut g, color) = self.seated(who).await?;
         over(&g)?;
         waiting(&g)?;
-        let f = finish_of(Outcome::Win {
+        let f = Finish::of(Outcome::Win {
             winner: !color,
             reason: Termination::Resignation,
         });

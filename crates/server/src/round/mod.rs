@@ -343,7 +343,7 @@ fn over(g: &Live) -> GameResult<()> {
     }
     match &g.finish {
         Some(f) => Err(GameError::Over {
-            result: f.result.clone(),
+            result: f.result,
             reason: f.reason.clone(),
         }),
         None => Ok(()),
