@@ -129,6 +129,10 @@ export const api = {
   deleteGame: (key: string) => request<void>('DELETE', game(key), undefined, seatOf(key)),
   drawAction: (key: string, action: 'offer' | 'claim' | 'accept' | 'decline') => act<GameView>(key, 'draw', { action }),
   startClock: (key: string) => act<GameView>(key, 'start', {}),
+  /** Between people: the win or a draw against an opponent who stayed away. */
+  force: (key: string, result: 'win' | 'draw') => act<GameView>(key, 'force', { result }),
+  /** Between people, after the game: offer, accept or decline a rematch. */
+  rematch: (key: string, action: 'offer' | 'accept' | 'decline') => act<GameView>(key, 'rematch', { action }),
   analysis: (key: string, ply: number, depth: number) => act<Analysis>(key, 'analysis', { depth, ply }),
   pgnUrl: (key: string) => `${game(key)}/pgn`,
   pgn: async (key: string): Promise<string> => {

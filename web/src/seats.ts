@@ -30,3 +30,12 @@ export function rememberSeat(key: string, token: string, color?: Color): void {
   seats.set(key, token);
   if (color) colors.set(key, color);
 }
+
+/** Carries this browser's seat over to the rematch `next` of the game `key`: the server binds the
+ * rematch's seats to the same tokens, colours swapped. */
+export function followRematch(key: string, next: string): void {
+  const token = seats.get(key);
+  if (token === undefined) return;
+  const color = colors.get(key);
+  rememberSeat(next, token, color === 'white' ? 'black' : color === 'black' ? 'white' : undefined);
+}

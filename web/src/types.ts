@@ -185,6 +185,13 @@ export interface GameView {
   abortable?: boolean;
   /** While the game waits for the player's first move: the time before it is aborted. */
   abandon_ms?: number | null;
+  /** Between people while the game is played: how long each player has been away (null while
+   * here), and after how long away the opponent may claim the win or a draw. */
+  away?: { white_ms: number | null; black_ms: number | null; claim_after_ms: number } | null;
+  /** Between people once the game is over: the side whose rematch offer waits for an answer. */
+  rematch_offered_by?: Color | null;
+  /** The key of the rematch, once both agreed to it. */
+  rematch?: string | null;
   /** False for a game without a seat token (terminal, import, older server): watched only. */
   has_seat: boolean;
   /** In the answer to the new-game and join requests only: the secret every action on the game

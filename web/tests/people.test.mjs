@@ -15,7 +15,8 @@ let server;
 let browser;
 
 before(async () => {
-  server = await startServer();
+  // A short absence lets the opponent claim (30 s by default), so that the test can show it.
+  server = await startServer(['--away-after', '2']);
   const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
   if (!existsSync(executablePath)) throw new Error(`no Chromium at ${executablePath}: apt-get install -y chromium`);
   browser = await chromium.launch({
@@ -124,5 +125,44 @@ test('two people play a game through a link; a spectator watches; a latecomer on
   }
   const final = await view(key);
   assert.deepEqual([final.white, final.black, final.result, final.reason], ['Ann', 'Bob', '1/2-1/2', 'draw agreed']);
+
+  // A rematch, colours swapped: Bob asks, Ann accepts, both are taken to the new game with
+  // their seats; the spectator gets a link to watch it.
+  await bob.locator('[data-testid=rematch]').click();
+  await ann.locator('[data-testid=rematch-offer]').waitFor();
+  await shot(ann, 'people-rematch-offer');
+  await ann.locator('[data-testid=accept-rematch]').click();
+  await ann.waitForURL(url => !url.pathname.endsWith(key));
+  await bob.waitForURL(url => !url.pathname.endsWith(key));
+  const next = ann.url().split('/').pop();
+  assert.equal(bob.url().split('/').pop(), next);
+  await watcher.locator('[data-testid=watch-rematch]').waitFor();
+  const rematch = await view(next);
+  assert.deepEqual([rematch.white, rematch.black, rematch.start_id], ['Bob', 'Ann', 518]);
+  await bob.locator('[data-testid=status]', { hasText: 'Your move' }).waitFor();
+
+  // Castling both ways between people: Bob (White) with the O-O button, Ann (Black) by
+  // dragging her king onto her rook.
+  for (const [page, san] of [[bob, 'e4'], [ann, 'e5'], [bob, 'Nf3'], [ann, 'Nf6'], [bob, 'Bc4'], [ann, 'Bc5']]) {
+    await page.locator('[data-testid=status]', { hasText: 'Your move' }).waitFor();
+    await typeMove(page, san);
+  }
+  await bob.locator('[data-testid=castle-king]').click();
+  await ann.locator('[data-testid=status]', { hasText: 'Your move' }).waitFor();
+  await drag(ann, 'e8', 'h8');
+  const castled = await eventually(async () => {
+    const v = await view(next);
+    return v.moves.length === 8 ? v : null;
+  }, 'both castled');
+  assert.deepEqual(castled.moves.slice(6).map(m => [m.uci, m.san]), [['e1h1', 'O-O'], ['e8h8', 'O-O']]);
+
+  // Bob closes his page: Ann sees the countdown, then claims the win.
+  await bob.context().close();
+  await ann.locator('[data-testid=opponent-away]', { hasText: 'claim the win in' }).waitFor();
+  await shot(ann, 'people-opponent-away');
+  await ann.locator('[data-testid=force-win]').click();
+  await ann.locator('[data-testid=status]', { hasText: 'abandonment' }).waitFor();
+  const won = await view(next);
+  assert.deepEqual([won.result, won.reason], ['0-1', 'abandonment']);
   assert.deepEqual(errors, []);
 });

@@ -33,6 +33,9 @@ pub enum Termination {
     Agreement,
     /// Ended by an arbiter or adjudicator for another reason.
     Adjudication,
+    /// A player left the game and stayed away; their opponent claimed the win or a draw
+    /// (online play: a server's rule, not a Law of chess).
+    Abandonment,
 }
 
 impl Termination {
@@ -50,6 +53,7 @@ impl Termination {
             Termination::Timeout => "time forfeit",
             Termination::Agreement => "agreement",
             Termination::Adjudication => "adjudication",
+            Termination::Abandonment => "abandonment",
         }
     }
 }

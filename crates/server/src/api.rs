@@ -5,7 +5,9 @@ use crate::create::{self, NewGameSpec, Opponent};
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::game::{GameView, TimeControl};
 use crate::round::events::first_message;
-use crate::round::{blocking, Actor, GameHandle, TakebackAction};
+use crate::round::{
+    blocking, Actor, ForceResult, GameHandle, RematchAction, RematchStep, TakebackAction,
+};
 use crate::seat;
 use crate::AppState;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -520,8 +522,11 @@ impl axum::response::IntoResponse for Versioned {
 pub async fn get_game(
     State(state): State<AppState>,
     Path(key): Path<String>,
+    who: Seated,
 ) -> ApiResult<Versioned> {
-    Ok(Versioned(handle(&state, &key).await?.view().await?))
+    Ok(Versioned(
+        handle(&state, &key).await?.view_for(&who.actor()).await?,
+    ))
 }
 
 #[derive(Deserialize)]
@@ -691,6 +696,67 @@ pub async fn post_draw(
 }
 
 #[derive(Deserialize)]
+pub struct ForceRequest {
+    result: String,
+}
+
+/// `POST /api/games/{key}/force`: the win or a draw against an opponent who stayed away.
+pub async fn post_force(
+    State(state): State<AppState>,
+    Path(key): Path<String>,
+    who: Seated,
+    JsonBody(req): JsonBody<ForceRequest>,
+) -> ApiResult<Versioned> {
+    let claim = match req.result.trim() {
+        "win" => ForceResult::Win,
+        "draw" => ForceResult::Draw,
+        _ => return Err(ApiError::bad_request("result: must be win or draw")),
+    };
+    let h = handle(&state, &key).await?;
+    Ok(Versioned(h.force(&who.actor(), claim).await?))
+}
+
+#[derive(Deserialize)]
+pub struct RematchRequest {
+    action: String,
+}
+
+/// `POST /api/games/{key}/rematch`: offer, accept or decline a rematch between people. The
+/// accepting request creates the new game; every client of the old one is sent its key.
+pub async fn post_rematch(
+    State(state): State<AppState>,
+    Path(key): Path<String>,
+    who: Seated,
+    JsonBody(req): JsonBody<RematchRequest>,
+) -> ApiResult<Versioned> {
+    let action = match req.action.trim() {
+        "offer" => RematchAction::Offer,
+        "accept" => RematchAction::Accept,
+        "decline" => RematchAction::Decline,
+        _ => {
+            return Err(ApiError::bad_request(
+                "action: must be offer, accept or decline",
+            ))
+        }
+    };
+    let h = handle(&state, &key).await?;
+    let actor = who.actor();
+    match h.rematch(&actor, action).await? {
+        RematchStep::View(v) => Ok(Versioned(*v)),
+        RematchStep::Create(plan) => {
+            let games = state.games();
+            // The offer was the opponent's: it stands again if the game cannot be made.
+            let offerer = !plan.acceptor;
+            let made = crate::create::create_rematch(games, *plan, actor.client).await;
+            h.rematch_made(made.as_ref().map(|k| k.clone()).map_err(|_| offerer))
+                .await;
+            made?;
+            Ok(Versioned(h.view().await?))
+        }
+    }
+}
+
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AnalysisRequest {
     depth: Option<u32>,
@@ -811,6 +877,30 @@ impl PerSecond {
     }
 }
 
+/// Tells the game that a player's connection closed when its session ends (also when the
+/// session's task is cancelled).
+struct LeaveOnDrop {
+    handle: Arc<GameHandle>,
+    color: Color,
+}
+
+impl LeaveOnDrop {
+    fn new(handle: Arc<GameHandle>, color: Color) -> LeaveOnDrop {
+        LeaveOnDrop { handle, color }
+    }
+}
+
+impl Drop for LeaveOnDrop {
+    fn drop(&mut self) {
+        let (h, c) = (Arc::clone(&self.handle), self.color);
+        // Drop cannot wait: the game is told from a task of its own (not at all when the
+        // runtime is going away, when nobody is left to tell).
+        if let Ok(rt) = tokio::runtime::Handle::try_current() {
+            rt.spawn(async move { h.client_left(c).await });
+        }
+    }
+}
+
 /// One WebSocket client: the state at once (a paused game resumes if the client holds the
 /// seat), then every event.
 async fn session(
@@ -826,10 +916,12 @@ async fn session(
         seat: seat.as_deref(),
         client,
     };
-    let first = match h.client_connected(&who).await {
-        Ok(v) => first_message(Ok(&v)).to_string(),
-        Err(e) => first_message(Err(e.to_string())).to_string(),
+    let (first, color) = match h.client_connected(&who).await {
+        Ok((v, color)) => (first_message(Ok(&v)).to_string(), color),
+        Err(e) => (first_message(Err(e.to_string())).to_string(), None),
     };
+    // The player's presence ends with the connection, however it ends.
+    let _presence = color.map(|c| LeaveOnDrop::new(Arc::clone(&h), c));
     if socket.send(Message::Text(first.into())).await.is_err() {
         return;
     }

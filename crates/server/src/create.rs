@@ -6,12 +6,12 @@
 use crate::game::{color_name, engine_game, people_game, GameView, Live, TimeControl};
 use crate::game_error::{GameError, GameResult};
 use crate::registry::Games;
-use crate::round::blocking;
+use crate::round::{blocking, RematchPlan};
 use crate::seat;
 use chess960_core::{Color, Game, Move, Position, StartId};
 use chess960_engine::player::Level;
 use chess960_store::Finish;
-use chess960_store::{MoveRecord, SeatRecord, Seats};
+use chess960_store::{GameKey, MoveRecord, SeatRecord, Seats};
 use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -35,6 +35,9 @@ pub struct NewGameSpec {
     /// More PGN tags for the game (how its start was drawn, `drawn.rs`).
     pub tags: Vec<(String, String)>,
 }
+
+/// The `Site` tag of the games created here.
+pub const SITE: &str = "chess960 serve";
 
 /// The most challenges one address may have waiting for their second player at once.
 pub const MAX_OPEN_CHALLENGES: usize = 20;
@@ -70,7 +73,6 @@ pub async fn create_game(games: &Games, spec: NewGameSpec, client: IpAddr) -> Ga
             .map_err(|e| GameError::BadStart(format!("start.pgn: move {}: {e}", i + 1)))?;
         records.push(MoveRecord::of(&pos, m, None, crate::game::now_ms()));
     }
-    const SITE: &str = "chess960 serve";
     let mut meta = match spec.opponent {
         Opponent::Engine(level) => engine_game(
             &start, start_id, spec.human, spec.name, level, spec.tc, SITE,
@@ -106,4 +108,25 @@ pub async fn create_game(games: &Games, spec: NewGameSpec, client: IpAddr) -> Ga
     view.seat_token = Some(token);
     view.seat_color = Some(color_name(spec.human));
     Ok(view)
+}
+
+/// Creates the game of an agreed rematch (`round/rematch.rs`) and starts it; returns its key.
+/// Both seats are held already, by the players' tokens of the old game.
+pub async fn create_rematch(
+    games: &Games,
+    plan: RematchPlan,
+    client: IpAddr,
+) -> GameResult<GameKey> {
+    let game = match plan.start_id {
+        Some(id) => Game::chess960(id),
+        None => Game::from_position(plan.start),
+    };
+    let store = Arc::clone(&games.ctx().store);
+    let (m2, s2) = (plan.meta.clone(), plan.seats.clone());
+    let (id, key) = blocking(move || store.create_game_with_moves(&m2, &[], &s2)).await?;
+    let live = Live::new(id, key.clone(), plan.meta, game, &plan.seats, client);
+    let handle = games.insert(live);
+    let mut g = handle.lock().await;
+    handle.begin(&mut g, None);
+    Ok(key)
 }

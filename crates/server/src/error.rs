@@ -97,6 +97,8 @@ fn status_of(e: &GameError) -> StatusCode {
         | E::NoOffer { .. }
         | E::YourTurn
         | E::NotAbortable
+        | E::NotAway { .. }
+        | E::NoRematch { .. }
         | E::TakebackAfter(_)
         | E::NothingToTakeBack
         | E::NoDrawToClaim

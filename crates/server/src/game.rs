@@ -4,6 +4,7 @@
 //! broadcasts.
 
 use crate::pool::Ticket;
+use crate::presence::Presence;
 use crate::sides::Sides;
 use chess960_core::{
     CastlingMode, CastlingSide, Color, Game, Move, Outcome, Position, Role, StartId, Termination,
@@ -63,6 +64,17 @@ pub fn people_game(
         Color::White => (name, "?".to_string()),
         Color::Black => ("?".to_string(), name),
     };
+    people_pair(start, start_id, players, tc, site)
+}
+
+/// The record of a game between two people who both hold their seats already (a rematch).
+pub fn people_pair(
+    start: &Position,
+    start_id: Option<StartId>,
+    players: (String, String),
+    tc: Option<TimeControl>,
+    site: &str,
+) -> NewGame {
     casual_game(start, start_id, players, |_| "human", tc, site)
 }
 
@@ -179,6 +191,20 @@ pub enum Phase {
     Playing,
 }
 
+/// A rematch of a finished game between people: the same start position and time control,
+/// colours swapped (`round/rematch.rs`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rematch {
+    /// Nobody asked for one.
+    None,
+    /// The player of this colour asked; the other has not answered.
+    Offered(Color),
+    /// Accepted: the new game is being created.
+    Creating,
+    /// The new game.
+    Made(GameKey),
+}
+
 /// The engine's search in progress (waiting in the search pool, or running there).
 pub struct EngineJob {
     /// The [`Live::generation`] it searches for; a result for another is thrown away.
@@ -227,6 +253,13 @@ pub struct Live {
     pub abandon_at: Option<Instant>,
     /// How long the player has for their first move (`Capacity::abandon_after`).
     pub abandon_after: Duration,
+    /// Who of the players is here (games between people: `presence.rs`).
+    pub presence: Presence,
+    /// How long a player between people may be away before the opponent may end the game
+    /// (`Capacity::away_after`).
+    pub away_after: Duration,
+    /// The rematch offered, or made, once a game between people is over (`round/rematch.rs`).
+    pub rematch: Rematch,
     /// Deleted from the store: nothing more happens to it.
     pub deleted: bool,
     /// The version of the game's state: it grows with every change the clients are told of
@@ -337,6 +370,10 @@ fn first_version() -> u64 {
 /// server is told otherwise (`Capacity::abandon_after`).
 pub const DEFAULT_ABANDON_AFTER: Duration = Duration::from_secs(300);
 
+/// How long a player between people may be away before their opponent may claim the win or
+/// a draw, unless the server is told otherwise (`Capacity::away_after`).
+pub const DEFAULT_AWAY_AFTER: Duration = Duration::from_secs(30);
+
 /// The default level for a stored game that does not record one.
 pub const DEFAULT_LEVEL: Level = Level::Elo(1500);
 
@@ -375,6 +412,9 @@ impl Live {
             base_ply: 0,
             abandon_at: None,
             abandon_after: DEFAULT_ABANDON_AFTER,
+            presence: Presence::new(Instant::now()),
+            away_after: DEFAULT_AWAY_AFTER,
+            rematch: Rematch::None,
             deleted: false,
             version: first_version(),
         }
@@ -441,6 +481,9 @@ impl Live {
             base_ply,
             abandon_at: None,
             abandon_after: DEFAULT_ABANDON_AFTER,
+            presence: Presence::new(Instant::now()),
+            away_after: DEFAULT_AWAY_AFTER,
+            rematch: Rematch::None,
             deleted: false,
             version: first_version(),
         })
@@ -823,8 +866,46 @@ impl Live {
             abandon_ms: self
                 .abandon_at
                 .map(|at| at.saturating_duration_since(now).as_millis() as u64),
+            away: self.away_view(now),
+            rematch_offered_by: match self.rematch {
+                Rematch::Offered(c) => Some(color_name(c)),
+                _ => None,
+            },
+            rematch: match &self.rematch {
+                Rematch::Made(key) => Some(key.to_string()),
+                _ => None,
+            },
         }
     }
+
+    /// True for a game between two people.
+    pub fn between_people(&self) -> bool {
+        self.sides.is_human(Color::White) && self.sides.is_human(Color::Black)
+    }
+
+    /// True while being away counts: a game between people in play.
+    pub fn presence_counts(&self) -> bool {
+        self.between_people() && self.phase == Phase::Playing && !self.finished() && !self.deleted
+    }
+
+    /// How long each player has been away, while that counts.
+    fn away_view(&self, now: Instant) -> Option<AwayView> {
+        let ms = |c| self.presence.away_for(c, now).map(|d| d.as_millis() as u64);
+        self.presence_counts().then(|| AwayView {
+            white_ms: ms(Color::White),
+            black_ms: ms(Color::Black),
+            claim_after_ms: self.away_after.as_millis() as u64,
+        })
+    }
+}
+
+/// How long each player of a game between people has been away (`null` while here), and
+/// after how long away the opponent may claim the win or a draw (`POST …/force`).
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct AwayView {
+    pub white_ms: Option<u64>,
+    pub black_ms: Option<u64>,
+    pub claim_after_ms: u64,
 }
 
 /// A game being played now, as `GET /api/games/now` lists it for spectators.
@@ -1078,6 +1159,13 @@ pub struct GameView {
     /// While the game waits for the player's first move: the time left before it is aborted
     /// by itself.
     pub abandon_ms: Option<u64>,
+    /// Between people, while the game is played: how long each player has been away.
+    pub away: Option<AwayView>,
+    /// Between people, once the game is over: the side whose rematch offer waits for the
+    /// other's answer.
+    pub rematch_offered_by: Option<&'static str>,
+    /// The key of the rematch, once both agreed to it.
+    pub rematch: Option<String>,
 }
 
 /// Who plays each colour, in the game view.

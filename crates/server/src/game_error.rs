@@ -55,6 +55,16 @@ pub enum GameError {
         /// The offer, in words.
         what: &'static str,
     },
+    /// A claim against an absent opponent who is not (long enough) away (the reason).
+    NotAway {
+        /// Why the claim is refused.
+        why: String,
+    },
+    /// A rematch that cannot be had (the reason).
+    NoRematch {
+        /// Why.
+        why: String,
+    },
     /// A premove when it is the player's turn.
     YourTurn,
     /// An abort after both sides have moved.
@@ -155,6 +165,8 @@ impl fmt::Display for GameError {
                 "the game can no longer be aborted: both sides have moved (resign or offer a \
                  draw instead)",
             ),
+            GameError::NotAway { why } => write!(f, "no claim: {why}"),
+            GameError::NoRematch { why } => write!(f, "no rematch: {why}"),
             GameError::YourTurn => {
                 f.write_str("it is your turn: play the move instead of queuing it")
             }

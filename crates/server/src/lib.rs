@@ -38,6 +38,7 @@ pub mod guard;
 mod judge;
 mod pgn;
 mod pool;
+mod presence;
 mod rate;
 mod registry;
 mod round;
@@ -87,6 +88,10 @@ pub struct Capacity {
     /// the engine's first move, or after it was loaded) is aborted: an abandoned game is not
     /// left unfinished (`*`) for ever. Five minutes unless set.
     pub abandon_after: Duration,
+    /// A player of a game between people who has been away this long (no connection open,
+    /// no action: `presence.rs`) lets the opponent claim the win or a draw. Thirty seconds
+    /// unless set.
+    pub away_after: Duration,
 }
 
 impl Default for Capacity {
@@ -97,6 +102,7 @@ impl Default for Capacity {
             search_hash_mb: 16,
             unload_after: Duration::from_secs(60),
             abandon_after: game::DEFAULT_ABANDON_AFTER,
+            away_after: game::DEFAULT_AWAY_AFTER,
         }
     }
 }
@@ -143,6 +149,7 @@ impl AppState {
                     pool,
                     shutdown: rx,
                     abandon_after: capacity.abandon_after,
+                    away_after: capacity.away_after,
                 }))),
                 capacity,
                 shutdown: tx,
@@ -217,6 +224,8 @@ pub fn router(state: AppState) -> Router {
         .route(&format!("{game}/join"), post(api::post_join))
         .route(&format!("{game}/resign"), post(api::post_resign))
         .route(&format!("{game}/draw"), post(api::post_draw))
+        .route(&format!("{game}/force"), post(api::post_force))
+        .route(&format!("{game}/rematch"), post(api::post_rematch))
         .route(&format!("{game}/start"), post(api::post_start))
         .route(&format!("{game}/analysis"), post(api::post_analysis))
         .route(&format!("{game}/pgn"), get(api::get_pgn))

@@ -421,3 +421,212 @@ async fn each_player_has_their_own_deadline_for_the_first_move() {
     let over = a.wait_for(&key, |g| g["status"] == "finished").await;
     assert_eq!(over["reason"], "aborted");
 }
+
+/// A challenge between Ann (White) and Bob (Black), both seated; returns the key and tokens.
+async fn seated_pair(a: &App, body: Value) -> (String, String, String) {
+    let g = a.new_game(body).await;
+    let key = g["key"].as_str().unwrap().to_string();
+    let ann = g["seat_token"].as_str().unwrap().to_string();
+    let joined = join(a, &key, Some("Bob")).await;
+    assert_eq!(joined.status, 200, "{}", joined.text);
+    let bob = joined.json["seat_token"].as_str().unwrap().to_string();
+    (key, ann, bob)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_who_stays_away_lets_the_opponent_claim() {
+    use std::time::Duration;
+    let a = app_with(chess960_server::Capacity {
+        away_after: Duration::from_millis(600),
+        ..chess960_server::Capacity::default()
+    })
+    .await;
+    let (key, ann, bob) = seated_pair(
+        &a,
+        json!({"start": {"id": 518}, "opponent": "human", "name": "Ann",
+               "time_control": {"initial_ms": 300000, "increment_ms": 0}}),
+    )
+    .await;
+    let mut ann_ws = a.ws_url(&format!("/api/games/{key}/ws?seat={ann}")).await;
+    let first = ann_ws.next().await;
+    assert_eq!(first["game"]["away"]["claim_after_ms"], 600, "{first}");
+    let bob_ws = a.ws_url(&format!("/api/games/{key}/ws?seat={bob}")).await;
+    let force = |result: &'static str| {
+        let (a, key, ann) = (&a, key.clone(), ann.clone());
+        async move { act(a, &key, "force", json!({"result": result}), &ann).await }
+    };
+    // Before both have moved, a game is aborted, not claimed.
+    let early = force("win").await;
+    assert_eq!(early.status, 409, "{}", early.text);
+    assert!(
+        early.error().contains("abort the game instead"),
+        "{}",
+        early.text
+    );
+    mv(&a, &key, &ann, "e2e4", 0).await;
+    let v = mv(&a, &key, &bob, "e7e5", 1).await;
+    assert_eq!(v["away"]["black_ms"], Value::Null, "Bob is here: {v}");
+    let here = force("win").await;
+    assert_eq!(here.status, 409);
+    assert!(
+        here.error().contains("your opponent is connected"),
+        "{}",
+        here.text
+    );
+    // Bob closes his page: Ann is told at once, and can claim once he has been away long enough.
+    bob_ws.close().await;
+    let (gone, _) = ann_ws
+        .until_state(|g| {
+            g["away"]["black_ms"].is_u64() && g["moves"].as_array().unwrap().len() == 2
+        })
+        .await;
+    assert!(gone["away"]["white_ms"].is_null(), "Ann is here: {gone}");
+    assert!(gone["away"]["black_ms"].as_u64().unwrap() < 600, "{gone}");
+    let soon = force("win").await;
+    assert_eq!(soon.status, 409);
+    assert!(soon.error().contains("a claim needs"), "{}", soon.text);
+    // A player who only polls (the terminal) is here too.
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let polled = a.get_as(&format!("/api/games/{key}"), &bob).await;
+    assert_eq!(polled.status, 200);
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(
+        force("win").await.status,
+        409,
+        "Bob read the game 400 ms ago"
+    );
+    // Only a player may claim; nothing but win or draw.
+    let cy = act(&a, &key, "force", json!({"result": "win"}), "0123").await;
+    assert_eq!(cy.status, 403);
+    assert_eq!(force("loss").await.status, 400);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let won = force("win").await;
+    assert_eq!(won.status, 200, "{}", won.text);
+    assert_eq!(
+        (won.json["result"].as_str(), won.json["reason"].as_str()),
+        (Some("1-0"), Some("abandonment"))
+    );
+    assert!(won.json["away"].is_null(), "over: nobody is away any more");
+    let pgn = a.get(&format!("/api/games/{key}/pgn")).await;
+    assert!(
+        pgn.text.contains("[Termination \"abandonment\"]"),
+        "{}",
+        pgn.text
+    );
+    assert!(pgn.text.contains("[Result \"1-0\"]"), "{}", pgn.text);
+
+    // A draw can be claimed instead; a player who comes back stops the countdown.
+    let (key, ann, bob) = seated_pair(&a, json!({"start": {"id": 7}, "opponent": "human"})).await;
+    mv(&a, &key, &ann, "e2e4", 0).await;
+    mv(&a, &key, &bob, "e7e5", 1).await;
+    let mut back = a.ws_url(&format!("/api/games/{key}/ws?seat={bob}")).await;
+    back.next().await;
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    let refused = act(&a, &key, "force", json!({"result": "draw"}), &ann).await;
+    assert_eq!(refused.status, 409, "{}", refused.text);
+    back.close().await;
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    let drawn = act(&a, &key, "force", json!({"result": "draw"}), &ann).await;
+    assert_eq!(drawn.status, 200, "{}", drawn.text);
+    assert_eq!(drawn.json["result"], "1/2-1/2");
+    // Bob cannot claim against Ann, who was never connected, once the game is over.
+    let after = act(&a, &key, "force", json!({"result": "win"}), &bob).await;
+    assert_eq!(after.status, 409);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_swaps_the_colours_and_keeps_the_tokens() {
+    let a = app().await;
+    let (key, ann, bob) = seated_pair(
+        &a,
+        json!({"start": {"id": 100}, "opponent": "human", "name": "Ann",
+               "time_control": {"initial_ms": 180000, "increment_ms": 2000}}),
+    )
+    .await;
+    let rematch = |token: &str, action: &'static str| {
+        let (a, key, token) = (&a, key.clone(), token.to_string());
+        async move { act(a, &key, "rematch", json!({"action": action}), &token).await }
+    };
+    let early = rematch(&ann, "offer").await;
+    assert_eq!(early.status, 409);
+    assert!(early.error().contains("not over"), "{}", early.text);
+    let r = act(&a, &key, "resign", json!({}), &bob).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let mut watcher = a.ws_watch(&key).await;
+    watcher.next().await;
+    // Nothing to answer yet; a spectator cannot ask.
+    assert_eq!(rematch(&bob, "accept").await.status, 409);
+    assert_eq!(rematch("0123", "offer").await.status, 403);
+    let offered = rematch(&ann, "offer").await;
+    assert_eq!(offered.status, 200, "{}", offered.text);
+    assert_eq!(offered.json["rematch_offered_by"], "white");
+    assert_eq!(offered.json["rematch"], Value::Null);
+    // Bob declines, then asks himself; Ann accepts.
+    let declined = rematch(&bob, "decline").await;
+    assert_eq!(declined.json["rematch_offered_by"], Value::Null);
+    assert_eq!(
+        rematch(&bob, "offer").await.json["rematch_offered_by"],
+        "black"
+    );
+    assert_eq!(
+        rematch(&ann, "decline").await.json["rematch_offered_by"],
+        Value::Null
+    );
+    rematch(&bob, "offer").await;
+    let made = rematch(&ann, "accept").await;
+    assert_eq!(made.status, 200, "{}", made.text);
+    let new_key = made.json["rematch"]
+        .as_str()
+        .expect("the new game's key")
+        .to_string();
+    assert_ne!(new_key, key);
+    let (seen, _) = watcher.until_state(|g| g["rematch"].is_string()).await;
+    assert_eq!(seen["rematch"], new_key.as_str());
+    // Asking again gives the same game.
+    let again = rematch(&bob, "offer").await;
+    assert_eq!(again.status, 200, "{}", again.text);
+    assert_eq!(
+        rematch(&bob, "offer").await.json["rematch"],
+        new_key.as_str()
+    );
+
+    // The same start and clocks, colours swapped, and each player's old token plays there.
+    let g = a.get(&format!("/api/games/{new_key}")).await.json;
+    assert_eq!(g["start_id"], 100);
+    assert_eq!(
+        (g["white"].as_str(), g["black"].as_str()),
+        (Some("Bob"), Some("Ann"))
+    );
+    assert_eq!(g["status"], "playing");
+    assert_eq!(g["time_control"]["initial_ms"], 180000);
+    assert_eq!(
+        g["sides"]["white"],
+        json!({"type": "human", "seat": "held"})
+    );
+    let wrong = act(
+        &a,
+        &new_key,
+        "moves",
+        json!({"move": "e2e4", "ply": 0}),
+        &ann,
+    )
+    .await;
+    assert_eq!(wrong.status, 409, "Ann plays Black now: {}", wrong.text);
+    let first = g["legal"][0]["uci"].as_str().unwrap().to_string();
+    mv(&a, &new_key, &bob, &first, 0).await;
+
+    // A game against the engine has no rematch.
+    let e = a
+        .new_game(json!({"start": {"id": 5}, "level": {"depth": 1}}))
+        .await;
+    let ek = e["key"].as_str().unwrap();
+    a.post(&format!("/api/games/{ek}/resign"), json!({})).await;
+    let no = a
+        .post(
+            &format!("/api/games/{ek}/rematch"),
+            json!({"action": "offer"}),
+        )
+        .await;
+    assert_eq!(no.status, 409);
+    assert!(no.error().contains("between two people"), "{}", no.text);
+}

@@ -16,7 +16,7 @@ import { drawnInfo } from './drawnInfo';
 import { formatLevel, formatScore, formatTimeControl, resultMessage } from './describe';
 import { moveList } from './moveList';
 import { GameSocket } from './socket';
-import { seatColorOf } from '../seats';
+import { followRematch, seatColorOf } from '../seats';
 
 export function gamePage(key: string): Page {
   return new GamePage(key).page;
@@ -34,6 +34,10 @@ class GamePage {
   /** While in study time: when the view with `study_ms` arrived, for the local countdown. */
   private studyFrom = 0;
   private studyTimer: number | undefined;
+  /** Counts down to a claim while the opponent is away (games between people). */
+  private awayTimer: number | undefined;
+  /** When (performance.now()) the opponent left, by the last view; null while they are here. */
+  private awaySince: number | null = null;
   /** This browser created or joined the game and holds a seat; without one the page watches
    * (or, while a seat is open, offers to join). */
   private seated: boolean;
@@ -150,6 +154,7 @@ class GamePage {
         this.socket.close();
         this.clocks.stop();
         window.clearInterval(this.studyTimer);
+        window.clearInterval(this.awayTimer);
         this.board.destroy();
       },
     };
@@ -184,6 +189,15 @@ class GamePage {
     }
     if (view.status !== 'playing' || !view.engine_thinking) this.thinking = '';
     this.studyFrom = performance.now();
+    const me = this.me();
+    const theirs = me && view.away ? view.away[me === 'white' ? 'black_ms' : 'white_ms'] : null;
+    this.awaySince = theirs === null || theirs === undefined ? null : performance.now() - theirs;
+    // Both agreed to a rematch: the players go on to it (with their seats), at once.
+    if (view.rematch && this.seated && view.human === null && me !== null) {
+      followRematch(this.key, view.rematch);
+      goTo(`/game/${view.rematch}`);
+      return;
+    }
     this.clocks.update(view.clocks);
     document.title = `#${view.start_id ?? 'set-up'} ${view.white} – ${view.black} · chess960`;
     this.render();
@@ -525,6 +539,7 @@ class GamePage {
     }
     fill(
       this.actions,
+      this.awayNotice(view),
       view.abortable && playing
         ? h('button', { type: 'button', class: 'abort', 'data-testid': 'abort', onclick: act(() => api.abort(this.key)) }, 'Abort')
         : null,
@@ -557,6 +572,37 @@ class GamePage {
       }),
       button('Flip board (f)', 'flip', true, () => this.flip()),
     );
+  }
+
+  /** Between people, while the opponent is away: a countdown, then the claims (as lichess's
+   * "force resignation"). Re-rendered every second while it counts. */
+  private awayNotice(view: GameView): HTMLElement | null {
+    window.clearInterval(this.awayTimer);
+    this.awayTimer = undefined;
+    if (this.awaySince === null || !view.away || view.status !== 'playing') return null;
+    const claimAfter = view.away.claim_after_ms;
+    const box = h('div', { class: 'offer', role: 'status', 'data-testid': 'opponent-away' });
+    const act = (result: 'win' | 'draw') => () => void this.act(() => api.force(this.key, result));
+    const tick = (): void => {
+      if (this.awaySince === null) return;
+      const left = claimAfter - (performance.now() - this.awaySince);
+      if (view.abortable) {
+        fill(box, 'Your opponent left the game. You may abort it.');
+      } else if (left > 0) {
+        fill(box, `Your opponent left the game. You can claim the win in ${Math.ceil(left / 1000)} s.`);
+      } else {
+        window.clearInterval(this.awayTimer);
+        fill(
+          box,
+          'Your opponent left the game. ',
+          h('button', { type: 'button', class: 'primary', 'data-testid': 'force-win', onclick: act('win') }, 'Claim the win'),
+          h('button', { type: 'button', 'data-testid': 'force-draw', onclick: act('draw') }, 'Claim a draw'),
+        );
+      }
+    };
+    tick();
+    this.awayTimer = window.setInterval(tick, 500);
+    return box;
   }
 
   /** A game waiting for its second player: the link to send (for its creator), or the form to
@@ -655,8 +701,38 @@ class GamePage {
         note.textContent = describeError(error);
       }
     };
+    const me = this.me();
+    const them: Color | null = me === null ? null : me === 'white' ? 'black' : 'white';
+    const rematch = (action: 'offer' | 'accept' | 'decline') => () => void this.act(() => api.rematch(this.key, action));
+    const peopleRematch =
+      view.human !== null
+        ? null
+        : view.rematch
+          ? h('a', { class: 'button', href: `/game/${view.rematch}`, 'data-testid': 'watch-rematch' }, 'Watch the rematch')
+          : me === null || !view.sides || view.sides.white.type !== 'human' || view.sides.white.seat !== 'held' || view.sides.black.type !== 'human' || view.sides.black.seat !== 'held'
+            ? null
+            : view.rematch_offered_by === them
+              ? h(
+                  'div',
+                  { class: 'offer', role: 'group', 'data-testid': 'rematch-offer' },
+                  'Your opponent offers a rematch, colours swapped. ',
+                  h('button', { type: 'button', class: 'primary', 'data-testid': 'accept-rematch', onclick: rematch('accept') }, 'Accept'),
+                  h('button', { type: 'button', 'data-testid': 'decline-rematch', onclick: rematch('decline') }, 'Decline'),
+                )
+              : h(
+                  'button',
+                  {
+                    type: 'button',
+                    class: 'primary',
+                    'data-testid': 'rematch',
+                    disabled: view.rematch_offered_by === me,
+                    onclick: rematch('offer'),
+                  },
+                  view.rematch_offered_by === me ? 'Rematch offered' : 'Rematch (colours swapped)',
+                );
     fill(
       this.afterGame,
+      peopleRematch,
       this.seated && view.human !== null
         ? h(
             'button',

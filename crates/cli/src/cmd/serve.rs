@@ -54,6 +54,11 @@ pub struct ServeArgs {
     /// waiting for it (as lichess aborts games nobody starts): it counts as no result.
     #[arg(long, value_name = "SECONDS", default_value_t = 300, value_parser = clap::value_parser!(u32).range(1..=86_400))]
     pub abandon_after: u32,
+    /// In a game between people, let a player claim the win or a draw once their opponent
+    /// has been away this long (no page of the game open, no action), as lichess offers to
+    /// force resignation. The clocks keep running meanwhile.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=86_400))]
+    pub away_after: u32,
     /// Log one line per request (and the server's warnings) on standard error.
     #[arg(long, short)]
     pub verbose: bool,
@@ -89,6 +94,7 @@ pub fn main(args: &ServeArgs) -> ExitCode {
     let mut capacity = chess960_server::Capacity {
         unload_after: std::time::Duration::from_secs(args.unload_after.into()),
         abandon_after: std::time::Duration::from_secs(args.abandon_after.into()),
+        away_after: std::time::Duration::from_secs(args.away_after.into()),
         ..chess960_server::Capacity::default()
     };
     if let Some(n) = args.search_threads {

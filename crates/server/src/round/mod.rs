@@ -9,23 +9,28 @@
 //!
 //! The game's duties are split by concern: moves and premoves (`moves.rs`), the engine's turn
 //! and its analyses (`engine.rs`), draws (`draws.rs`), takebacks (`takeback.rs`), the ends of
-//! a game that a player asks for (`ending.rs`), and the clocks' timer (`timer.rs`). This file
+//! a game that a player asks for (`ending.rs`), players who leave (`away.rs`), rematches
+//! (`rematch.rs`), and the clocks' timer (`timer.rs`). This file
 //! holds what they share: locking the game for an actor, telling the clients, finishing.
 //!
 //! Every action that changes a game needs a seat ([`Actor::seat`], see `seat.rs` and
 //! `sides.rs`): the colour whose seat the actor holds is the colour it acts for. Reading a
 //! game needs none.
 
+mod away;
 mod draws;
 mod ending;
 mod engine;
 pub mod events;
 mod join;
 mod moves;
+mod rematch;
 mod takeback;
 mod timer;
 
+pub use away::ForceResult;
 pub use engine::AnalysisJson;
+pub use rematch::{RematchAction, RematchPlan, RematchStep};
 pub use takeback::TakebackAction;
 
 use crate::game::{GameView, Live, Phase};
@@ -48,6 +53,8 @@ pub struct Ctx {
     pub shutdown: watch::Receiver<bool>,
     /// How long the player has for their first move before the game is aborted.
     pub abandon_after: Duration,
+    /// How long a player between people may be away before the opponent may end the game.
+    pub away_after: Duration,
 }
 
 impl Ctx {
@@ -138,6 +145,7 @@ impl GameHandle {
     /// move, if the game waits for it: see [`Live::rearm_abandon`]).
     pub fn new(ctx: Arc<Ctx>, mut live: Live) -> Arc<GameHandle> {
         live.abandon_after = ctx.abandon_after;
+        live.away_after = ctx.away_after;
         live.rearm_abandon(Instant::now());
         let events = Events::new(64, live.version);
         let wake = Arc::new(Notify::new());
@@ -212,12 +220,25 @@ impl GameHandle {
         Ok(g.view(Instant::now()))
     }
 
+    /// The game view now for a reader who may hold a seat: a player's reading counts as being
+    /// here (`presence.rs`, for clients that poll instead of holding a WebSocket open). Any
+    /// other token only reads.
+    pub async fn view_for(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<GameView> {
+        let mut g = self.lock().await;
+        if let Ok(c) = g.sides.seat_of(who.seat, g.id.0) {
+            g.presence.seen(c, Instant::now());
+        }
+        self.settle(&mut g).await?;
+        Ok(g.view(Instant::now()))
+    }
+
     /// Locks the game for an action of `who`: their seat is checked (the colour it plays is
     /// returned), the flag too, and the engine's searches will be queued in their name.
     async fn seated(&self, who: &Actor<'_>) -> GameResult<(MutexGuard<'_, Live>, Color)> {
         let mut g = self.lock().await;
         let color = g.sides.seat_of(who.seat, g.id.0)?;
         g.client = who.client;
+        g.presence.seen(color, Instant::now());
         self.settle(&mut g).await?;
         Ok((g, color))
     }
@@ -260,20 +281,6 @@ impl GameHandle {
         g.rearm_abandon(Instant::now());
         self.start_engine(g);
         true
-    }
-
-    /// A WebSocket client connected: with a seat, a paused game resumes; without one, the
-    /// client only watches.
-    pub async fn client_connected(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<GameView> {
-        let mut g = self.lock().await;
-        self.settle(&mut g).await?;
-        if g.paused && g.sides.seat_of(who.seat, g.id.0).is_ok() {
-            g.client = who.client;
-            if self.resume(&mut g) {
-                self.changed(&mut g);
-            }
-        }
-        Ok(g.view(Instant::now()))
     }
 
     /// Starts a new game: its study time, or its clocks and (if it moves first) the engine.

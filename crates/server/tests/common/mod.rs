@@ -129,6 +129,20 @@ impl App {
         .await
     }
 
+    /// GETs `path` with the seat token `seat` (a player reading their game).
+    #[allow(dead_code)]
+    pub async fn get_as(&self, path: &str, seat: &str) -> Reply {
+        reply(
+            self.client
+                .get(format!("{}{path}", self.base))
+                .header("x-seat-token", seat)
+                .send()
+                .await
+                .expect("GET"),
+        )
+        .await
+    }
+
     pub async fn post(&self, path: &str, body: Value) -> Reply {
         self.post_raw(path, body.to_string().into_bytes()).await
     }

@@ -1,0 +1,105 @@
+//! A player between people who leaves: the WebSocket connections of each seat are counted
+//! (`presence.rs`); when a player has been away for [`Live::away_after`], the opponent may end
+//! the game, with the win or a draw (`POST …/force`), as lichess offers "force resignation" and
+//! "force draw". The clocks keep running meanwhile, as over the board.
+
+use super::{over, waiting, Actor, GameHandle};
+use crate::game::{GameView, Live};
+use crate::game_error::{GameError, GameResult};
+use chess960_core::{Color, Outcome, Termination};
+use chess960_store::Finish;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// What a player claims of an opponent who stayed away.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ForceResult {
+    /// The opponent loses (by abandonment).
+    Win,
+    /// The game is drawn.
+    Draw,
+}
+
+impl GameHandle {
+    /// A WebSocket client connected: with a seat, a paused game resumes; without one, the
+    /// client only watches. Returns the view and the colour whose seat the client holds (its
+    /// connection counts as that player's presence until [`GameHandle::client_left`]).
+    pub async fn client_connected(
+        self: &Arc<Self>,
+        who: &Actor<'_>,
+    ) -> GameResult<(GameView, Option<Color>)> {
+        let mut g = self.lock().await;
+        self.settle(&mut g).await?;
+        let color = g.sides.seat_of(who.seat, g.id.0).ok();
+        if let Some(c) = color {
+            g.client = who.client;
+            let returned = g.presence.connect(c, Instant::now());
+            let resumed = g.paused && self.resume(&mut g);
+            if resumed || (returned && g.presence_counts()) {
+                self.changed(&mut g);
+            }
+        }
+        Ok((g.view(Instant::now()), color))
+    }
+
+    /// The WebSocket client of `color`'s seat went away. When it was the player's last, the
+    /// others are told (the opponent sees the countdown to a claim).
+    pub async fn client_left(&self, color: Color) {
+        let mut g = self.lock().await;
+        if g.presence.disconnect(color, Instant::now()) && g.presence_counts() {
+            self.changed(&mut g);
+        }
+    }
+
+    /// `POST /force`: ends the game of a player whose opponent has been away for
+    /// [`Live::away_after`]: the win, or a draw.
+    pub async fn force(
+        self: &Arc<Self>,
+        who: &Actor<'_>,
+        claim: ForceResult,
+    ) -> GameResult<GameView> {
+        let (mut g, color) = self.seated(who).await?;
+        over(&g)?;
+        waiting(&g)?;
+        check_away(&g, !color, Instant::now())?;
+        let reason = Termination::Abandonment;
+        let f = Finish::of(match claim {
+            ForceResult::Win => Outcome::Win {
+                winner: color,
+                reason,
+            },
+            ForceResult::Draw => Outcome::Draw { reason },
+        });
+        self.finish(&mut g, f).await?;
+        Ok(g.view(Instant::now()))
+    }
+}
+
+/// Refuses a claim unless `opponent` has been away long enough in a game between people that
+/// both sides have moved in (before that, the game is aborted instead).
+fn check_away(g: &Live, opponent: Color, now: Instant) -> GameResult<()> {
+    if !g.between_people() {
+        return Err(GameError::NotAway {
+            why: "only a game between people can be claimed from an absent opponent".into(),
+        });
+    }
+    if g.abortable() {
+        return Err(GameError::NotAway {
+            why: "not both sides have moved yet: abort the game instead".into(),
+        });
+    }
+    let after = g.away_after;
+    match g.presence.away_for(opponent, now) {
+        Some(d) if d >= after => Ok(()),
+        Some(d) => Err(GameError::NotAway {
+            why: format!(
+                "your opponent has been away for {} s; a claim needs {} s",
+                d.as_secs(),
+                after.as_secs()
+            ),
+        }),
+        None => Err(GameError::NotAway {
+            why: "your opponent is connected".into(),
+        }),
+    }
+}
