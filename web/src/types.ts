@@ -76,8 +76,11 @@ export interface NewGame {
   color: Color | 'random';
   /** The engine's level; absent for a game against a person. */
   level?: Level;
-  /** `human`: a challenge that a friend joins by the game's link. */
-  opponent?: 'engine' | 'human';
+  /** `human`: a challenge that a friend joins by the game's link; `hotseat`: two people at
+   * this device, taking turns. */
+  opponent?: 'engine' | 'human' | 'hotseat';
+  /** At one device: the other player's name. */
+  opponent_name?: string;
   time_control: TimeControl | null;
   study_ms: number;
   /** With `start.id`: how it was drawn by hand. */
@@ -188,6 +191,8 @@ export interface GameView {
   /** Between people while the game is played: how long each player has been away (null while
    * here), and after how long away the opponent may claim the win or a draw. */
   away?: { white_ms: number | null; black_ms: number | null; claim_after_ms: number } | null;
+  /** Two people at one device: this browser plays both colours, the side to move each time. */
+  hotseat?: boolean;
   /** Between people once the game is over: the side whose rematch offer waits for an answer. */
   rematch_offered_by?: Color | null;
   /** The key of the rematch, once both agreed to it. */

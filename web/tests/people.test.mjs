@@ -166,3 +166,41 @@ test('two people play a game through a link; a spectator watches; a latecomer on
   assert.deepEqual([won.result, won.reason], ['0-1', 'abandonment']);
   assert.deepEqual(errors, []);
 });
+
+test('two people at one device take turns on one board', async () => {
+  const page = await person();
+  await page.goto('/');
+  await page.locator('[data-testid=start-id]').check();
+  await page.locator('[data-testid=id]').fill('518');
+  await page.locator('[data-testid=color-white]').check();
+  await page.locator('[data-testid=opponent-hotseat]').check();
+  assert.equal(await page.locator('[data-testid=depth]').isVisible(), false);
+  await page.locator('[data-testid=player-name]').fill('Ann');
+  await page.locator('[data-testid=opponent-name]').fill('Bob');
+  await page.locator('[data-testid=clock]').selectOption('5+3');
+  await page.locator('[data-testid=start-game]').click();
+  await page.waitForURL(/\/game\/[0-9a-f]{32}$/);
+  const key = page.url().split('/').pop();
+  await page.locator('[data-testid=status]', { hasText: 'White (Ann) to move' }).waitFor();
+  const black = () => page.locator('[data-testid=board]').evaluate(el => el.classList.contains('orientation-black'));
+  assert.equal(await black(), false);
+  // White drags; the board turns to Black, who types; it turns back.
+  await drag(page, 'e2', 'e4');
+  await page.locator('[data-testid=status]', { hasText: 'Black (Bob) to move' }).waitFor();
+  await eventually(black, 'the board turned to Black');
+  await typeMove(page, 'e5');
+  await page.locator('[data-testid=status]', { hasText: 'White (Ann) to move' }).waitFor();
+  await eventually(async () => !(await black()), 'the board turned back to White');
+  await shot(page, 'hotseat');
+  // Without turning, the board stays.
+  await page.locator('[data-testid=turn-board]').uncheck();
+  await typeMove(page, 'Nf3');
+  await page.locator('[data-testid=status]', { hasText: 'Black (Bob) to move' }).waitFor();
+  assert.equal(await black(), false);
+  const v = await view(key);
+  assert.deepEqual([v.white, v.black, v.hotseat, v.clocks.running], ['Ann', 'Bob', true, 'black']);
+  // A draw both agree to at once.
+  await page.locator('[data-testid=offer-draw]').click();
+  await page.locator('[data-testid=status]', { hasText: 'draw agreed' }).waitFor();
+  assert.deepEqual(errors, []);
+});

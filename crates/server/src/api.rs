@@ -140,9 +140,11 @@ pub struct NewGameRequest {
     time_control: Option<TimeControlIn>,
     study_ms: Option<u64>,
     name: Option<String>,
-    /// `engine` (the default) or `human`: a game between two people, the second of whom joins
-    /// by the game's link.
+    /// `engine` (the default), `human` (a game between two people, the second of whom joins
+    /// by the game's link) or `hotseat` (two people at this device).
     opponent: Option<String>,
+    /// At one device (`hotseat`): the other player's name (`name` is the one playing `color`).
+    opponent_name: Option<String>,
     /// How `start.id` was drawn at the board (`drawn.rs`).
     drawn: Option<crate::drawn::DrawnIn>,
 }
@@ -264,9 +266,17 @@ pub async fn create_game(
             }
             Opponent::Human
         }
+        Some("hotseat") => {
+            if req.level.is_some() {
+                return Err(ApiError::bad_request(
+                    "level: only a game against the engine has one (opponent is hotseat)",
+                ));
+            }
+            Opponent::Hotseat
+        }
         Some(other) => {
             return Err(ApiError::bad_request(format!(
-                "opponent: '{}' is not engine or human",
+                "opponent: '{}' is not engine, human or hotseat",
                 other.chars().take(20).collect::<String>()
             )))
         }
@@ -314,6 +324,17 @@ pub async fn create_game(
         )));
     }
     let name = name_of(req.name)?;
+    let opponent_name = match (opponent, req.opponent_name) {
+        (_, None) => None,
+        (Opponent::Hotseat, Some(n)) => Some(name_of(Some(n)).map_err(|_| {
+            ApiError::bad_request("opponent_name: at most 100 characters, no control characters")
+        })?),
+        (_, Some(_)) => {
+            return Err(ApiError::bad_request(
+                "opponent_name: only for two players at one device (opponent is hotseat)",
+            ))
+        }
+    };
     let start = req.start.unwrap_or(StartIn {
         random: Some(true),
         ..StartIn::default()
@@ -334,6 +355,7 @@ pub async fn create_game(
         human,
         name,
         opponent,
+        opponent_name,
         tc,
         study: Duration::from_millis(study_ms),
         tags,

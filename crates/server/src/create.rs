@@ -28,6 +28,8 @@ pub struct NewGameSpec {
     pub name: String,
     /// Who plays the other colour.
     pub opponent: Opponent,
+    /// The other colour's player's name, at one device ([`Opponent::Hotseat`]).
+    pub opponent_name: Option<String>,
     /// The time control, if the game is timed.
     pub tc: Option<TimeControl>,
     /// Time to look at the position before the clocks start.
@@ -49,6 +51,8 @@ pub enum Opponent {
     Engine(Level),
     /// A person, who takes the open seat by the game's link.
     Human,
+    /// A person at the same device: both seats are the creator's, the board is shared.
+    Hotseat,
 }
 
 /// Creates the game for `client` and starts it; the view in the answer carries the seat token
@@ -78,13 +82,23 @@ pub async fn create_game(games: &Games, spec: NewGameSpec, client: IpAddr) -> Ga
             &start, start_id, spec.human, spec.name, level, spec.tc, SITE,
         ),
         Opponent::Human => people_game(&start, start_id, spec.human, spec.name, spec.tc, SITE),
+        Opponent::Hotseat => {
+            let other = spec.opponent_name.unwrap_or_else(|| "?".into());
+            let players = match spec.human {
+                Color::White => (spec.name, other),
+                Color::Black => (other, spec.name),
+            };
+            crate::game::people_pair(&start, start_id, players, spec.tc, SITE)
+        }
     };
     meta.tags.extend(spec.tags);
     let token = seat::new_token()
         .map_err(|e| GameError::Worker(format!("no random numbers for a seat token: {e}")))?;
     let mut seats = Seats::one(spec.human, seat::hash(&token));
-    if spec.opponent == Opponent::Human {
-        *seats.get_mut(!spec.human) = SeatRecord::Open;
+    match spec.opponent {
+        Opponent::Human => *seats.get_mut(!spec.human) = SeatRecord::Open,
+        Opponent::Hotseat => *seats.get_mut(!spec.human) = seats.get(spec.human).clone(),
+        Opponent::Engine(_) => {}
     }
     let store = Arc::clone(&games.ctx().store);
     let (m2, recs, s2) = (meta.clone(), records.clone(), seats.clone());

@@ -867,6 +867,7 @@ impl Live {
                 .abandon_at
                 .map(|at| at.saturating_duration_since(now).as_millis() as u64),
             away: self.away_view(now),
+            hotseat: self.sides.hotseat(),
             rematch_offered_by: match self.rematch {
                 Rematch::Offered(c) => Some(color_name(c)),
                 _ => None,
@@ -885,7 +886,11 @@ impl Live {
 
     /// True while being away counts: a game between people in play.
     pub fn presence_counts(&self) -> bool {
-        self.between_people() && self.phase == Phase::Playing && !self.finished() && !self.deleted
+        self.between_people()
+            && !self.sides.hotseat()
+            && self.phase == Phase::Playing
+            && !self.finished()
+            && !self.deleted
     }
 
     /// How long each player has been away, while that counts.
@@ -1161,6 +1166,8 @@ pub struct GameView {
     pub abandon_ms: Option<u64>,
     /// Between people, while the game is played: how long each player has been away.
     pub away: Option<AwayView>,
+    /// Two people at one device (one seat token for both colours).
+    pub hotseat: bool,
     /// Between people, once the game is over: the side whose rematch offer waits for the
     /// other's answer.
     pub rematch_offered_by: Option<&'static str>,

@@ -139,6 +139,16 @@ impl Sides {
         self.open_seat().is_some()
     }
 
+    /// True for two people at one device: both seats held by the same token. Every action is
+    /// then the side to move's, and what one would ask the other (a draw, a takeback, a
+    /// rematch) is agreed at once.
+    pub fn hotseat(&self) -> bool {
+        match (&self.white, &self.black) {
+            (Side::Human(Seat::Held { hash: w }), Side::Human(Seat::Held { hash: b })) => w == b,
+            _ => false,
+        }
+    }
+
     /// True if some seat is held (the game was created through the server).
     pub fn has_seat(&self) -> bool {
         Color::ALL

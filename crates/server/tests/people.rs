@@ -630,3 +630,71 @@ async fn a_rematch_swaps_the_colours_and_keeps_the_tokens() {
     assert_eq!(no.status, 409);
     assert!(no.error().contains("between two people"), "{}", no.text);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_people_at_one_device_share_the_board() {
+    let a = app().await;
+    let created = a
+        .post(
+            "/api/games",
+            json!({"start": {"id": 518}, "opponent": "hotseat", "name": "Ann", "color": "white",
+                   "opponent_name": "Bob", "time_control": {"initial_ms": 60000, "increment_ms": 1000}}),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{}", created.text);
+    let g = &created.json;
+    let key = g["key"].as_str().unwrap().to_string();
+    let t = g["seat_token"].as_str().unwrap().to_string();
+    assert_eq!(g["hotseat"], true);
+    assert_eq!(g["status"], "playing", "nobody to wait for");
+    assert_eq!(
+        (g["white"].as_str(), g["black"].as_str()),
+        (Some("Ann"), Some("Bob"))
+    );
+    assert_eq!(
+        g["away"],
+        Value::Null,
+        "nobody can be away from their own device"
+    );
+    // Nobody can join; the one token plays both colours, the side to move each time.
+    assert_eq!(join(&a, &key, None).await.status, 409);
+    mv(&a, &key, &t, "e2e4", 0).await;
+    mv(&a, &key, &t, "e7e5", 1).await;
+    let v = mv(&a, &key, &t, "g1f3", 2).await;
+    assert_eq!(v["clocks"]["running"], "black", "both clocks run");
+    // A takeback takes the last move back at once; a draw offer is agreed at once.
+    let back = act(&a, &key, "takeback", json!({}), &t).await;
+    assert_eq!(back.status, 200, "{}", back.text);
+    assert_eq!(back.json["moves"].as_array().unwrap().len(), 2);
+    assert_eq!(back.json["turn"], "white");
+    let drawn = act(&a, &key, "draw", json!({"action": "offer"}), &t).await;
+    assert_eq!(drawn.status, 200, "{}", drawn.text);
+    assert_eq!(
+        (drawn.json["result"].as_str(), drawn.json["reason"].as_str()),
+        (Some("1/2-1/2"), Some("draw agreed"))
+    );
+    // A rematch starts at once, names swapped, the same token for both colours.
+    let re = act(&a, &key, "rematch", json!({"action": "offer"}), &t).await;
+    assert_eq!(re.status, 200, "{}", re.text);
+    let next = re.json["rematch"]
+        .as_str()
+        .expect("made at once")
+        .to_string();
+    let n = a.get(&format!("/api/games/{next}")).await.json;
+    assert_eq!(
+        (n["white"].as_str(), n["black"].as_str()),
+        (Some("Bob"), Some("Ann"))
+    );
+    assert_eq!(n["hotseat"], true);
+    mv(&a, &next, &t, "d2d4", 0).await;
+    mv(&a, &next, &t, "d7d5", 1).await;
+    // A name for the other player only at one device.
+    let bad = a
+        .post(
+            "/api/games",
+            json!({"opponent": "human", "opponent_name": "Bob"}),
+        )
+        .await;
+    assert_eq!(bad.status, 400, "{}", bad.text);
+    assert!(bad.error().contains("opponent_name"), "{}", bad.text);
+}

@@ -183,9 +183,13 @@ class GamePage {
     if (movesChanged) this.ownPremove = null;
     // Between people the view leaves the premove out: this player's own is kept here.
     if (view.human === null && view.premove === null) view.premove = this.ownPremove;
-    if (this.orientation === null) {
-      this.orientation = this.me() ?? view.human ?? 'white';
-      this.board.setOrientation(this.orientation);
+    if (this.orientation === null || (view.hotseat && this.seated && turnsBoard())) {
+      // At one device the board may turn to the side to move after each move.
+      const side = this.me() ?? view.human ?? 'white';
+      if (side !== this.orientation) {
+        this.orientation = side;
+        this.board.setOrientation(side);
+      }
     }
     if (view.status !== 'playing' || !view.engine_thinking) this.thinking = '';
     this.studyFrom = performance.now();
@@ -358,7 +362,7 @@ class GamePage {
       fill(
         el,
         h('span', { class: `swatch ${color}`, 'aria-hidden': 'true' }),
-        h('span', { class: 'name' }, name, color === this.me() ? ' (you)' : ''),
+        h('span', { class: 'name' }, name, color === this.me() && !view.hotseat ? ' (you)' : ''),
         view.clocks ? h('span', { class: 'clock', 'data-color': color, 'data-testid': `clock-${color}` }) : null,
       );
     }
@@ -385,7 +389,10 @@ class GamePage {
           ? 'Waiting for your opponent: send them the link below. The game starts when they join.'
           : 'This game waits for its second player.';
     } else if (view.status === 'study') text = 'Study time: look at the start position.';
-    else if (view.turn === this.me()) text = view.check ? 'Your move: you are in check.' : 'Your move.';
+    else if (view.hotseat && this.seated) {
+      const name = view.turn === 'white' ? view.white : view.black;
+      text = `${view.turn === 'white' ? 'White' : 'Black'} (${name}) to move${view.check ? ', in check' : ''}.`;
+    } else if (view.turn === this.me()) text = view.check ? 'Your move: you are in check.' : 'Your move.';
     else if (view.human === null) {
       text = this.me() !== null ? 'Your opponent is to move.' : `${view.turn === 'white' ? 'White' : 'Black'} is to move.`;
     } else if (view.turn === view.human) text = 'The player is to move.';
@@ -529,6 +536,33 @@ class GamePage {
     const them: Color = me === 'white' ? 'black' : 'white';
     const first = view.moves.length > 0 && (view.moves.length > 1 || view.start_fen.split(' ')[1] === me[0]);
     const act = (run: () => Promise<GameView>) => () => void this.act(run);
+    if (view.hotseat) {
+      const side = view.turn === 'white' ? 'White' : 'Black';
+      const turn = h('input', {
+        type: 'checkbox',
+        checked: turnsBoard(),
+        'data-testid': 'turn-board',
+        onchange: (event: Event) => {
+          setTurnsBoard((event.target as HTMLInputElement).checked);
+          this.render();
+        },
+      });
+      fill(
+        this.actions,
+        view.abortable && playing
+          ? h('button', { type: 'button', class: 'abort', 'data-testid': 'abort', onclick: act(() => api.abort(this.key)) }, 'Abort')
+          : null,
+        button('Take back', 'takeback', playing && view.moves.length > 0, act(() => api.takeback(this.key))),
+        button('Agree a draw', 'offer-draw', playing, act(() => api.drawAction(this.key, 'offer'))),
+        view.draw_claim ? button(`Claim draw (${view.draw_claim})`, 'claim-draw', true, act(() => api.drawAction(this.key, 'claim'))) : null,
+        button(`${side} resigns`, 'resign', playing, () => {
+          if (window.confirm(`${side} resigns?`)) void this.act(() => api.resign(this.key));
+        }),
+        button('Flip board (f)', 'flip', true, () => this.flip()),
+        h('label', { class: 'option' }, turn, ' Turn the board to the side to move'),
+      );
+      return;
+    }
     if (view.status === 'waiting') {
       fill(
         this.actions,
@@ -675,6 +709,8 @@ class GamePage {
    * between people; null while it watches. */
   private me(): Color | null {
     if (!this.seated || !this.view) return null;
+    // At one device this browser plays whoever is to move.
+    if (this.view.hotseat) return this.view.turn;
     return this.view.human ?? seatColorOf(this.key) ?? null;
   }
 
@@ -807,6 +843,26 @@ class GamePage {
 
   private navButton(label: string, title: string, run: () => void): HTMLButtonElement {
     return h('button', { type: 'button', title, 'aria-label': title, onclick: run }, label);
+  }
+}
+
+const TURN_BOARD_KEY = 'chess960.turnBoard';
+
+/** At one device: whether the board turns to the side to move after each move (on unless
+ * switched off, remembered in this browser). */
+function turnsBoard(): boolean {
+  try {
+    return localStorage.getItem(TURN_BOARD_KEY) !== 'off';
+  } catch {
+    return true;
+  }
+}
+
+function setTurnsBoard(on: boolean): void {
+  try {
+    localStorage.setItem(TURN_BOARD_KEY, on ? 'on' : 'off');
+  } catch {
+    // Storage disabled: the choice lasts for this page.
   }
 }
 

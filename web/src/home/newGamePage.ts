@@ -21,7 +21,9 @@ interface Settings {
   method: string;
   color: 'white' | 'black' | 'random';
   /** The engine, or a friend who joins by the game's link. */
-  opponent: 'engine' | 'human';
+  opponent: 'engine' | 'human' | 'hotseat';
+  /** At one device: the other player's name. */
+  opponentName?: string;
   levelKind: 'elo' | 'depth';
   elo: number;
   depth: number;
@@ -201,6 +203,16 @@ export function newGamePage(navigate: Navigate): Page {
     'data-testid': 'player-name',
   });
 
+  const opponentNameInput = h('input', {
+    type: 'text',
+    name: 'opponent-name',
+    value: settings.opponentName ?? '',
+    maxlength: MAX_NAME,
+    placeholder: 'Player 2',
+    'aria-label': 'The other player\'s name',
+    'data-testid': 'opponent-name',
+  });
+
   const form = h(
     'form',
     { class: 'new-game', novalidate: true, onsubmit: (event: Event) => void submit(event) },
@@ -220,6 +232,8 @@ export function newGamePage(navigate: Navigate): Page {
       h('legend', {}, 'Opponent'),
       radio('opponent', 'engine', settings.opponent === 'engine', 'The engine'),
       radio('opponent', 'human', settings.opponent === 'human', 'A friend: you get a link to send them'),
+      radio('opponent', 'hotseat', settings.opponent === 'hotseat', 'Someone here: take turns on this screen'),
+      h('div', { class: 'option hotseat-only' }, h('label', {}, 'Their name ', opponentNameInput)),
     ),
     h(
       'fieldset',
@@ -264,7 +278,8 @@ export function newGamePage(navigate: Navigate): Page {
   function refresh(): void {
     customClock.hidden = clockSelect.value !== 'custom';
     // A game between people has no engine level and (for now) no study time.
-    for (const part of form.querySelectorAll<HTMLElement>('.engine-only')) part.hidden = value('opponent') === 'human';
+    for (const part of form.querySelectorAll<HTMLElement>('.engine-only')) part.hidden = value('opponent') !== 'engine';
+    for (const part of form.querySelectorAll<HTMLElement>('.hotseat-only')) part.hidden = value('opponent') !== 'hotseat';
     const kind = value('start');
     if (kind === 'id') void previewNumber();
     else if (kind === 'draw' && drawn) showPreview(drawn.id, drawn.back_rank);
@@ -283,7 +298,8 @@ export function newGamePage(navigate: Navigate): Page {
       id: (Number.parseInt(idInput.value, 10) || 0) % 960,
       method: methodSelect.value,
       color: (value('color') || 'white') as Settings['color'],
-      opponent: value('opponent') === 'human' ? 'human' : 'engine',
+      opponent: value('opponent') === 'human' ? 'human' : value('opponent') === 'hotseat' ? 'hotseat' : 'engine',
+      opponentName: opponentNameInput.value.trim(),
       levelKind: (value('level') || 'elo') as Settings['levelKind'],
       elo: Number.parseInt(eloInput.value, 10) || DEFAULTS.elo,
       depth: Number.parseInt(depthInput.value, 10) || DEFAULTS.depth,
@@ -325,7 +341,7 @@ export function newGamePage(navigate: Navigate): Page {
   function chosenInputs(): HTMLInputElement[] {
     const inputs: HTMLInputElement[] = [];
     if (value('start') === 'id') inputs.push(idInput);
-    const engine = value('opponent') !== 'human';
+    const engine = value('opponent') === 'engine';
     if (engine) inputs.push(value('level') === 'depth' ? depthInput : eloInput);
     if (clockSelect.value === 'custom') inputs.push(minutesInput, incrementInput);
     if (engine) inputs.push(studyInput);
@@ -352,7 +368,11 @@ export function newGamePage(navigate: Navigate): Page {
       const spec: NewGame = {
         ...start,
         color: s.color,
-        ...(engine ? { level: s.levelKind === 'elo' ? { elo: s.elo } : { depth: s.depth } } : { opponent: 'human' as const }),
+        ...(engine
+          ? { level: s.levelKind === 'elo' ? { elo: s.elo } : { depth: s.depth } }
+          : s.opponent === 'hotseat'
+            ? { opponent: 'hotseat' as const, opponent_name: s.opponentName || undefined }
+            : { opponent: 'human' as const }),
         time_control:
           clock === 'none' || minutes === undefined || increment === undefined
             ? null

@@ -34,7 +34,8 @@ impl GameHandle {
             over(&g)?;
             waiting(&g)?;
             if g.sides.engine(!color).is_none() {
-                if g.draw_offer == Some(!color) {
+                // At one device, both players are there to agree.
+                if g.draw_offer == Some(!color) || g.sides.hotseat() {
                     self.agree_draw(&mut g).await?;
                 } else if g.draw_offer != Some(color) {
                     g.draw_offer = Some(color);

@@ -236,7 +236,11 @@ impl GameHandle {
     /// returned), the flag too, and the engine's searches will be queued in their name.
     async fn seated(&self, who: &Actor<'_>) -> GameResult<(MutexGuard<'_, Live>, Color)> {
         let mut g = self.lock().await;
-        let color = g.sides.seat_of(who.seat, g.id.0)?;
+        let mut color = g.sides.seat_of(who.seat, g.id.0)?;
+        if g.sides.hotseat() {
+            // Two people at one device: the side to move acts.
+            color = g.turn();
+        }
         g.client = who.client;
         g.presence.seen(color, Instant::now());
         self.settle(&mut g).await?;

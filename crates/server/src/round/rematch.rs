@@ -66,7 +66,8 @@ impl GameHandle {
             // Made (or being made): the view names it.
             return Ok(RematchStep::View(Box::new(g.view(Instant::now()))));
         }
-        let offered_by_opponent = g.rematch == Rematch::Offered(!color);
+        // At one device, both players are there to agree.
+        let offered_by_opponent = g.rematch == Rematch::Offered(!color) || g.sides.hotseat();
         match action {
             RematchAction::Offer if offered_by_opponent => {}
             RematchAction::Offer => {

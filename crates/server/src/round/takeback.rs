@@ -31,6 +31,24 @@ impl GameHandle {
         let (mut g, color) = self.seated(who).await?;
         waiting(&g)?;
         let against_engine = g.sides.engine(!color).is_some();
+        if g.sides.hotseat() {
+            // At one device: the last move goes back at once, whoever made it.
+            if action != TakebackAction::Propose {
+                return Err(GameError::NoOffer {
+                    what: "takeback proposal",
+                });
+            }
+            let last = g
+                .ply()
+                .checked_sub(1)
+                .map(|i| mover(g.game.start().turn(), i));
+            let Some(last) = last else {
+                return Err(GameError::NothingToTakeBack);
+            };
+            let keep = takeback_point(&g, last)?;
+            self.take_back(&mut g, keep).await?;
+            return Ok(g.view(Instant::now()));
+        }
         match action {
             TakebackAction::Propose if against_engine => {
                 let keep = takeback_point(&g, color)?;
