@@ -81,6 +81,8 @@ export interface NewGame {
   opponent?: 'engine' | 'human' | 'hotseat';
   /** At one device: the other player's name. */
   opponent_name?: string;
+  /** A challenge listed in the lobby for anyone to accept. */
+  lobby?: boolean;
   time_control: TimeControl | null;
   study_ms: number;
   /** With `start.id`: how it was drawn by hand. */
@@ -193,6 +195,8 @@ export interface GameView {
   away?: { white_ms: number | null; black_ms: number | null; claim_after_ms: number } | null;
   /** Two people at one device: this browser plays both colours, the side to move each time. */
   hotseat?: boolean;
+  /** A challenge listed in the lobby. */
+  listed?: boolean;
   /** Between people once the game is over: the side whose rematch offer waits for an answer. */
   rematch_offered_by?: Color | null;
   /** The key of the rematch, once both agreed to it. */

@@ -204,3 +204,35 @@ test('two people at one device take turns on one board', async () => {
   await page.locator('[data-testid=status]', { hasText: 'draw agreed' }).waitFor();
   assert.deepEqual(errors, []);
 });
+
+test('a challenge listed in the lobby is accepted from the home page', async () => {
+  const bob = await person();
+  await bob.goto('/');
+  await bob.locator('[data-testid=lobby]').waitFor();
+  const ann = await person();
+  await ann.goto('/');
+  await ann.locator('[data-testid=start-id]').check();
+  await ann.locator('[data-testid=id]').fill('42');
+  await ann.locator('[data-testid=color-black]').check();
+  await ann.locator('[data-testid=opponent-human]').check();
+  await ann.locator('[data-testid=lobby-listed]').check();
+  await ann.locator('[data-testid=player-name]').fill('Ann');
+  await ann.locator('[data-testid=start-game]').click();
+  await ann.waitForURL(/\/game\/[0-9a-f]{32}$/);
+  const key = ann.url().split('/').pop();
+  // Bob's home page shows it by itself, live.
+  const entry = bob.locator(`[data-testid=lobby-entry][data-key="${key}"]`);
+  await entry.waitFor();
+  assert.match(await entry.textContent(), /Ann · #42/);
+  await shot(bob, 'lobby');
+  await entry.locator('[data-testid=lobby-accept]', { hasText: 'Play as White' }).click();
+  await bob.waitForURL(new RegExp(`/game/${key}$`));
+  await bob.locator('[data-testid=status]', { hasText: 'Your move' }).waitFor();
+  await ann.locator('[data-testid=status]', { hasText: 'Your opponent is to move' }).waitFor();
+  // Taken: it leaves every lobby.
+  const carl = await person();
+  await carl.goto('/');
+  await carl.locator('[data-testid=lobby]').waitFor();
+  await eventually(async () => (await carl.locator(`[data-key="${key}"]`).count()) === 0, 'gone from the lobby');
+  assert.deepEqual(errors, []);
+});

@@ -145,6 +145,8 @@ pub struct NewGameRequest {
     opponent: Option<String>,
     /// At one device (`hotseat`): the other player's name (`name` is the one playing `color`).
     opponent_name: Option<String>,
+    /// A challenge (`human`) listed in the lobby for anyone to accept.
+    lobby: Option<bool>,
     /// How `start.id` was drawn at the board (`drawn.rs`).
     drawn: Option<crate::drawn::DrawnIn>,
 }
@@ -324,6 +326,12 @@ pub async fn create_game(
         )));
     }
     let name = name_of(req.name)?;
+    let listed = req.lobby.unwrap_or(false);
+    if listed && opponent != Opponent::Human {
+        return Err(ApiError::bad_request(
+            "lobby: only a challenge (opponent human) can be listed in the lobby",
+        ));
+    }
     let opponent_name = match (opponent, req.opponent_name) {
         (_, None) => None,
         (Opponent::Hotseat, Some(n)) => Some(name_of(Some(n)).map_err(|_| {
@@ -356,6 +364,7 @@ pub async fn create_game(
         name,
         opponent,
         opponent_name,
+        listed,
         tc,
         study: Duration::from_millis(study_ms),
         tags,
@@ -371,6 +380,11 @@ const MAX_NOW_PLAYING: usize = 100;
 
 /// `GET /api/games/now`: the games being played now, for spectators: `{"games": [...]}`, the
 /// latest move first.
+/// `GET /api/lobby`: the challenges listed in the lobby, the newest first.
+pub async fn lobby(State(state): State<AppState>) -> Json<serde_json::Value> {
+    Json(json!({"challenges": state.lobby().list()}))
+}
+
 pub async fn games_now(State(state): State<AppState>) -> Json<serde_json::Value> {
     Json(json!({"games": state.games().playing_now(MAX_NOW_PLAYING)}))
 }
@@ -865,11 +879,11 @@ pub async fn websocket(
     Ok(ws.on_upgrade(move |socket| session(h, socket, shutdown, seat, client)))
 }
 
-/// The largest message a game's WebSocket client may send.
-const WS_MAX_MESSAGE: usize = 4096;
+/// The largest message a game's (or the lobby's) WebSocket client may send.
+pub(crate) const WS_MAX_MESSAGE: usize = 4096;
 /// More messages than this from a game's WebSocket client within a second close its
 /// connection: the server is not slowed by a client that floods it.
-const WS_MAX_PER_SECOND: u32 = 20;
+pub(crate) const WS_MAX_PER_SECOND: u32 = 20;
 
 /// `GET /api/games/{key}/ws` query: the seat token, for the player (a WebSocket cannot carry
 /// the header from a browser).
@@ -880,14 +894,14 @@ pub struct WsQuery {
 
 /// Counts events per one-second window.
 #[derive(Default)]
-struct PerSecond {
+pub(crate) struct PerSecond {
     since: Option<Instant>,
     n: u32,
 }
 
 impl PerSecond {
     /// Counts one at `now`; returns the count of the current second.
-    fn count(&mut self, now: Instant) -> u32 {
+    pub(crate) fn count(&mut self, now: Instant) -> u32 {
         match self.since {
             Some(t) if now.saturating_duration_since(t) < Duration::from_secs(1) => self.n += 1,
             _ => {

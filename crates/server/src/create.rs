@@ -30,6 +30,8 @@ pub struct NewGameSpec {
     pub opponent: Opponent,
     /// The other colour's player's name, at one device ([`Opponent::Hotseat`]).
     pub opponent_name: Option<String>,
+    /// A challenge listed in the lobby.
+    pub listed: bool,
     /// The time control, if the game is timed.
     pub tc: Option<TimeControl>,
     /// Time to look at the position before the clocks start.
@@ -105,6 +107,7 @@ pub async fn create_game(games: &Games, spec: NewGameSpec, client: IpAddr) -> Ga
     let (id, key) = blocking(move || store.create_game_with_moves(&m2, &recs, &s2)).await?;
     let mut live = Live::new(id, key, meta, game, &seats, client);
     live.records = records;
+    live.listed = spec.listed;
     // The PGN's moves were not played under this game's clocks.
     live.base_ply = live.records.len();
     if let Some(o) = live.game.outcome() {

@@ -49,6 +49,11 @@ impl ApiError {
         ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, message)
     }
 
+    /// 429: too many of something from one client.
+    pub fn too_many_requests(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::TOO_MANY_REQUESTS, message)
+    }
+
     /// 500: the server's own failure (the store, a worker thread).
     pub fn internal(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, message)

@@ -260,6 +260,10 @@ pub struct Live {
     pub away_after: Duration,
     /// The rematch offered, or made, once a game between people is over (`round/rematch.rs`).
     pub rematch: Rematch,
+    /// A challenge its creator listed in the lobby (`lobby/`); not stored.
+    pub listed: bool,
+    /// When the game was created, milliseconds since the Unix epoch.
+    pub created_ms: i64,
     /// Deleted from the store: nothing more happens to it.
     pub deleted: bool,
     /// The version of the game's state: it grows with every change the clients are told of
@@ -415,6 +419,8 @@ impl Live {
             presence: Presence::new(Instant::now()),
             away_after: DEFAULT_AWAY_AFTER,
             rematch: Rematch::None,
+            listed: false,
+            created_ms: now_ms(),
             deleted: false,
             version: first_version(),
         }
@@ -484,6 +490,8 @@ impl Live {
             presence: Presence::new(Instant::now()),
             away_after: DEFAULT_AWAY_AFTER,
             rematch: Rematch::None,
+            listed: false,
+            created_ms: stored.created_at_ms,
             deleted: false,
             version: first_version(),
         })
@@ -868,6 +876,7 @@ impl Live {
                 .map(|at| at.saturating_duration_since(now).as_millis() as u64),
             away: self.away_view(now),
             hotseat: self.sides.hotseat(),
+            listed: self.listed && self.phase == Phase::Open && !self.finished(),
             rematch_offered_by: match self.rematch {
                 Rematch::Offered(c) => Some(color_name(c)),
                 _ => None,
@@ -1168,6 +1177,8 @@ pub struct GameView {
     pub away: Option<AwayView>,
     /// Two people at one device (one seat token for both colours).
     pub hotseat: bool,
+    /// A challenge listed in the lobby (shown there while its creator has its page open).
+    pub listed: bool,
     /// Between people, once the game is over: the side whose rematch offer waits for the
     /// other's answer.
     pub rematch_offered_by: Option<&'static str>,

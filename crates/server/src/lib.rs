@@ -36,6 +36,7 @@ mod game;
 mod game_error;
 pub mod guard;
 mod judge;
+mod lobby;
 mod pgn;
 mod pool;
 mod presence;
@@ -150,6 +151,7 @@ impl AppState {
                     shutdown: rx,
                     abandon_after: capacity.abandon_after,
                     away_after: capacity.away_after,
+                    lobby: Arc::default(),
                 }))),
                 capacity,
                 shutdown: tx,
@@ -160,6 +162,10 @@ impl AppState {
 
     fn games(&self) -> &Games {
         &self.inner.games
+    }
+
+    fn lobby(&self) -> &Arc<lobby::Lobby> {
+        &self.inner.games.ctx().lobby
     }
 
     fn analysis_sessions(&self) -> &Arc<analysis::Sessions> {
@@ -216,6 +222,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/draw", post(api::draw))
         .route("/api/games", get(api::list_games).post(api::create_game))
         .route("/api/games/now", get(api::games_now))
+        .route("/api/lobby", get(api::lobby))
+        .route("/api/lobby/ws", get(lobby::websocket))
         .route(game, get(api::get_game).delete(api::delete_game))
         .route(&format!("{game}/abort"), post(api::post_abort))
         .route(&format!("{game}/moves"), post(api::post_move))

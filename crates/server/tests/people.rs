@@ -698,3 +698,87 @@ async fn two_people_at_one_device_share_the_board() {
     assert_eq!(bad.status, 400, "{}", bad.text);
     assert!(bad.error().contains("opponent_name"), "{}", bad.text);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_lists_challenges_while_their_creators_wait() {
+    let a = app().await;
+    assert_eq!(a.get("/api/lobby").await.json, json!({"challenges": []}));
+    let mut lobby = a.ws_url("/api/lobby/ws").await;
+    let first = lobby.next().await;
+    assert_eq!(first, json!({"type": "lobby", "challenges": []}));
+    let listed = |m: &Value| m["challenges"].as_array().unwrap().len();
+    // A listed challenge shows once its creator has its page open.
+    let g = a
+        .new_game(json!({"start": {"id": 518}, "opponent": "human", "name": "Ann", "color": "black",
+                         "lobby": true, "time_control": {"initial_ms": 180000, "increment_ms": 2000}}))
+        .await;
+    assert_eq!(g["listed"], true);
+    let key = g["key"].as_str().unwrap().to_string();
+    let ann = g["seat_token"].as_str().unwrap().to_string();
+    assert_eq!(
+        listed(&a.get("/api/lobby").await.json),
+        0,
+        "Ann is not there yet"
+    );
+    let ann_ws = a.ws_url(&format!("/api/games/{key}/ws?seat={ann}")).await;
+    let m = lobby.next().await;
+    assert_eq!(listed(&m), 1, "{m}");
+    let entry = &m["challenges"][0];
+    assert_eq!(entry["key"], key.as_str());
+    assert_eq!(entry["name"], "Ann");
+    assert_eq!(entry["color"], "black");
+    assert_eq!(entry["start_id"], 518);
+    assert_eq!(entry["back_rank"], "RNBQKBNR");
+    assert_eq!(entry["time_control"]["initial_ms"], 180000);
+    assert_eq!(
+        a.get("/api/lobby").await.json["challenges"],
+        m["challenges"]
+    );
+    // A challenge by link only is not listed, even with its creator there.
+    let private = a
+        .new_game(json!({"start": {"id": 7}, "opponent": "human", "name": "Cy"}))
+        .await;
+    let pk = private["key"].as_str().unwrap();
+    let _cy = a
+        .ws_url(&format!(
+            "/api/games/{pk}/ws?seat={}",
+            private["seat_token"].as_str().unwrap()
+        ))
+        .await;
+    // Ann leaves: the challenge goes; she comes back: it is there again.
+    ann_ws.close().await;
+    assert_eq!(listed(&lobby.next().await), 0);
+    let _ann_again = a.ws_url(&format!("/api/games/{key}/ws?seat={ann}")).await;
+    assert_eq!(listed(&lobby.next().await), 1);
+    // Bob accepts it from the lobby: it leaves the list, and the game begins.
+    let joined = join(&a, &key, Some("Bob")).await;
+    assert_eq!(joined.status, 200, "{}", joined.text);
+    assert_eq!(joined.json["listed"], false);
+    assert_eq!(listed(&lobby.next().await), 0);
+    assert_eq!(listed(&a.get("/api/lobby").await.json), 0);
+    // Only a challenge can be listed.
+    let bad = a.post("/api/games", json!({"lobby": true})).await;
+    assert_eq!(bad.status, 400);
+    assert!(
+        bad.error().contains("lobby: only a challenge"),
+        "{}",
+        bad.text
+    );
+    // One address holds at most 16 lobby sockets.
+    let mut open = Vec::new();
+    for _ in 0..15 {
+        open.push(a.ws_url("/api/lobby/ws").await);
+    }
+    let url = format!("{}/api/lobby/ws", a.base.replace("http", "ws"));
+    let refused = tokio_tungstenite::connect_async(url.clone()).await;
+    match refused {
+        Err(tokio_tungstenite::tungstenite::Error::Http(r)) => assert_eq!(r.status(), 429),
+        other => panic!("a 17th lobby socket: {:?}", other.map(|_| ())),
+    }
+    drop(open);
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    assert!(
+        tokio_tungstenite::connect_async(url).await.is_ok(),
+        "room again"
+    );
+}

@@ -652,7 +652,12 @@ class GamePage {
     if (this.seated) {
       fill(
         this.invite,
-        h('p', {}, 'Send this link to your opponent; whoever opens it first plays. Anyone later can only watch.'),
+        h(
+          'p',
+          {},
+          'Send this link to your opponent; whoever opens it first plays. Anyone later can only watch.',
+          view.listed ? ' It is also listed in the lobby on the home page while this page is open.' : '',
+        ),
         h('input', { type: 'text', readonly: true, value: link, 'aria-label': 'The link to this game', 'data-testid': 'invite-link' }),
         h(
           'button',

@@ -9,6 +9,7 @@ import { formatTimeControl } from '../timeControl';
 import type { Navigate, Page } from '../page';
 import type { DrawnPosition, NewGame } from '../types';
 import { MAX_NAME, playerName, setPlayerName } from '../playerName';
+import { lobbyPanel } from './lobby';
 import { miniBoard } from './miniBoard';
 
 const SETTINGS_KEY = 'chess960.newGame';
@@ -24,6 +25,8 @@ interface Settings {
   opponent: 'engine' | 'human' | 'hotseat';
   /** At one device: the other player's name. */
   opponentName?: string;
+  /** A challenge listed in the lobby. */
+  listed?: boolean;
   levelKind: 'elo' | 'depth';
   elo: number;
   depth: number;
@@ -80,6 +83,7 @@ export function looksLikeFen(text: string): boolean {
 
 export function newGamePage(navigate: Navigate): Page {
   const settings = loadSettings();
+  const lobby = lobbyPanel(navigate);
   const asked = startFromAddress();
   if (asked !== null) {
     settings.startKind = 'id';
@@ -234,6 +238,16 @@ export function newGamePage(navigate: Navigate): Page {
       radio('opponent', 'human', settings.opponent === 'human', 'A friend: you get a link to send them'),
       radio('opponent', 'hotseat', settings.opponent === 'hotseat', 'Someone here: take turns on this screen'),
       h('div', { class: 'option hotseat-only' }, h('label', {}, 'Their name ', opponentNameInput)),
+      h(
+        'div',
+        { class: 'option human-only' },
+        h(
+          'label',
+          {},
+          h('input', { type: 'checkbox', name: 'listed', checked: settings.listed ?? false, 'data-testid': 'lobby-listed' }),
+          ' List it in the lobby too: anyone may accept it while you wait on its page',
+        ),
+      ),
     ),
     h(
       'fieldset',
@@ -280,6 +294,7 @@ export function newGamePage(navigate: Navigate): Page {
     // A game between people has no engine level and (for now) no study time.
     for (const part of form.querySelectorAll<HTMLElement>('.engine-only')) part.hidden = value('opponent') !== 'engine';
     for (const part of form.querySelectorAll<HTMLElement>('.hotseat-only')) part.hidden = value('opponent') !== 'hotseat';
+    for (const part of form.querySelectorAll<HTMLElement>('.human-only')) part.hidden = value('opponent') !== 'human';
     const kind = value('start');
     if (kind === 'id') void previewNumber();
     else if (kind === 'draw' && drawn) showPreview(drawn.id, drawn.back_rank);
@@ -300,6 +315,7 @@ export function newGamePage(navigate: Navigate): Page {
       color: (value('color') || 'white') as Settings['color'],
       opponent: value('opponent') === 'human' ? 'human' : value('opponent') === 'hotseat' ? 'hotseat' : 'engine',
       opponentName: opponentNameInput.value.trim(),
+      listed: form.querySelector<HTMLInputElement>('input[name="listed"]')?.checked ?? false,
       levelKind: (value('level') || 'elo') as Settings['levelKind'],
       elo: Number.parseInt(eloInput.value, 10) || DEFAULTS.elo,
       depth: Number.parseInt(depthInput.value, 10) || DEFAULTS.depth,
@@ -372,7 +388,7 @@ export function newGamePage(navigate: Navigate): Page {
           ? { level: s.levelKind === 'elo' ? { elo: s.elo } : { depth: s.depth } }
           : s.opponent === 'hotseat'
             ? { opponent: 'hotseat' as const, opponent_name: s.opponentName || undefined }
-            : { opponent: 'human' as const }),
+            : { opponent: 'human' as const, ...(s.listed ? { lobby: true } : {}) }),
         time_control:
           clock === 'none' || minutes === undefined || increment === undefined
             ? null
@@ -405,9 +421,17 @@ export function newGamePage(navigate: Navigate): Page {
   const el = h(
     'section',
     { class: 'home-page' },
+    lobby.el,
     h('h1', {}, 'New game'),
     h('div', { class: 'home-columns' }, form, h('div', { class: 'preview-column' }, previewLabel, preview.el)),
   );
   requestAnimationFrame(refresh);
-  return { el, title: 'New game', dispose: () => preview.destroy() };
+  return {
+    el,
+    title: 'New game',
+    dispose: () => {
+      preview.destroy();
+      lobby.dispose();
+    },
+  };
 }

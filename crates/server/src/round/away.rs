@@ -35,7 +35,7 @@ impl GameHandle {
             g.client = who.client;
             let returned = g.presence.connect(c, Instant::now());
             let resumed = g.paused && self.resume(&mut g);
-            if resumed || (returned && g.presence_counts()) {
+            if resumed || (returned && (g.presence_counts() || g.listed)) {
                 self.changed(&mut g);
             }
         }
@@ -46,7 +46,7 @@ impl GameHandle {
     /// others are told (the opponent sees the countdown to a claim).
     pub async fn client_left(&self, color: Color) {
         let mut g = self.lock().await;
-        if g.presence.disconnect(color, Instant::now()) && g.presence_counts() {
+        if g.presence.disconnect(color, Instant::now()) && (g.presence_counts() || g.listed) {
             self.changed(&mut g);
         }
     }

@@ -53,6 +53,9 @@ impl GameHandle {
         let id = g.id;
         blocking(move || store.delete_game(id)).await?;
         g.deleted = true;
+        if g.listed {
+            self.ctx.lobby.update(g.key.as_str(), None);
+        }
         g.stop_clock(Instant::now());
         g.stop_engine();
         g.premove = None;

@@ -55,6 +55,8 @@ pub struct Ctx {
     pub abandon_after: Duration,
     /// How long a player between people may be away before the opponent may end the game.
     pub away_after: Duration,
+    /// The open challenges anyone may accept (`lobby/`): each game keeps its entry there.
+    pub lobby: Arc<crate::lobby::Lobby>,
 }
 
 impl Ctx {
@@ -247,10 +249,15 @@ impl GameHandle {
         Ok((g, color))
     }
 
-    /// Counts a change, sends the state to every client and wakes the timer.
+    /// Counts a change, sends the state to every client and wakes the timer; a listed
+    /// challenge's line in the lobby follows.
     fn changed(&self, g: &mut Live) {
         g.bump();
-        self.events.state(&g.view(Instant::now()));
+        let now = Instant::now();
+        self.events.state(&g.view(now));
+        if g.listed {
+            self.ctx.lobby.update(g.key.as_str(), g.lobby_entry(now));
+        }
         self.wake.notify_one();
     }
 

@@ -1,0 +1,97 @@
+//! `GET /api/lobby/ws`: the lobby's list, live. The client sends nothing of meaning: like a
+//! game's socket, it may send small messages only, and one that floods is disconnected.
+
+use super::Lobby;
+use crate::api::{Client, PerSecond, WS_MAX_MESSAGE, WS_MAX_PER_SECOND};
+use crate::error::{ApiError, ApiResult};
+use crate::AppState;
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::State;
+use axum::response::Response;
+use serde_json::json;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// At most this often a client is sent the list (changes in between are sent together).
+const MIN_INTERVAL: Duration = Duration::from_millis(200);
+
+/// `GET /api/lobby/ws`.
+pub async fn websocket(
+    State(state): State<AppState>,
+    Client(client): Client,
+    ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+) -> ApiResult<Response> {
+    let ws = ws.map_err(|e| {
+        ApiError::bad_request(format!("this address takes WebSocket connections: {e}"))
+    })?;
+    let lobby = Arc::clone(state.lobby());
+    let Some(guard) = lobby.enter(client) else {
+        return Err(ApiError::too_many_requests(format!(
+            "this address has {} lobby connections open already",
+            super::MAX_SOCKETS_PER_CLIENT
+        )));
+    };
+    let shutdown = state.shutdown_signal();
+    let ws = ws
+        .max_message_size(WS_MAX_MESSAGE)
+        .max_frame_size(WS_MAX_MESSAGE);
+    Ok(ws.on_upgrade(move |socket| async move {
+        session(lobby, socket, shutdown).await;
+        drop(guard);
+    }))
+}
+
+/// The list as sent: `{"type": "lobby", "challenges": [...]}`.
+pub fn message(lobby: &Lobby) -> String {
+    json!({"type": "lobby", "challenges": lobby.list()}).to_string()
+}
+
+async fn session(
+    lobby: Arc<Lobby>,
+    mut socket: WebSocket,
+    mut shutdown: tokio::sync::watch::Receiver<bool>,
+) {
+    let mut changes = lobby.subscribe();
+    changes.mark_unchanged();
+    let mut flood = PerSecond::default();
+    if socket
+        .send(Message::Text(message(&lobby).into()))
+        .await
+        .is_err()
+    {
+        return;
+    }
+    loop {
+        tokio::select! {
+            changed = changes.changed() => {
+                if changed.is_err() {
+                    break;
+                }
+                // Changes close together go in one message.
+                tokio::time::sleep(MIN_INTERVAL).await;
+                changes.mark_unchanged();
+                if socket.send(Message::Text(message(&lobby).into())).await.is_err() {
+                    break;
+                }
+            }
+            incoming = socket.recv() => match incoming {
+                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
+                Some(Ok(_)) => {
+                    if flood.count(Instant::now()) > WS_MAX_PER_SECOND {
+                        let _ = socket
+                            .send(Message::Close(Some(CloseFrame {
+                                code: axum::extract::ws::close_code::POLICY,
+                                reason: "too many messages".into(),
+                            })))
+                            .await;
+                        break;
+                    }
+                }
+            },
+            _ = shutdown.changed() => {
+                let _ = socket.send(Message::Close(None)).await;
+                break;
+            }
+        }
+    }
+}
