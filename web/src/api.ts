@@ -129,6 +129,8 @@ export const api = {
   deleteGame: (key: string) => request<void>('DELETE', game(key), undefined, seatOf(key)),
   drawAction: (key: string, action: 'offer' | 'claim' | 'accept' | 'decline') => act<GameView>(key, 'draw', { action }),
   startClock: (key: string) => act<GameView>(key, 'start', {}),
+  /** Northam's placement: `piece` (B, N, Q) on `file` of the placing player's back rank. */
+  place: (key: string, piece: string, file: string) => act<GameView>(key, 'place', { piece, square: file }),
   /** Between people: the win or a draw against an opponent who stayed away. */
   force: (key: string, result: 'win' | 'draw') => act<GameView>(key, 'force', { result }),
   /** Between people, after the game: offer, accept or decline a rematch. */

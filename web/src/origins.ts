@@ -9,7 +9,7 @@ import type { NewGame } from './types';
 const MAX_ORIGINS = 500;
 
 /** How a start was chosen on the new-game page. */
-export type StartKind = 'id' | 'random' | 'random-not-518' | 'draw' | 'import';
+export type StartKind = 'id' | 'random' | 'random-not-518' | 'draw' | 'import' | 'chosen';
 
 export interface GameOrigin {
   /** The request as sent. */

@@ -69,7 +69,9 @@ export type StartSpec =
   | { id: number }
   | { random: true; exclude_classical: boolean }
   | { fen: string }
-  | { pgn: string };
+  | { pgn: string }
+  /** Placed by the two players once the game begins (Northam). */
+  | { chosen: true };
 
 export interface NewGame {
   start: StartSpec;
@@ -159,7 +161,7 @@ export interface GameView {
   /** null when the game has no time control. */
   clocks: (Clocks & { running: Color | null }) | null;
   /** `waiting`: a game between people whose second seat is still open. */
-  status: 'waiting' | 'study' | 'playing' | 'finished';
+  status: 'waiting' | 'placing' | 'study' | 'playing' | 'finished';
   result: Result | null;
   reason: string | null;
   check: Square | null;
@@ -193,6 +195,8 @@ export interface GameView {
   /** Between people while the game is played: how long each player has been away (null while
    * here), and after how long away the opponent may claim the win or a draw. */
   away?: { white_ms: number | null; black_ms: number | null; claim_after_ms: number } | null;
+  /** The start position being placed by the players (Northam), until the game begins. */
+  placement?: Placement | null;
   /** Two people at one device: this browser plays both colours, the side to move each time. */
   hotseat?: boolean;
   /** A challenge listed in the lobby. */
@@ -300,4 +304,17 @@ export interface Explorer {
   moves: ExplorerMove[];
   games: GameSummary[];
   stats: StartStats | null;
+}
+
+/** Northam's placement in progress (the server's `placement` view). */
+export interface Placement {
+  to_place: Color | null;
+  placed: { player: Color; piece: string; file: string; auto: boolean }[];
+  /** White's back rank so far, a to h, `.` for a free square. */
+  rank: string;
+  remaining: string[];
+  /** The files each remaining piece may go on now. */
+  legal: Record<string, string[]>;
+  ms_left: number | null;
+  per_ms: number;
 }

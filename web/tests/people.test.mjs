@@ -236,3 +236,49 @@ test('a challenge listed in the lobby is accepted from the home page', async () 
   await eventually(async () => (await carl.locator(`[data-key="${key}"]`).count()) === 0, 'gone from the lobby');
   assert.deepEqual(errors, []);
 });
+
+test("the players place the start position in turn (Northam's placement), Black first", async () => {
+  const ann = await person();
+  await ann.goto('/');
+  await ann.locator('[data-testid=color-white]').check();
+  await ann.locator('[data-testid=opponent-human]').check();
+  await ann.locator('[data-testid=start-chosen]').check();
+  await ann.locator('[data-testid=player-name]').fill('Ann');
+  await ann.locator('[data-testid=start-game]').click();
+  await ann.waitForURL(/\/game\/[0-9a-f]{32}$/);
+  const key = ann.url().split('/').pop();
+  const bob = await person();
+  await bob.goto(`/game/${key}`);
+  await bob.locator('[data-testid=join-name]').fill('Bob');
+  await bob.locator('[data-testid=join]').click();
+  await bob.locator('[data-testid=status]', { hasText: 'Your turn to place a piece' }).waitFor();
+  await ann.locator('[data-testid=status]', { hasText: 'Black places a piece' }).waitFor();
+  // Each places in turn; each sees the other's choices on the board and in the list.
+  const place = async (page, piece, file) => {
+    await page.locator('[data-testid=status]', { hasText: 'Your turn to place a piece' }).waitFor();
+    await page.locator(`[data-testid=place-piece-${piece}]`).click();
+    await page.locator(`[data-testid=place-file-${file}]`).click();
+  };
+  await place(bob, 'B', 'c');
+  await ann.locator('[data-testid=placement-log]', { hasText: 'Black: Bishop → c' }).waitFor();
+  // The second bishop may not go on the first's colour: those files cannot be chosen.
+  await ann.locator('[data-testid=place-piece-B]').click();
+  assert.equal(await ann.locator('[data-testid=place-file-e]').isDisabled(), true);
+  assert.equal(await ann.locator('[data-testid=place-file-f]').isDisabled(), false);
+  await shot(ann, 'placement');
+  await ann.locator('[data-testid=place-file-f]').click();
+  await place(bob, 'N', 'b');
+  await place(ann, 'N', 'g');
+  await place(bob, 'Q', 'd');
+  // Complete: the king and rooks take the squares left, and the game begins from the result.
+  await ann.locator('[data-testid=status]', { hasText: 'Your move' }).waitFor();
+  await bob.locator('[data-testid=status]', { hasText: 'Your opponent is to move' }).waitFor();
+  await ann.locator('[data-testid=start-banner]', { hasText: '#518' }).waitFor();
+  const v = await view(key);
+  assert.equal(v.start_id, 518);
+  assert.equal(v.drawn.method, 'chosen');
+  assert.equal(v.drawn.outcomes, 'B c8, B f1, N b8, N g1, Q d8');
+  await drag(ann, 'e2', 'e4');
+  await eventually(async () => (await view(key)).moves.length === 1, 'the first move');
+  assert.deepEqual(errors, []);
+});

@@ -113,6 +113,8 @@ pub struct StartIn {
     exclude_classical: bool,
     fen: Option<String>,
     pgn: Option<String>,
+    /// Placed by the two players at the start of the game (Northam's method).
+    chosen: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -147,6 +149,8 @@ pub struct NewGameRequest {
     opponent_name: Option<String>,
     /// A challenge (`human`) listed in the lobby for anyone to accept.
     lobby: Option<bool>,
+    /// With `start.chosen`: the time each placement may take.
+    placement_ms: Option<u64>,
     /// How `start.id` was drawn at the board (`drawn.rs`).
     drawn: Option<crate::drawn::DrawnIn>,
 }
@@ -172,14 +176,24 @@ fn start_of(start: StartIn, rng: &mut SplitMix64) -> ApiResult<(Position, Vec<Mo
         start.random.is_some(),
         start.fen.is_some(),
         start.pgn.is_some(),
+        start.chosen.is_some(),
     ]
     .iter()
     .filter(|&&b| b)
     .count();
     if given != 1 {
         return Err(ApiError::bad_request(
-            "start: give exactly one of id, random, fen or pgn",
+            "start: give exactly one of id, random, fen, pgn or chosen",
         ));
+    }
+    if let Some(chosen) = start.chosen {
+        if !chosen {
+            return Err(ApiError::bad_request(
+                "start.chosen: must be true (or give id, random, fen or pgn)",
+            ));
+        }
+        // Until the players have placed the pieces: the classical arrangement holds the place.
+        return Ok((StartId::CLASSICAL.position(), Vec::new()));
     }
     if let Some(n) = start.id {
         let n = if n == 960 { 0 } else { n };
@@ -348,15 +362,49 @@ pub async fn create_game(
         ..StartIn::default()
     });
     let asked_id = start.id;
+    let chosen = start.chosen == Some(true);
+    if chosen && !matches!(opponent, Opponent::Human | Opponent::Hotseat) {
+        return Err(ApiError::bad_request(
+            "start.chosen: the two players place the pieces: only between people (opponent human or hotseat)",
+        ));
+    }
+    if chosen && req.drawn.is_some() {
+        return Err(ApiError::bad_request(
+            "drawn: a start the players place is recorded as it is placed",
+        ));
+    }
+    let placing = match (chosen, req.placement_ms) {
+        (false, None) => None,
+        (false, Some(_)) => {
+            return Err(ApiError::bad_request(
+                "placement_ms: only with start.chosen",
+            ))
+        }
+        (true, ms) => {
+            let per = ms.map_or(crate::placing::DEFAULT_PER_PLACEMENT, Duration::from_millis);
+            let (lo, hi) = crate::placing::PER_PLACEMENT_RANGE;
+            if !(lo..=hi).contains(&per) {
+                return Err(ApiError::bad_request(format!(
+                    "placement_ms: must be {}..{}",
+                    lo.as_millis(),
+                    hi.as_millis()
+                )));
+            }
+            Some(crate::placing::Placing::new(per))
+        }
+    };
     let (start, moves) = start_of(start, &mut rng)?;
     // A draw goes with the number it drew (checked by start_of already).
-    let tags = match req.drawn {
+    let mut tags = match req.drawn {
         Some(drawn) => {
             let id = asked_id.and_then(|_| StartId::of_board(start.board()));
             crate::drawn::tags_of(drawn, id)?
         }
         None => Vec::new(),
     };
+    if let Some(p) = &placing {
+        tags.push((crate::placing::PENDING_TAG.to_string(), p.tag_value()));
+    }
     let spec = NewGameSpec {
         start,
         moves,
@@ -365,6 +413,7 @@ pub async fn create_game(
         opponent,
         opponent_name,
         listed,
+        placing,
         tc,
         study: Duration::from_millis(study_ms),
         tags,
@@ -750,6 +799,30 @@ pub async fn post_force(
     };
     let h = handle(&state, &key).await?;
     Ok(Versioned(h.force(&who.actor(), claim).await?))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlaceRequest {
+    piece: String,
+    square: String,
+}
+
+/// `POST /api/games/{key}/place`: a piece of the start position the players place (Northam).
+pub async fn post_place(
+    State(state): State<AppState>,
+    Path(key): Path<String>,
+    who: Seated,
+    JsonBody(req): JsonBody<PlaceRequest>,
+) -> ApiResult<Versioned> {
+    if req.piece.len() > 10 || req.square.len() > 10 {
+        return Err(ApiError::bad_request(
+            "piece and square: a piece (B, N or Q) and a file or square (c or c1)",
+        ));
+    }
+    let h = handle(&state, &key).await?;
+    let text = format!("{} {}", req.piece.trim(), req.square.trim());
+    Ok(Versioned(h.place(&who.actor(), &text).await?))
 }
 
 #[derive(Deserialize)]

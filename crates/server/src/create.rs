@@ -32,6 +32,8 @@ pub struct NewGameSpec {
     pub opponent_name: Option<String>,
     /// A challenge listed in the lobby.
     pub listed: bool,
+    /// A start position the players place before the game begins (Northam).
+    pub placing: Option<crate::placing::Placing>,
     /// The time control, if the game is timed.
     pub tc: Option<TimeControl>,
     /// Time to look at the position before the clocks start.
@@ -66,8 +68,10 @@ pub async fn create_game(games: &Games, spec: NewGameSpec, client: IpAddr) -> Ga
         });
     }
     let start = spec.start;
-    // The start's number only when the position is exactly that start position.
-    let start_id = StartId::of_board(start.board()).filter(|id| id.position() == start);
+    // The start's number only when the position is exactly that start position (and none yet
+    // for a start the players are still to place).
+    let start_id = StartId::of_board(start.board())
+        .filter(|id| id.position() == start && spec.placing.is_none());
     let mut game = match start_id {
         Some(id) => Game::chess960(id),
         None => Game::from_position(start),
@@ -108,6 +112,7 @@ pub async fn create_game(games: &Games, spec: NewGameSpec, client: IpAddr) -> Ga
     let mut live = Live::new(id, key, meta, game, &seats, client);
     live.records = records;
     live.listed = spec.listed;
+    live.placing = spec.placing;
     // The PGN's moves were not played under this game's clocks.
     live.base_ply = live.records.len();
     if let Some(o) = live.game.outcome() {

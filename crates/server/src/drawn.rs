@@ -108,6 +108,19 @@ pub fn tags_of(drawn: DrawnIn, start: Option<StartId>) -> ApiResult<Vec<(String,
     Ok(tags)
 }
 
+/// The tags of a start the players placed live (Northam's method, `placing.rs`), replayed and
+/// checked like any draw: `outcomes` are the placements (`B c8, B f1, ...`).
+pub fn placed_tags(outcomes: &str, start: StartId) -> ApiResult<Vec<(String, String)>> {
+    tags_of(
+        DrawnIn {
+            method: "chosen".into(),
+            seed: None,
+            outcomes: Some(outcomes.into()),
+        },
+        Some(start),
+    )
+}
+
 /// The draw recorded in a game's tags, replayed; `None` when the game has none, or when the
 /// tags (say, of an imported PGN) do not replay to the game's start position `start_id`.
 pub fn view_of(tags: &[(String, String)], start_id: Option<u16>) -> Option<DrawnView> {

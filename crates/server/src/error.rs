@@ -103,12 +103,15 @@ fn status_of(e: &GameError) -> StatusCode {
         | E::YourTurn
         | E::NotAbortable
         | E::NotAway { .. }
+        | E::StillPlacing
+        | E::NotPlacing
+        | E::NotYourPlacement
         | E::NoRematch { .. }
         | E::TakebackAfter(_)
         | E::NothingToTakeBack
         | E::NoDrawToClaim
         | E::StillPlaying => StatusCode::CONFLICT,
-        E::BadStart(_) | E::IllegalMove(_) => StatusCode::UNPROCESSABLE_ENTITY,
+        E::BadStart(_) | E::IllegalMove(_) | E::BadPlacement(_) => StatusCode::UNPROCESSABLE_ENTITY,
         E::BeyondGame { .. } => StatusCode::BAD_REQUEST,
         E::Seat(_) => StatusCode::FORBIDDEN,
         E::EngineUnavailable(_) => StatusCode::SERVICE_UNAVAILABLE,

@@ -187,6 +187,9 @@ pub enum Phase {
     Open,
     /// The players look at the position; no clock runs until `until` (or `start`).
     Study { until: Instant },
+    /// The players place their pieces in turn (Northam's placement, `placing.rs`); no move is
+    /// played and no clock runs until the start position is complete.
+    Placing,
     /// Being played (the clocks may still be stopped: see [`Live::paused`]).
     Playing,
 }
@@ -262,6 +265,8 @@ pub struct Live {
     pub rematch: Rematch,
     /// A challenge its creator listed in the lobby (`lobby/`); not stored.
     pub listed: bool,
+    /// The start position the players are placing, until it is complete (`placing.rs`).
+    pub placing: Option<crate::placing::Placing>,
     /// When the game was created, milliseconds since the Unix epoch.
     pub created_ms: i64,
     /// Deleted from the store: nothing more happens to it.
@@ -420,6 +425,7 @@ impl Live {
             away_after: DEFAULT_AWAY_AFTER,
             rematch: Rematch::None,
             listed: false,
+            placing: None,
             created_ms: now_ms(),
             deleted: false,
             version: first_version(),
@@ -447,6 +453,11 @@ impl Live {
                 .or(meta.clocks)
                 .unwrap_or_else(|| tc.initial())
         });
+        // A challenge still waits for its placement; a placement cut short by a restart is
+        // not resumed (`placement_interrupted`).
+        let placing = (phase == Phase::Open && stored.finish.is_none())
+            .then(|| crate::placing::Placing::from_tags(&meta.tags))
+            .flatten();
         let paused = phase == Phase::Playing
             && paused_on_load(
                 stored.finish.is_some(),
@@ -491,6 +502,7 @@ impl Live {
             away_after: DEFAULT_AWAY_AFTER,
             rematch: Rematch::None,
             listed: false,
+            placing,
             created_ms: stored.created_at_ms,
             deleted: false,
             version: first_version(),
@@ -774,6 +786,8 @@ impl Live {
             "finished"
         } else if self.phase == Phase::Open {
             "waiting"
+        } else if self.phase == Phase::Placing {
+            "placing"
         } else if matches!(self.phase, Phase::Study { .. }) {
             "study"
         } else {
@@ -876,6 +890,7 @@ impl Live {
                 .map(|at| at.saturating_duration_since(now).as_millis() as u64),
             away: self.away_view(now),
             hotseat: self.sides.hotseat(),
+            placement: self.placing.as_ref().map(|p| p.view(now)),
             listed: self.listed && self.phase == Phase::Open && !self.finished(),
             rematch_offered_by: match self.rematch {
                 Rematch::Offered(c) => Some(color_name(c)),
@@ -886,6 +901,18 @@ impl Live {
                 _ => None,
             },
         }
+    }
+
+    /// True for a game read back while its start was being placed (`placing.rs`): the
+    /// placement was not stored, so it cannot go on.
+    pub fn placement_interrupted(&self) -> bool {
+        self.placing.is_none()
+            && self.ply() == 0
+            && self
+                .meta
+                .tags
+                .iter()
+                .any(|(n, _)| n == crate::placing::PENDING_TAG)
     }
 
     /// True for a game between two people.
@@ -1177,6 +1204,8 @@ pub struct GameView {
     pub away: Option<AwayView>,
     /// Two people at one device (one seat token for both colours).
     pub hotseat: bool,
+    /// The start position being placed by the players (Northam), until the game begins.
+    pub placement: Option<crate::placing::PlacingView>,
     /// A challenge listed in the lobby (shown there while its creator has its page open).
     pub listed: bool,
     /// Between people, once the game is over: the side whose rematch offer waits for the

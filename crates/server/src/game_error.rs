@@ -65,6 +65,14 @@ pub enum GameError {
         /// Why.
         why: String,
     },
+    /// A move (or resignation, draw offer, ...) while the players place the start position.
+    StillPlacing,
+    /// A placement in a game whose start is not being placed.
+    NotPlacing,
+    /// A placement when the other player is to place.
+    NotYourPlacement,
+    /// A placement the rules refuse (the reason).
+    BadPlacement(String),
     /// A premove when it is the player's turn.
     YourTurn,
     /// An abort after both sides have moved.
@@ -167,6 +175,15 @@ impl fmt::Display for GameError {
             ),
             GameError::NotAway { why } => write!(f, "no claim: {why}"),
             GameError::NoRematch { why } => write!(f, "no rematch: {why}"),
+            GameError::StillPlacing => f.write_str(
+                "the players are still placing the pieces: the game begins once the start \
+                 position is complete",
+            ),
+            GameError::NotPlacing => f.write_str("this game's start position is not being placed"),
+            GameError::NotYourPlacement => {
+                f.write_str("it is not your turn to place a piece: your opponent places now")
+            }
+            GameError::BadPlacement(why) => write!(f, "placement: {why}"),
             GameError::YourTurn => {
                 f.write_str("it is your turn: play the move instead of queuing it")
             }

@@ -38,6 +38,7 @@ pub mod guard;
 mod judge;
 mod lobby;
 mod pgn;
+mod placing;
 mod pool;
 mod presence;
 mod rate;
@@ -233,6 +234,7 @@ pub fn router(state: AppState) -> Router {
         .route(&format!("{game}/resign"), post(api::post_resign))
         .route(&format!("{game}/draw"), post(api::post_draw))
         .route(&format!("{game}/force"), post(api::post_force))
+        .route(&format!("{game}/place"), post(api::post_place))
         .route(&format!("{game}/rematch"), post(api::post_rematch))
         .route(&format!("{game}/start"), post(api::post_start))
         .route(&format!("{game}/analysis"), post(api::post_analysis))

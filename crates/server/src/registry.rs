@@ -69,6 +69,10 @@ impl Games {
         if g.finish.is_none() {
             if let Some(o) = g.game.outcome() {
                 handle.finish(&mut g, Finish::of(o)).await?;
+            } else if g.placement_interrupted() {
+                // The server stopped while the players placed the pieces: the placement is
+                // not stored, so the game cannot go on.
+                handle.finish(&mut g, Finish::aborted()).await?;
             }
         }
         drop(g);

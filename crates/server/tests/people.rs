@@ -782,3 +782,148 @@ async fn the_lobby_lists_challenges_while_their_creators_wait() {
         "room again"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_players_place_the_start_position_in_turn() {
+    async fn place(a: &App, key: &str, token: &str, piece: &str, square: &str) -> Reply {
+        act(
+            a,
+            key,
+            "place",
+            json!({"piece": piece, "square": square}),
+            token,
+        )
+        .await
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.sqlite3");
+    let mut a = app_on(&db).await;
+    let g = a
+        .new_game(
+            json!({"start": {"chosen": true}, "opponent": "human", "name": "Ann",
+                         "time_control": {"initial_ms": 120000, "increment_ms": 0}}),
+        )
+        .await;
+    let key = g["key"].as_str().unwrap().to_string();
+    let ann = g["seat_token"].as_str().unwrap().to_string();
+    assert_eq!(g["status"], "waiting");
+    assert_eq!(g["start_id"], Value::Null, "no start position yet");
+    assert_eq!(g["placement"]["to_place"], "black");
+    assert_eq!(g["placement"]["per_ms"], 30000);
+    assert_eq!(
+        g["placement"]["ms_left"],
+        Value::Null,
+        "no clock before the second player"
+    );
+    // A challenge waiting for its placement survives a restart.
+    a.stop().await;
+    a = app_on(&db).await;
+    assert_eq!(
+        a.get(&format!("/api/games/{key}")).await.json["placement"]["to_place"],
+        "black"
+    );
+    let joined = join(&a, &key, Some("Bob")).await;
+    assert_eq!(joined.status, 200, "{}", joined.text);
+    let bob = joined.json["seat_token"].as_str().unwrap().to_string();
+    assert_eq!(joined.json["status"], "placing");
+    assert!(joined.json["placement"]["ms_left"].as_u64().unwrap() > 25000);
+    // Nothing is played before the start is complete; Black places first.
+    let early = act(&a, &key, "moves", json!({"move": "e2e4", "ply": 0}), &ann).await;
+    assert_eq!(early.status, 409);
+    assert!(early.error().contains("still placing"), "{}", early.text);
+    let turn = place(&a, &key, &ann, "B", "c1").await;
+    assert_eq!(turn.status, 409, "{}", turn.text);
+    assert!(
+        turn.error().contains("not your turn to place"),
+        "{}",
+        turn.text
+    );
+    let v = place(&a, &key, &bob, "B", "c8").await;
+    assert_eq!(v.status, 200, "{}", v.text);
+    assert_eq!(v.json["placement"]["rank"], "..B.....");
+    assert_eq!(v.json["placement"]["to_place"], "white");
+    assert_eq!(
+        v.json["placement"]["legal"]["B"],
+        json!(["b", "d", "f", "h"])
+    );
+    // The rules refuse the second bishop on the first's colour, a taken square, a king.
+    for (piece, square, says) in [
+        ("B", "e1", "bishop"),
+        ("N", "c1", "c1"),
+        ("K", "e1", "king"),
+    ] {
+        let r = place(&a, &key, &ann, piece, square).await;
+        assert_eq!(r.status, 422, "{piece} {square}: {}", r.text);
+        assert!(
+            r.error().to_lowercase().contains(says),
+            "{piece} {square}: {}",
+            r.text
+        );
+    }
+    assert_eq!(place(&a, &key, &ann, "B", "f1").await.status, 200);
+    assert_eq!(place(&a, &key, &bob, "N", "b").await.status, 200);
+    assert_eq!(place(&a, &key, &ann, "N", "g1").await.status, 200);
+    let done = place(&a, &key, &bob, "Q", "d8").await;
+    assert_eq!(done.status, 200, "{}", done.text);
+    let d = &done.json;
+    assert_eq!(d["status"], "playing");
+    assert_eq!(d["start_id"], 518);
+    assert_eq!(d["placement"], Value::Null);
+    assert_eq!(d["drawn"]["method"], "chosen");
+    assert_eq!(d["drawn"]["outcomes"], "B c8, B f1, N b8, N g1, Q d8");
+    assert_eq!(d["drawn"]["steps"].as_array().unwrap().len(), 6);
+    mv(&a, &key, &ann, "e2e4", 0).await;
+    let pgn = a.get(&format!("/api/games/{key}/pgn")).await.text;
+    assert!(pgn.contains("[StartDrawMethod \"chosen\"]"), "{pgn}");
+    assert!(!pgn.contains("StartPlacement"), "{pgn}");
+    assert!(
+        pgn.contains("[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]"),
+        "{pgn}"
+    );
+
+    // At one device, the server places for a player whose time runs out; a restart during
+    // the placement aborts the game (placements are not stored).
+    let h = a
+        .new_game(json!({"start": {"chosen": true}, "opponent": "hotseat", "placement_ms": 5000}))
+        .await;
+    let hk = h["key"].as_str().unwrap().to_string();
+    assert_eq!(h["status"], "placing");
+    let t = h["seat_token"].as_str().unwrap().to_string();
+    assert_eq!(
+        place(&a, &hk, &t, "Q", "a").await.status,
+        200,
+        "the one token places for Black"
+    );
+    let timed = a
+        .wait_for(&hk, |g| {
+            g["placement"]["placed"]
+                .as_array()
+                .is_some_and(|p| p.len() == 2)
+        })
+        .await;
+    assert_eq!(timed["placement"]["placed"][1]["auto"], true, "{timed}");
+    assert_eq!(timed["placement"]["placed"][1]["player"], "white");
+    a.stop().await;
+    let b = app_on(&db).await;
+    let cut = b.get(&format!("/api/games/{hk}")).await.json;
+    assert_eq!(
+        (cut["status"].as_str(), cut["reason"].as_str()),
+        (Some("finished"), Some("aborted"))
+    );
+    // Bad requests.
+    for (body, says) in [
+        (json!({"start": {"chosen": true}}), "start.chosen"),
+        (
+            json!({"start": {"chosen": true}, "opponent": "human", "placement_ms": 100}),
+            "placement_ms",
+        ),
+        (
+            json!({"start": {"id": 4}, "opponent": "human", "placement_ms": 9000}),
+            "placement_ms",
+        ),
+    ] {
+        let r = b.post("/api/games", body.clone()).await;
+        assert_eq!(r.status, 400, "{body}: {}", r.text);
+        assert!(r.error().starts_with(says), "{body}: {}", r.text);
+    }
+}

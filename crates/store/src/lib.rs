@@ -366,6 +366,16 @@ pub trait GameStore: Send + Sync {
     /// Records the result (or [`Finish::aborted`]); durable when this returns.
     fn finish_game(&self, id: GameId, finish: &Finish) -> Result<(), StoreError>;
 
+    /// Sets the start position of a game that has no move and no result yet (a start the
+    /// players chose together after the game was created: Northam's placement). `Conflict`
+    /// once a move is stored or the game is over, or for a FEN that does not read.
+    fn set_start(
+        &self,
+        id: GameId,
+        start_fen: &str,
+        start_id: Option<u16>,
+    ) -> Result<(), StoreError>;
+
     /// Sets (or with `None` removes) one PGN tag of a stored game.
     fn set_tag(&self, id: GameId, name: &str, value: Option<&str>) -> Result<(), StoreError>;
 

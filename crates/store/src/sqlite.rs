@@ -1205,6 +1205,44 @@ impl GameStore for SqliteStore {
         })
     }
 
+    fn set_start(
+        &self,
+        id: GameId,
+        start_fen: &str,
+        start_id: Option<u16>,
+    ) -> Result<(), StoreError> {
+        let pos = chess960_core::Position::from_fen(start_fen).map_err(|e| {
+            StoreError::Conflict(format!("the start FEN '{start_fen}' cannot be read: {e}"))
+        })?;
+        if let Some(n) = start_id {
+            let fits = chess960_core::StartId::new(n.into()).is_ok_and(|s| s.position() == pos);
+            if !fits {
+                return Err(StoreError::Conflict(format!(
+                    "start position {n} is not the FEN '{start_fen}'"
+                )));
+            }
+        }
+        self.write(|tx| {
+            let (plies, result) = state(tx, id)?;
+            let reason: Option<String> = tx
+                .query_row("SELECT reason FROM games WHERE id = ?1", [id.0], |r| {
+                    r.get(0)
+                })
+                .map_err(db_err)?;
+            if plies > 0 || result != "*" || reason.is_some() {
+                return Err(StoreError::Conflict(format!(
+                    "game {id} has begun or ended: its start position is fixed"
+                )));
+            }
+            tx.execute(
+                "UPDATE games SET start_fen = ?2, start_id = ?3, updated_ms = ?4 WHERE id = ?1",
+                params![id.0, pos.fen(), start_id, now_ms()],
+            )
+            .map_err(db_err)?;
+            Ok(())
+        })
+    }
+
     fn set_tag(&self, id: GameId, name: &str, value: Option<&str>) -> Result<(), StoreError> {
         if !valid_tag_name(name) {
             return Err(StoreError::Conflict(format!(

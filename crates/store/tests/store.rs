@@ -546,3 +546,64 @@ fn aborted_games_are_no_result_and_can_be_left_out() {
         }]
     );
 }
+
+#[test]
+fn a_start_set_before_the_first_move_only() {
+    let dir = scratch();
+    let store = SqliteStore::open(dir.path().join("g.sqlite3")).unwrap();
+    let classical = chess960_core::StartId::new(518).unwrap().position();
+    let chosen = chess960_core::StartId::new(42).unwrap().position();
+    let (id, _) = store
+        .create_game(&chess960_store::NewGame {
+            start_fen: classical.fen(),
+            start_id: Some(518),
+            white: "Ann".into(),
+            black: "Bob".into(),
+            time_control: None,
+            clocks: None,
+            tags: Vec::new(),
+        })
+        .unwrap();
+    // Not a start number of that FEN, or no FEN at all: refused.
+    assert!(matches!(
+        store.set_start(id, &chosen.fen(), Some(43)),
+        Err(StoreError::Conflict(_))
+    ));
+    assert!(matches!(
+        store.set_start(id, "8/8 w", None),
+        Err(StoreError::Conflict(_))
+    ));
+    store.set_start(id, &chosen.fen(), Some(42)).unwrap();
+    let g = store.game(id).unwrap().unwrap();
+    assert_eq!(
+        (g.game.start_fen.as_str(), g.game.start_id),
+        (chosen.fen().as_str(), Some(42))
+    );
+    // Once a move is stored, the start is fixed.
+    let pos = chosen;
+    let m = pos.legal_moves()[0];
+    store
+        .append_move(id, 0, &MoveRecord::of(&pos, m, None, 0))
+        .unwrap();
+    assert!(matches!(
+        store.set_start(id, &classical.fen(), Some(518)),
+        Err(StoreError::Conflict(_))
+    ));
+    // And for a finished (here: aborted) game.
+    let (id2, _) = store
+        .create_game(&chess960_store::NewGame {
+            start_fen: classical.fen(),
+            start_id: Some(518),
+            white: "A".into(),
+            black: "B".into(),
+            time_control: None,
+            clocks: None,
+            tags: Vec::new(),
+        })
+        .unwrap();
+    store.finish_game(id2, &Finish::aborted()).unwrap();
+    assert!(matches!(
+        store.set_start(id2, &chosen.fen(), Some(42)),
+        Err(StoreError::Conflict(_))
+    ));
+}

@@ -17,6 +17,7 @@ import { formatLevel, formatScore, formatTimeControl, resultMessage } from './de
 import { moveList } from './moveList';
 import { GameSocket } from './socket';
 import { followRematch, seatColorOf } from '../seats';
+import { placementFen, placementPanel } from './placement';
 
 export function gamePage(key: string): Page {
   return new GamePage(key).page;
@@ -58,6 +59,13 @@ class GamePage {
   private readonly study = h('div', { class: 'study' });
   /** A game between people waiting for its second player: the link to send, or the join form. */
   private readonly invite = h('div', { class: 'invite', 'data-testid': 'invite' });
+  /** Northam's placement while the players place the start position. */
+  private readonly placing = h('div', { class: 'placing' });
+  /** The piece picked for the next placement. */
+  private placePiece: string | null = null;
+  /** When the last view came (performance.now()), for the placement's countdown. */
+  private viewAt = 0;
+  private placeTimer: number | undefined;
   private readonly moves = h('div', { class: 'moves-box', 'data-testid': 'moves' });
   private readonly actions = h('div', { class: 'actions' });
   /** After the game: rematch, a new game with the same settings, analysis. */
@@ -109,6 +117,7 @@ class GamePage {
         this.message,
         this.thinkingLine,
         this.invite,
+        this.placing,
         this.study,
         h(
           'div',
@@ -155,6 +164,7 @@ class GamePage {
         this.clocks.stop();
         window.clearInterval(this.studyTimer);
         window.clearInterval(this.awayTimer);
+        window.clearInterval(this.placeTimer);
         this.board.destroy();
       },
     };
@@ -193,6 +203,7 @@ class GamePage {
     }
     if (view.status !== 'playing' || !view.engine_thinking) this.thinking = '';
     this.studyFrom = performance.now();
+    this.viewAt = performance.now();
     const me = this.me();
     const theirs = me && view.away ? view.away[me === 'white' ? 'black_ms' : 'white_ms'] : null;
     this.awaySince = theirs === null || theirs === undefined ? null : performance.now() - theirs;
@@ -314,12 +325,18 @@ class GamePage {
   private render(): void {
     const view = this.view;
     if (!view) return;
-    fill(this.banner, h('span', { class: 'banner-title' }, 'Start position:'), ' ', startLabel(view.start_id, view.back_rank));
+    fill(
+      this.banner,
+      h('span', { class: 'banner-title' }, 'Start position:'),
+      ' ',
+      view.placement ? 'placed by the players, Black first (Northam)' : startLabel(view.start_id, view.back_rank),
+    );
     this.renderBoard();
     this.renderPlayers();
     this.renderStatus();
     this.renderThinking();
     this.renderStudy();
+    this.renderPlacement();
     this.renderMoves();
     this.renderCastleButtons();
     this.renderActions();
@@ -327,7 +344,7 @@ class GamePage {
     this.renderAnalysis();
     const over = view.status === 'finished';
     const me = this.me();
-    this.moveInput.disabled = over || me === null || view.status === 'waiting';
+    this.moveInput.disabled = over || me === null || view.status === 'waiting' || view.status === 'placing';
     this.moveInput.placeholder = over ? 'The game is over' : me !== null ? 'e4, Nf3, O-O, e2e4' : 'Watching';
     fill(
       this.info,
@@ -335,8 +352,8 @@ class GamePage {
       view.level ? h('dd', {}, formatLevel(view.level)) : null,
       h('dt', {}, 'Time control'),
       h('dd', {}, formatTimeControl(view)),
-      h('dt', {}, 'Start FEN'),
-      h('dd', { class: 'fen' }, view.start_fen),
+      view.placement ? null : h('dt', {}, 'Start FEN'),
+      view.placement ? null : h('dd', { class: 'fen' }, view.start_fen),
       drawnInfo(view),
     );
   }
@@ -344,6 +361,11 @@ class GamePage {
   private renderBoard(): void {
     const view = this.view;
     if (!view) return;
+    if (view.placement) {
+      // The pieces placed so far, on an otherwise empty back rank.
+      this.board.showPast({ fen: placementFen(view.placement.rank), lastMove: null, turn: 'white', check: false, castling: null });
+      return;
+    }
     const position = this.shownPly === null ? undefined : this.positions[this.shownPly];
     if (position) this.board.showPast(position);
     else this.board.showLive(view, this.me());
@@ -389,6 +411,10 @@ class GamePage {
           ? 'Waiting for your opponent: send them the link below. The game starts when they join.'
           : 'This game waits for its second player.';
     } else if (view.status === 'study') text = 'Study time: look at the start position.';
+    else if (view.status === 'placing') {
+      const to = view.placement?.to_place;
+      text = to === this.me() && !view.hotseat ? 'Your turn to place a piece.' : `${to === 'white' ? 'White' : 'Black'} places a piece.`;
+    }
     else if (view.hotseat && this.seated) {
       const name = view.turn === 'white' ? view.white : view.black;
       text = `${view.turn === 'white' ? 'White' : 'Black'} (${name}) to move${view.check ? ', in check' : ''}.`;
@@ -639,6 +665,34 @@ class GamePage {
     return box;
   }
 
+  /** Northam's placement, while the players place the start position; its countdown ticks. */
+  private renderPlacement(): void {
+    window.clearInterval(this.placeTimer);
+    this.placeTimer = undefined;
+    const view = this.view;
+    const placement = view?.placement;
+    if (!view || !placement || view.status === 'finished') {
+      fill(this.placing);
+      return;
+    }
+    const draw = (): void =>
+      fill(
+        this.placing,
+        placementPanel(placement, this.me(), this.placePiece, this.viewAt, {
+          pick: piece => {
+            this.placePiece = piece;
+            draw();
+          },
+          place: (piece, file) => {
+            this.placePiece = null;
+            void this.act(() => api.place(this.key, piece, file));
+          },
+        }),
+      );
+    draw();
+    if (placement.ms_left !== null && placement.to_place !== null) this.placeTimer = window.setInterval(draw, 500);
+  }
+
   /** A game waiting for its second player: the link to send (for its creator), or the form to
    * join it (for anyone else). */
   private renderInvite(): void {
@@ -715,7 +769,7 @@ class GamePage {
   private me(): Color | null {
     if (!this.seated || !this.view) return null;
     // At one device this browser plays whoever is to move.
-    if (this.view.hotseat) return this.view.turn;
+    if (this.view.hotseat) return this.view.placement?.to_place ?? this.view.turn;
     return this.view.human ?? seatColorOf(this.key) ?? null;
   }
 
@@ -907,7 +961,8 @@ async function sameSettingsOf(key: string): Promise<NewGame | null> {
   const origin = originOf(key);
   const spec = origin?.spec;
   if (!spec) return null;
-  if ('random' in spec.start) return { ...spec };
+  // A random start is drawn again; a start the players place is placed again.
+  if ('random' in spec.start || 'chosen' in spec.start) return { ...spec };
   if (origin.startKind === 'draw' && origin.method) {
     // A fresh draw by the same method, sent with its seed so that the new game records it.
     const seed = randomSeed();

@@ -14,7 +14,7 @@ import { miniBoard } from './miniBoard';
 
 const SETTINGS_KEY = 'chess960.newGame';
 
-type StartKind = 'id' | 'random' | 'random-not-518' | 'draw' | 'import';
+type StartKind = 'id' | 'random' | 'random-not-518' | 'draw' | 'import' | 'chosen';
 
 interface Settings {
   startKind: StartKind;
@@ -152,6 +152,11 @@ export function newGamePage(navigate: Navigate): Page {
       'div',
       { class: 'option' },
       radio('start', 'random-not-518', settings.startKind === 'random-not-518', 'Random, but not the classical start (518)'),
+    ),
+    h(
+      'div',
+      { class: 'option people-only' },
+      radio('start', 'chosen', settings.startKind === 'chosen', 'Placed by both players in turn, Black first (Northam), once the game begins'),
     ),
     h(
       'div',
@@ -295,6 +300,7 @@ export function newGamePage(navigate: Navigate): Page {
     for (const part of form.querySelectorAll<HTMLElement>('.engine-only')) part.hidden = value('opponent') !== 'engine';
     for (const part of form.querySelectorAll<HTMLElement>('.hotseat-only')) part.hidden = value('opponent') !== 'hotseat';
     for (const part of form.querySelectorAll<HTMLElement>('.human-only')) part.hidden = value('opponent') !== 'human';
+    for (const part of form.querySelectorAll<HTMLElement>('.people-only')) part.hidden = value('opponent') === 'engine';
     const kind = value('start');
     if (kind === 'id') void previewNumber();
     else if (kind === 'draw' && drawn) showPreview(drawn.id, drawn.back_rank);
@@ -345,6 +351,9 @@ export function newGamePage(navigate: Navigate): Page {
         const draw = drawn.seed === undefined ? null : { method: drawn.method, seed: drawn.seed };
         return { start: { id: drawn.id }, drawn: draw ?? undefined };
       }
+      case 'chosen':
+        if (s.opponent === 'engine') throw new Error('The engine does not place pieces: choose another start, or play a person.');
+        return { start: { chosen: true } };
       case 'import': {
         const text = importText.value.trim();
         if (!text) throw new Error('Paste a PGN or a FEN first.');

@@ -24,6 +24,7 @@ mod engine;
 pub mod events;
 mod join;
 mod moves;
+mod placement;
 mod rematch;
 mod takeback;
 mod timer;
@@ -240,8 +241,12 @@ impl GameHandle {
         let mut g = self.lock().await;
         let mut color = g.sides.seat_of(who.seat, g.id.0)?;
         if g.sides.hotseat() {
-            // Two people at one device: the side to move acts.
-            color = g.turn();
+            // Two people at one device: the side to move (or to place) acts.
+            color = g
+                .placing
+                .as_ref()
+                .and_then(|p| p.to_place())
+                .unwrap_or(g.turn());
         }
         g.client = who.client;
         g.presence.seen(color, Instant::now());
@@ -302,6 +307,13 @@ impl GameHandle {
         }
         // The first move's deadline counts from the end of the study time.
         g.abandon_at = None;
+        if let Some(p) = &mut g.placing {
+            // First the players place the pieces (`placement.rs`).
+            g.phase = Phase::Placing;
+            p.start_turn(Instant::now());
+            self.wake.notify_one();
+            return;
+        }
         match study {
             Some(d) if !d.is_zero() => {
                 g.phase = Phase::Study {
@@ -343,12 +355,12 @@ impl GameHandle {
     }
 }
 
-/// Refuses playing a game whose second seat is still open.
+/// Refuses playing a game whose second seat is still open, or whose start is being placed.
 fn waiting(g: &Live) -> GameResult<()> {
-    if g.phase == Phase::Open {
-        Err(GameError::WaitingForOpponent)
-    } else {
-        Ok(())
+    match g.phase {
+        Phase::Open => Err(GameError::WaitingForOpponent),
+        Phase::Placing => Err(GameError::StillPlacing),
+        _ => Ok(()),
     }
 }
 

@@ -32,6 +32,9 @@ impl GameHandle {
                 self.changed(&mut g);
             }
         }
+        if let Err(e) = self.place_on_time(&mut g).await {
+            tracing::error!("game {}: cannot store the placement: {e}", g.key);
+        }
         if let Err(e) = self.settle(&mut g).await {
             tracing::error!("game {}: cannot store the time forfeit: {e}", g.key);
         }
@@ -47,6 +50,9 @@ impl GameHandle {
         }
         let mut wake = g.abandon_at;
         if let Phase::Study { until } = g.phase {
+            wake = Some(wake.map_or(until, |w| w.min(until)));
+        }
+        if let Some(until) = g.placing.as_ref().and_then(|p| p.until) {
             wake = Some(wake.map_or(until, |w| w.min(until)));
         }
         if let Some(flag) = g.flag_time() {
