@@ -6,6 +6,7 @@ pub mod draw;
 pub mod fairness;
 pub mod fen;
 pub mod id;
+pub mod join;
 pub mod list;
 pub mod matchcmd;
 pub mod moves;

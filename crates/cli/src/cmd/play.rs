@@ -76,6 +76,13 @@ pub struct PlayArgs {
     /// The game database (default: $CHESS960_DB, else the user's data directory).
     #[arg(long, value_name = "PATH")]
     pub db: Option<PathBuf>,
+    /// Play a game between people on a 'chess960 serve' server from the terminal: the game's
+    /// link as the browser shows it (http://HOST:8960/game/KEY; add ?token=T for a server with
+    /// an access token). The first time, the terminal takes the open seat (named by --name) and
+    /// keeps its token in the config directory (seats.json; $CHESS960_CONFIG_DIR moves it), so
+    /// --join with the same link goes on later; a game whose seats are taken is watched.
+    #[arg(long, value_name = "URL", conflicts_with_all = ["id", "random", "seed", "level", "tc", "resume", "db"])]
+    pub join: Option<String>,
 }
 
 /// `--color`.
@@ -91,6 +98,17 @@ const ENGINE_NAME: &str = "chess960-engine";
 
 /// Runs `chess960 play`.
 pub fn main(args: &PlayArgs) -> ExitCode {
+    if let Some(url) = &args.join {
+        let input = Box::new(std::io::BufReader::new(std::io::stdin()));
+        let mut stdout = std::io::stdout();
+        return match super::join::run(url, args.name.as_deref(), input, &mut stdout) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("chess960: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     match run(args, &mut stdin.lock(), &mut stdout.lock()) {
