@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 struct Serve {
     child: Child,
     port: u16,
-    _dir: tempfile::TempDir,
+    dir: tempfile::TempDir,
 }
 
 impl Drop for Serve {
@@ -24,7 +24,11 @@ impl Drop for Serve {
 }
 
 fn serve() -> Serve {
-    let dir = tempfile::tempdir().expect("temp dir");
+    serve_in(tempfile::tempdir().expect("temp dir"))
+}
+
+/// A server over the database in `dir` (kept from an earlier server's run).
+fn serve_in(dir: tempfile::TempDir) -> Serve {
     let mut child = Command::new(env!("CARGO_BIN_EXE_chess960"))
         .args(["serve", "--port", "0", "--db"])
         .arg(dir.path().join("games.sqlite3"))
@@ -43,11 +47,7 @@ fn serve() -> Serve {
         .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
         .and_then(|p| p.parse().ok())
         .unwrap_or_else(|| panic!("no port in {line:?}"));
-    Serve {
-        child,
-        port,
-        _dir: dir,
-    }
+    Serve { child, port, dir }
 }
 
 /// One HTTP request to the server; the status and the JSON body.
@@ -247,4 +247,97 @@ fn a_terminal_joins_a_game_by_its_link_and_plays_it() {
         err.contains("bad --join") && err.contains("no game key"),
         "{err}"
     );
+}
+
+#[test]
+fn a_game_between_people_survives_kill_9_of_the_server() {
+    let mut server = serve();
+    let port = server.port;
+    let (_, g) = http(
+        port,
+        "POST",
+        "/api/games",
+        None,
+        Some(
+            json!({"start": {"id": 518}, "opponent": "human", "name": "Ann",
+                    "time_control": {"initial_ms": 300000, "increment_ms": 2000}}),
+        ),
+    );
+    let key = g["key"].as_str().unwrap().to_string();
+    let ann = g["seat_token"].as_str().unwrap().to_string();
+    let (_, j) = http(
+        port,
+        "POST",
+        &format!("/api/games/{key}/join"),
+        None,
+        Some(json!({"name": "Bob"})),
+    );
+    let bob = j["seat_token"].as_str().unwrap().to_string();
+    let mv = |port: u16, token: &str, uci: &str, ply: usize| {
+        let (s, v) = http(
+            port,
+            "POST",
+            &format!("/api/games/{key}/moves"),
+            Some(token),
+            Some(json!({"move": uci, "ply": ply})),
+        );
+        assert_eq!(s, 200, "{uci}: {v}");
+        v
+    };
+    mv(port, &ann, "e2e4", 0);
+    mv(port, &bob, "e7e5", 1);
+    std::thread::sleep(Duration::from_millis(300));
+    let last = mv(port, &ann, "g1f3", 2);
+    let clocks = last["moves"][2]["clocks"].clone();
+    assert!(
+        clocks["white_ms"].as_u64().unwrap() > 300_000 - 5_000,
+        "{clocks}"
+    );
+
+    // kill -9: no shutdown, no last write.
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+    let dir = std::mem::replace(&mut server.dir, tempfile::tempdir().unwrap());
+    drop(server);
+    std::thread::sleep(Duration::from_millis(1500));
+    let server = serve_in(dir);
+    let port = server.port;
+    let (s, back) = http(port, "GET", &format!("/api/games/{key}"), None, None);
+    assert_eq!(s, 200, "{back}");
+    // Every acknowledged move is there, the clocks as stored with the last one, stopped while
+    // nobody was there.
+    let sans: Vec<&str> = back["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["san"].as_str().unwrap())
+        .collect();
+    assert_eq!(sans, ["e4", "e5", "Nf3"]);
+    assert_eq!(back["status"], "playing");
+    assert_eq!(back["paused"], true, "{back}");
+    assert_eq!(back["clocks"]["running"], Value::Null);
+    assert_eq!(back["clocks"]["white_ms"], clocks["white_ms"]);
+    assert_eq!(back["clocks"]["black_ms"], clocks["black_ms"]);
+    // Both players come back with their tokens and the game goes on, Black's clock running.
+    let (s, _) = http(port, "GET", &format!("/api/games/{key}"), Some(&ann), None);
+    assert_eq!(s, 200);
+    let next = mv(port, &bob, "b8c6", 3);
+    assert_eq!(next["paused"], false);
+    assert_eq!(next["turn"], "white");
+    assert_eq!(next["clocks"]["running"], "white");
+    let black_after = next["clocks"]["black_ms"].as_u64().unwrap();
+    let black_before = clocks["black_ms"].as_u64().unwrap();
+    assert!(
+        black_after <= black_before + 2_000 && black_after + 5_000 >= black_before + 2_000,
+        "Black's clock, sane: {black_before} before the restart, {black_after} after his move (+2 s)"
+    );
+    mv(port, &ann, "f1c4", 4);
+    let (_, fin) = http(
+        port,
+        "POST",
+        &format!("/api/games/{key}/resign"),
+        Some(&bob),
+        Some(json!({})),
+    );
+    assert_eq!(fin["result"], "1-0", "{fin}");
 }
