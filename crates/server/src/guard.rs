@@ -184,9 +184,15 @@ impl Guard {
             return None;
         }
         let path = req.uri().path().trim_end_matches('/');
-        let (limit, what) = if path == "/api/games" {
+        let game_action = |name: &str| {
+            path.strip_prefix("/api/games/")
+                .and_then(|rest| rest.strip_suffix(name))
+                .is_some_and(|key| key.ends_with('/'))
+        };
+        // A rematch may create a game (at once at one device): it counts as a new game.
+        let (limit, what) = if path == "/api/games" || game_action("rematch") {
             (&self.limits.new_games, "new games")
-        } else if path.starts_with("/api/games/") && path.ends_with("/join") {
+        } else if game_action("join") {
             (&self.limits.joins, "games joined")
         } else {
             return None;
@@ -662,6 +668,25 @@ mod tests {
                 assert!(g.admit(post_from(path, "127.0.0.1:5000")).await.is_ok());
             }
         }
+        // Rematches count as new games: they may create one.
+        let rematch = format!("/api/games/{key}/rematch");
+        for i in 0..20 {
+            assert!(
+                g.admit(post_from(&rematch, "203.0.113.9:5000"))
+                    .await
+                    .is_ok(),
+                "#{i}"
+            );
+        }
+        let refused = g
+            .admit(post_from(&rematch, "203.0.113.9:5000"))
+            .await
+            .unwrap_err();
+        assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
+        assert!(g
+            .admit(post_from("/api/games", "203.0.113.9:5000"))
+            .await
+            .is_err());
         // Other actions are not counted.
         let mv = format!("/api/games/{key}/moves");
         for _ in 0..50 {

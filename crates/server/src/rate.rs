@@ -1,5 +1,5 @@
 //! Rate limits per client address, for the requests that create something that lasts: new games
-//! (`POST /api/games`) and seats taken (`POST /api/games/{key}/join`). Each address has a bucket
+//! (`POST /api/games`, and rematches, which may create one) and seats taken (`POST /api/games/{key}/join`). Each address has a bucket
 //! of `burst` requests that refills by one every `every`; an empty bucket is answered 429 with
 //! the seconds to wait (`Retry-After`). The guard (`guard.rs`) checks them with the network's
 //! other checks, before any handler runs.
@@ -93,7 +93,8 @@ impl RateLimit {
 /// The server's limits (see the module documentation and docs/server.md).
 #[derive(Debug)]
 pub struct Limits {
-    /// `POST /api/games`: 20 at once, then one every 6 s (10 a minute).
+    /// `POST /api/games` (and `POST /api/games/{key}/rematch`, which may create a game): 20 at
+    /// once, then one every 6 s (10 a minute).
     pub new_games: RateLimit,
     /// `POST /api/games/{key}/join`: 20 at once, then one every 3 s.
     pub joins: RateLimit,
