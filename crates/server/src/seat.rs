@@ -64,8 +64,9 @@ impl std::fmt::Display for SeatError {
         match self {
             SeatError::Missing => write!(
                 f,
-                "this action needs the game's seat token (header X-Seat-Token), which only the \
-                 creator of the game received; without it the game can only be watched"
+                "this action needs the game's seat token (header X-Seat-Token), which only its \
+                 players received (the one who created the game, and the one who joined it); \
+                 without it the game can only be watched"
             ),
             SeatError::Wrong => write!(
                 f,
