@@ -1,6 +1,7 @@
 // Browser test of a game between two people (issue 16): Ann creates a challenge from the
 // new-game form and gets a link; Bob opens it in another browser and joins; they play through
-// the server, Ann by dragging and Bob by typing; a draw offer is declined, then one is accepted.
+// the server, Ann by dragging and Bob by typing, Ann castles with the O-O button and Bob by
+// dragging his king onto his rook; a draw offer is declined, then one is accepted.
 // A third browser watches every move; a fourth, opening the link after both seats are taken,
 // can only watch; a fifth finds the game on the games page, among those being played now.
 //   cd web && CHESS960_BIN=../target/ci/chess960 node --test --test-concurrency=1 tests/people.test.mjs
@@ -111,7 +112,22 @@ test('two people play a game through a link; a spectator watches; a latecomer on
   await shot(ann, 'people-draw-offer');
   await ann.locator('[data-testid=decline-draw]').click();
   await eventually(async () => (await view(key)).draw_offered_by === null, 'the offer declined');
-  await typeMove(bob, 'Nc6');
+  await typeMove(bob, 'Nf6');
+  for (const [page, san] of [[ann, 'Bc4'], [bob, 'Bc5']]) {
+    await page.locator('[data-testid=status]', { hasText: 'Your move' }).waitFor();
+    await typeMove(page, san);
+  }
+  // Castling both ways between people: Ann (White) with the O-O button, Bob (Black) by
+  // dragging his king onto his rook.
+  await ann.locator('[data-testid=status]', { hasText: 'Your move' }).waitFor();
+  await ann.locator('[data-testid=castle-king]').click();
+  await bob.locator('[data-testid=status]', { hasText: 'Your move' }).waitFor();
+  await drag(bob, 'e8', 'h8');
+  const castled = await eventually(async () => {
+    const v = await view(key);
+    return v.moves.length === 8 ? v : null;
+  }, 'both castled');
+  assert.deepEqual(castled.moves.slice(6).map(m => [m.uci, m.san]), [['e1h1', 'O-O'], ['e8h8', 'O-O']]);
   await ann.locator('[data-testid=status]', { hasText: 'Your move' }).waitFor();
   await ann.locator('[data-testid=offer-draw]').click();
   await bob.locator('[data-testid=accept-draw]').click();
@@ -120,8 +136,8 @@ test('two people play a game through a link; a spectator watches; a latecomer on
   // The spectator saw it all, as did the latecomer.
   for (const page of [watcher, late]) {
     await page.locator('[data-testid=status]', { hasText: 'draw agreed' }).waitFor();
-    const moves = await page.locator('[data-testid=moves]').textContent();
-    for (const san of ['e4', 'e5', 'Nf3', 'Nc6']) assert.ok(moves.includes(san), `${san} in ${moves}`);
+    const sans = await page.locator('[data-testid=moves] button.move').allTextContents();
+    assert.deepEqual(sans, ['e4', 'e5', 'Nf3', 'Nf6', 'Bc4', 'Bc5', 'O-O', 'O-O'], 'every move seen');
   }
   const final = await view(key);
   assert.deepEqual([final.white, final.black, final.result, final.reason], ['Ann', 'Bob', '1/2-1/2', 'draw agreed']);
@@ -141,20 +157,12 @@ test('two people play a game through a link; a spectator watches; a latecomer on
   assert.deepEqual([rematch.white, rematch.black, rematch.start_id], ['Bob', 'Ann', 518]);
   await bob.locator('[data-testid=status]', { hasText: 'Your move' }).waitFor();
 
-  // Castling both ways between people: Bob (White) with the O-O button, Ann (Black) by
-  // dragging her king onto her rook.
-  for (const [page, san] of [[bob, 'e4'], [ann, 'e5'], [bob, 'Nf3'], [ann, 'Nf6'], [bob, 'Bc4'], [ann, 'Bc5']]) {
+  // Both move (before that, a game is aborted rather than claimed).
+  for (const [page, san] of [[bob, 'e4'], [ann, 'e5']]) {
     await page.locator('[data-testid=status]', { hasText: 'Your move' }).waitFor();
     await typeMove(page, san);
   }
-  await bob.locator('[data-testid=castle-king]').click();
-  await ann.locator('[data-testid=status]', { hasText: 'Your move' }).waitFor();
-  await drag(ann, 'e8', 'h8');
-  const castled = await eventually(async () => {
-    const v = await view(next);
-    return v.moves.length === 8 ? v : null;
-  }, 'both castled');
-  assert.deepEqual(castled.moves.slice(6).map(m => [m.uci, m.san]), [['e1h1', 'O-O'], ['e8h8', 'O-O']]);
+  await eventually(async () => (await view(next)).moves.length === 2, 'two moves in the rematch');
 
   // Bob closes his page: Ann sees the countdown, then claims the win.
   await bob.context().close();
