@@ -75,6 +75,12 @@ step "server load: memory after many games, move latency with deep searches queu
 # the server to the same targets (under 200 MB, p99 under 50 ms).
 python3 scripts/server-load.py "$target_dir/ci/chess960" --games 500 --deep 200 --moves 100 --check
 
+step "games between people under load: WebSockets, latency, no move lost"
+# The full run (200 games) is in docs/server.md; this one holds the server to the same targets
+# (p99 under 50 ms, no error, no move lost, also after a restart). cargo test built the example.
+cargo build --profile ci -p chess960-server --example people_load
+"$target_dir/ci/examples/people_load" "$target_dir/ci/chess960" --games 100 --plies 30 --check
+
 if [ -f fuzz/Cargo.toml ]; then
   step "fuzz targets compile"
   # cargo-fuzz itself needs nightly; checking the targets compile keeps them from rotting.

@@ -25,7 +25,7 @@ use serde::Deserialize;
 use serde_json::json;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The deepest fixed level and analysis depth accepted.
 const MAX_DEPTH: u32 = 30;
@@ -946,44 +946,15 @@ pub async fn websocket(
     let shutdown = state.shutdown_signal();
     let seat = query.seat.filter(|t| !t.trim().is_empty());
     // The client has nothing to say (moves go through HTTP): small messages only.
-    let ws = ws
-        .max_message_size(WS_MAX_MESSAGE)
-        .max_frame_size(WS_MAX_MESSAGE);
-    Ok(ws.on_upgrade(move |socket| session(h, socket, shutdown, seat, client)))
+    Ok(crate::ws_limits::limited(ws)
+        .on_upgrade(move |socket| session(h, socket, shutdown, seat, client)))
 }
-
-/// The largest message a game's (or the lobby's) WebSocket client may send.
-pub(crate) const WS_MAX_MESSAGE: usize = 4096;
-/// More messages than this from a game's WebSocket client within a second close its
-/// connection: the server is not slowed by a client that floods it.
-pub(crate) const WS_MAX_PER_SECOND: u32 = 20;
 
 /// `GET /api/games/{key}/ws` query: the seat token, for the player (a WebSocket cannot carry
 /// the header from a browser).
 #[derive(Deserialize)]
 pub struct WsQuery {
     seat: Option<String>,
-}
-
-/// Counts events per one-second window.
-#[derive(Default)]
-pub(crate) struct PerSecond {
-    since: Option<Instant>,
-    n: u32,
-}
-
-impl PerSecond {
-    /// Counts one at `now`; returns the count of the current second.
-    pub(crate) fn count(&mut self, now: Instant) -> u32 {
-        match self.since {
-            Some(t) if now.saturating_duration_since(t) < Duration::from_secs(1) => self.n += 1,
-            _ => {
-                self.since = Some(now);
-                self.n = 1;
-            }
-        }
-        self.n
-    }
 }
 
 /// Tells the game that a player's connection closed when its session ends (also when the
@@ -1020,7 +991,7 @@ async fn session(
     client: IpAddr,
 ) {
     let mut rx = h.subscribe();
-    let mut flood = PerSecond::default();
+    let mut flood = crate::ws_limits::Flood::default();
     let who = Actor {
         seat: seat.as_deref(),
         client,
@@ -1050,21 +1021,11 @@ async fn session(
                     break;
                 }
             }
-            incoming = socket.recv() => match incoming {
-                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
-                // The client sends nothing of meaning; pings are answered by axum.
-                Some(Ok(_)) => {
-                    if flood.count(Instant::now()) > WS_MAX_PER_SECOND {
-                        let _ = socket
-                            .send(Message::Close(Some(axum::extract::ws::CloseFrame {
-                                code: axum::extract::ws::close_code::POLICY,
-                                reason: "too many messages".into(),
-                            })))
-                            .await;
-                        break;
-                    }
+            incoming = socket.recv() => {
+                if !flood.on_message(&mut socket, incoming).await {
+                    break;
                 }
-            },
+            }
             _ = shutdown.changed() => {
                 let _ = socket.send(Message::Close(None)).await;
                 break;

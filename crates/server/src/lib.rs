@@ -48,6 +48,7 @@ mod seat;
 mod secret;
 mod sides;
 mod tc_label;
+mod ws_limits;
 
 /// How games against the engine are recorded in the store (players, tags, time control), shared
 /// with `chess960 play` so that the terminal and the browser keep their games alike.

@@ -430,9 +430,10 @@ export function newGamePage(navigate: Navigate): Page {
   const el = h(
     'section',
     { class: 'home-page' },
-    lobby.el,
     h('h1', {}, 'New game'),
-    h('div', { class: 'home-columns' }, form, h('div', { class: 'preview-column' }, previewLabel, preview.el)),
+    // The lobby beside the form, under the preview: challenges coming and going never move the
+    // form under the pointer.
+    h('div', { class: 'home-columns' }, form, h('div', { class: 'preview-column' }, previewLabel, preview.el, lobby.el)),
   );
   requestAnimationFrame(refresh);
   return {

@@ -1,16 +1,17 @@
 //! `GET /api/lobby/ws`: the lobby's list, live. The client sends nothing of meaning: like a
-//! game's socket, it may send small messages only, and one that floods is disconnected.
+//! game's socket, it is held to `ws_limits.rs`.
 
 use super::Lobby;
-use crate::api::{Client, PerSecond, WS_MAX_MESSAGE, WS_MAX_PER_SECOND};
+use crate::api::Client;
 use crate::error::{ApiError, ApiResult};
+use crate::ws_limits::{self, Flood};
 use crate::AppState;
-use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::response::Response;
 use serde_json::json;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// At most this often a client is sent the list (changes in between are sent together).
 const MIN_INTERVAL: Duration = Duration::from_millis(200);
@@ -32,10 +33,7 @@ pub async fn websocket(
         )));
     };
     let shutdown = state.shutdown_signal();
-    let ws = ws
-        .max_message_size(WS_MAX_MESSAGE)
-        .max_frame_size(WS_MAX_MESSAGE);
-    Ok(ws.on_upgrade(move |socket| async move {
+    Ok(ws_limits::limited(ws).on_upgrade(move |socket| async move {
         session(lobby, socket, shutdown).await;
         drop(guard);
     }))
@@ -53,7 +51,7 @@ async fn session(
 ) {
     let mut changes = lobby.subscribe();
     changes.mark_unchanged();
-    let mut flood = PerSecond::default();
+    let mut flood = Flood::default();
     if socket
         .send(Message::Text(message(&lobby).into()))
         .await
@@ -74,20 +72,11 @@ async fn session(
                     break;
                 }
             }
-            incoming = socket.recv() => match incoming {
-                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
-                Some(Ok(_)) => {
-                    if flood.count(Instant::now()) > WS_MAX_PER_SECOND {
-                        let _ = socket
-                            .send(Message::Close(Some(CloseFrame {
-                                code: axum::extract::ws::close_code::POLICY,
-                                reason: "too many messages".into(),
-                            })))
-                            .await;
-                        break;
-                    }
+            incoming = socket.recv() => {
+                if !flood.on_message(&mut socket, incoming).await {
+                    break;
                 }
-            },
+            }
             _ = shutdown.changed() => {
                 let _ = socket.send(Message::Close(None)).await;
                 break;

@@ -1,0 +1,74 @@
+//! The limits every WebSocket whose client has nothing to say is held to (a game's socket and
+//! the lobby's): small messages only, and a client that sends more than a few a second is
+//! disconnected, so that a flood closes one connection instead of slowing the server.
+
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use std::time::{Duration, Instant};
+
+/// The largest message such a client may send.
+pub const MAX_MESSAGE: usize = 4096;
+/// More messages than this within a second close the connection (code 1008, policy).
+pub const MAX_PER_SECOND: u32 = 20;
+
+/// The upgrade with the message size limit.
+pub fn limited(ws: WebSocketUpgrade) -> WebSocketUpgrade {
+    ws.max_message_size(MAX_MESSAGE).max_frame_size(MAX_MESSAGE)
+}
+
+/// Counts a client's messages per one-second window.
+#[derive(Default)]
+pub struct Flood {
+    since: Option<Instant>,
+    n: u32,
+}
+
+impl Flood {
+    /// Counts one at `now`; returns the count of the current second.
+    fn count(&mut self, now: Instant) -> u32 {
+        match self.since {
+            Some(t) if now.saturating_duration_since(t) < Duration::from_secs(1) => self.n += 1,
+            _ => {
+                self.since = Some(now);
+                self.n = 1;
+            }
+        }
+        self.n
+    }
+
+    /// What the client sent (`socket.recv()`); false once the connection is over: the client
+    /// closed it, it broke, or it flooded (then it is closed with 1008 here). The client's
+    /// messages mean nothing; pings are answered by axum.
+    pub async fn on_message(
+        &mut self,
+        socket: &mut WebSocket,
+        incoming: Option<Result<Message, axum::Error>>,
+    ) -> bool {
+        match incoming {
+            None | Some(Err(_)) | Some(Ok(Message::Close(_))) => false,
+            Some(Ok(_)) if self.count(Instant::now()) > MAX_PER_SECOND => {
+                let _ = socket
+                    .send(Message::Close(Some(CloseFrame {
+                        code: axum::extract::ws::close_code::POLICY,
+                        reason: "too many messages".into(),
+                    })))
+                    .await;
+                false
+            }
+            Some(Ok(_)) => true,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_per_second() {
+        let t = Instant::now();
+        let mut f = Flood::default();
+        assert_eq!(f.count(t), 1);
+        assert_eq!(f.count(t + Duration::from_millis(999)), 2);
+        assert_eq!(f.count(t + Duration::from_millis(1000)), 1, "a new second");
+    }
+}
