@@ -22,8 +22,9 @@ use crate::game::{legal_move, LegalMove};
 use crate::judge::{judge, Judgement, WhiteEval};
 use crate::pool::{SearchPool, Urgency};
 use crate::round::{CancelOnDrop, ScoreJson};
+use crate::ws_limits;
 use crate::AppState;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{Message, WebSocket};
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
@@ -272,11 +273,9 @@ enum ClientMsg {
 pub async fn websocket(
     State(state): State<AppState>,
     Client(client): Client,
-    ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+    ws: ws_limits::Upgrade,
 ) -> ApiResult<Response> {
-    let ws = ws.map_err(|e| {
-        ApiError::bad_request(format!("this address takes WebSocket connections: {e}"))
-    })?;
+    let ws = ws_limits::accept(ws)?;
     let seat = state.analysis_sessions().enter(client).ok_or_else(|| {
         ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,

@@ -10,7 +10,7 @@ use crate::round::{
 };
 use crate::seat;
 use crate::AppState;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{Message, WebSocket};
 use axum::extract::{ConnectInfo, FromRequestParts, Path, Query, State};
 use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
@@ -936,13 +936,11 @@ pub async fn websocket(
     Path(key): Path<String>,
     Client(client): Client,
     query: Result<Query<WsQuery>, axum::extract::rejection::QueryRejection>,
-    ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+    ws: crate::ws_limits::Upgrade,
 ) -> ApiResult<Response> {
     let Query(query) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let h = handle(&state, &key).await?;
-    let ws = ws.map_err(|e| {
-        ApiError::bad_request(format!("this address takes WebSocket connections: {e}"))
-    })?;
+    let ws = crate::ws_limits::accept(ws)?;
     let shutdown = state.shutdown_signal();
     let seat = query.seat.filter(|t| !t.trim().is_empty());
     // The client has nothing to say (moves go through HTTP): small messages only.

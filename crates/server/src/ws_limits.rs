@@ -2,8 +2,19 @@
 //! the lobby's): small messages only, and a client that sends more than a few a second is
 //! disconnected, so that a flood closes one connection instead of slowing the server.
 
+use crate::error::ApiError;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use std::time::{Duration, Instant};
+
+/// What a WebSocket route extracts: the upgrade, or why the request was not one.
+pub type Upgrade = Result<WebSocketUpgrade, WebSocketUpgradeRejection>;
+
+/// The upgrade, or a 400 that says the address only takes WebSocket connections (a plain
+/// `GET` from a browser's address bar lands here).
+pub fn accept(ws: Upgrade) -> Result<WebSocketUpgrade, ApiError> {
+    ws.map_err(|e| ApiError::bad_request(format!("this address takes WebSocket connections: {e}")))
+}
 
 /// The largest message such a client may send.
 pub const MAX_MESSAGE: usize = 4096;

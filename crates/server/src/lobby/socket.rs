@@ -6,7 +6,7 @@ use crate::api::Client;
 use crate::error::{ApiError, ApiResult};
 use crate::ws_limits::{self, Flood};
 use crate::AppState;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{Message, WebSocket};
 use axum::extract::State;
 use axum::response::Response;
 use serde_json::json;
@@ -20,11 +20,9 @@ const MIN_INTERVAL: Duration = Duration::from_millis(200);
 pub async fn websocket(
     State(state): State<AppState>,
     Client(client): Client,
-    ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+    ws: ws_limits::Upgrade,
 ) -> ApiResult<Response> {
-    let ws = ws.map_err(|e| {
-        ApiError::bad_request(format!("this address takes WebSocket connections: {e}"))
-    })?;
+    let ws = ws_limits::accept(ws)?;
     let lobby = Arc::clone(state.lobby());
     let Some(guard) = lobby.enter(client) else {
         return Err(ApiError::too_many_requests(format!(
