@@ -29,7 +29,7 @@ step "Debian packages: pgn-extract and Scid (read back our PGN), engines (match 
 missing=()
 for pair in pgn-extract:pgn-extract tkscid:scid stockfish:stockfish glaurung:glaurung \
             ethereal-chess:ethereal-chess fairy-stockfish:fairy-stockfish polyglot:polyglot \
-            chromium:chromium; do
+            chromium:chromium g++:g++ make:make; do
   bin=${pair%%:*} pkg=${pair#*:}
   command -v "$bin" >/dev/null || [ -x "/usr/games/$bin" ] || missing+=("$pkg")
 done
@@ -64,6 +64,11 @@ cargo clippy --workspace --all-targets --profile ci -- -D warnings
 
 step "cargo test (optimised profile 'ci')"
 cargo test --workspace --profile ci
+
+step "Swiss pairings against bbpPairings (FIDE Dutch): generated tournaments and variants"
+# Builds bbpPairings from ../shared/tools once (into target/bbp); the 6,000-tournament run of
+# docs/events.md is 'bash scripts/bbp-compare.sh --full'.
+bash scripts/bbp-compare.sh
 
 step "browser tests: the real server in headless Chromium"
 cargo build --profile ci -p chess960-cli

@@ -1,0 +1,14 @@
+//! Swiss pairings by the FIDE Dutch system (C.04.3, the rules in force from 1 July 2025).
+//!
+//! [`pair_dutch`] pairs one round from the history so far. The criteria of Art. 2 are
+//! weighed by maximum-weight matching (`crate::matching`), bracket by bracket, and the
+//! choices that the criteria leave open are made in the order of Art. 3–4 (which
+//! moved-down players are paired, transpositions, exchanges). The pairings are checked
+//! against bbpPairings, the FIDE-endorsed Dutch engine, on generated tournaments
+//! (`examples/bbp_compare.rs`, docs/events.md).
+
+pub mod color;
+mod dutch;
+pub mod state;
+
+pub use dutch::{pair_dutch, PairingError};
