@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Our FIDE Dutch pairings against bbpPairings (the engine lichess's Swiss runs on), on
 # tournaments its generator makes and on variants of them for its pairing mode (byes,
-# withdrawals, late entries). See docs/events.md.
+# withdrawals, late entries), and on events run through our event model. See docs/events.md.
 #
 #   bash scripts/bbp-compare.sh          # the CI run: about 1,000 tournaments, under a minute
 #   bash scripts/bbp-compare.sh --full   # the figures of docs/events.md: 6,000 tournaments
@@ -26,10 +26,12 @@ if [ $full -eq 1 ]; then
     run --config "$cfg/$c.txt" --seeds 1001-2000 --mutate 2
   done
   run --config "$cfg/swiss100.txt" --seeds 1-300 --mutate 1
+  run --events 1000 --seeds 1-1
 else
   run --config "$cfg/swiss40.txt" --seeds 1-300 --mutate 2
   run --config "$cfg/swiss41.txt" --seeds 1-150
   run --config "$cfg/swiss12.txt" --seeds 1-400 --mutate 2
   run --config "$cfg/swiss20.txt" --seeds 1-150 --mutate 1
   run --config "$cfg/swiss100.txt" --seeds 1-10
+  run --events 100 --seeds 1-1
 fi

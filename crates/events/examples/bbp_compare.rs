@@ -16,6 +16,10 @@
 //! in the next round, and late entrants (with zero- or half-point byes for the rounds they
 //! missed, some of them absent again). Both programs pair the next round; the output,
 //! board order included, must be the same.
+//!
+//! `--events N` runs N Swiss events through our event model (40 players, 9 rounds, random
+//! results with forfeits, byes asked for, withdrawals, late entries): before each round the
+//! event is exported as TRF and bbpPairings pairs it; the event's own pairing must match.
 
 use chess960_events::model::Color;
 use chess960_events::swiss::pair_dutch;
@@ -31,6 +35,7 @@ struct Args {
     keep: Option<PathBuf>,
     verbose: bool,
     mutate: u32,
+    events: u64,
 }
 
 fn args() -> Result<Args, String> {
@@ -41,6 +46,7 @@ fn args() -> Result<Args, String> {
         keep: None,
         verbose: false,
         mutate: 0,
+        events: 0,
     };
     let mut it = std::env::args().skip(1);
     while let Some(x) = it.next() {
@@ -55,6 +61,7 @@ fn args() -> Result<Args, String> {
             }
             "--keep" => a.keep = Some(val()?.into()),
             "--verbose" => a.verbose = true,
+            "--events" => a.events = val()?.parse().map_err(|_| "bad --events")?,
             "--mutate" => a.mutate = val()?.parse().map_err(|_| "bad --mutate")?,
             "--help" | "-h" => {
                 return Err("usage: bbp_compare --bbp PATH --config FILE [--config FILE…] --seeds A-B [--keep DIR] [--verbose]".into())
@@ -62,8 +69,8 @@ fn args() -> Result<Args, String> {
             other => return Err(format!("unknown argument {other}")),
         }
     }
-    if a.bbp.as_os_str().is_empty() || a.configs.is_empty() {
-        return Err("--bbp and at least one --config are needed (--help)".into());
+    if a.bbp.as_os_str().is_empty() || (a.configs.is_empty() && a.events == 0) {
+        return Err("--bbp and at least one --config or --events are needed (--help)".into());
     }
     Ok(a)
 }
@@ -248,6 +255,130 @@ fn compare_variant(bbp: &Path, v: &TrfFile, path: &Path) -> Result<(bool, String
     ))
 }
 
+/// One event through the event model, each round checked against bbpPairings.
+fn run_event(bbp: &Path, seed: u64, dir: &Path) -> Result<(), String> {
+    use chess960_events::event::{BoardResult, ByeRequest, Event, Format, Player, Side};
+    let mut rng = Lcg(seed ^ 0x5eed);
+    let side = if rng.below(2) == 0 {
+        Side::White
+    } else {
+        Side::Black
+    };
+    let mut e = Event::new("Generated", Format::Swiss, 9, side).map_err(|x| x.to_string())?;
+    let player = |name: String, rating: u16| Player {
+        name,
+        rating: Some(rating),
+        fide_id: None,
+        federation: String::new(),
+        title: String::new(),
+        joined: 1,
+        withdrawn: None,
+        byes: Vec::new(),
+    };
+    for k in 0..40 {
+        e.add_player(player(format!("P{k}"), 1200 + rng.below(1400) as u16))
+            .map_err(|x| x.to_string())?;
+    }
+    for round in 1..=9u32 {
+        // Byes asked for, withdrawals and late entries before the round.
+        for _ in 0..rng.below(3) {
+            let p = rng.below(e.players.len() as u64) as usize;
+            let kind =
+                [ByeRequest::Half, ByeRequest::Zero, ByeRequest::Full][rng.below(3) as usize];
+            let _ = e.request_bye(p, round, kind);
+        }
+        if rng.below(4) == 0 {
+            let p = rng.below(e.players.len() as u64) as usize;
+            let _ = e.withdraw(p, None);
+        }
+        if round > 1 && rng.below(3) == 0 {
+            let r = 1200 + rng.below(1400) as u16;
+            e.add_player(player(format!("Late{round}"), r))
+                .map_err(|x| x.to_string())?;
+        }
+        let path = dir.join(format!("event-{seed}-r{round}.trf"));
+        std::fs::write(&path, trf::write(&chess960_events::export::to_trf(&e)))
+            .map_err(|x| x.to_string())?;
+        let out = path.with_extension("pairing");
+        let status = Command::new(bbp)
+            .arg("--dutch")
+            .arg(&path)
+            .arg("-p")
+            .arg(&out)
+            .output()
+            .map_err(|x| x.to_string())?;
+        let theirs = match status.status.code() {
+            Some(0) => Some(
+                std::fs::read_to_string(&out)
+                    .map_err(|x| x.to_string())?
+                    .replace('\r', "\n"),
+            ),
+            Some(1) => None,
+            c => {
+                return Err(format!(
+                    "round {round}: bbpPairings exit {c:?}: {}",
+                    String::from_utf8_lossy(&status.stderr)
+                ))
+            }
+        };
+        let ours = match e.pair(round, seed) {
+            Ok(r) => {
+                let r = r.clone();
+                let num = |i: usize| e.pairing_number(i).unwrap();
+                let mut text = format!(
+                    "{}\n",
+                    r.boards.len()
+                        + r.byes
+                            .iter()
+                            .any(|(_, k)| *k == chess960_events::event::RoundBye::Pab)
+                            as usize
+                );
+                for b in &r.boards {
+                    text += &format!("{} {}\n", num(b.white), num(b.black));
+                }
+                if let Some((p, _)) = r
+                    .byes
+                    .iter()
+                    .find(|(_, k)| *k == chess960_events::event::RoundBye::Pab)
+                {
+                    text += &format!("{} 0\n", num(*p));
+                }
+                Some(text)
+            }
+            Err(_) => None,
+        };
+        let same = match (&ours, &theirs) {
+            (Some(a), Some(b)) => a.trim() == b.trim(),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            return Err(format!(
+                "round {round} differs ({}): ours {ours:?}, bbp {theirs:?}",
+                path.display()
+            ));
+        }
+        let _ = std::fs::remove_file(&path);
+        let _ = std::fs::remove_file(&out);
+        if ours.is_none() {
+            return Ok(());
+        }
+        let boards = e.played[round as usize - 1].boards.len();
+        for b in 0..boards {
+            let res = match rng.below(20) {
+                0..=7 => BoardResult::WhiteWins,
+                8..=13 => BoardResult::BlackWins,
+                14..=17 => BoardResult::Draw,
+                18 => BoardResult::WhiteForfeit,
+                _ => BoardResult::DoubleForfeit,
+            };
+            e.set_result(round, b as u32 + 1, Some(res))
+                .map_err(|x| x.to_string())?;
+        }
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let a = match args() {
         Ok(a) => a,
@@ -349,15 +480,31 @@ fn main() -> ExitCode {
             }
         }
     }
-    println!(
-        "{agree} of {tournaments} tournaments agree in every round; {rounds_agree} of {rounds} rounds agree \
-         ({skipped} not generated; {:.1} s)",
-        started.elapsed().as_secs_f64()
-    );
+    if tournaments + skipped > 0 {
+        println!(
+            "{agree} of {tournaments} tournaments agree in every round; {rounds_agree} of {rounds} rounds agree \
+             ({skipped} not generated; {:.1} s)",
+            started.elapsed().as_secs_f64()
+        );
+    }
     if a.mutate > 0 {
         println!("{variants_agree} of {variants} variants (byes, withdrawals, late entries) pair the same");
     }
-    if agree == tournaments && tournaments > 0 && variants_agree == variants {
+    let mut events_agree = 0;
+    for seed in a.seeds.0..a.seeds.0 + a.events {
+        match run_event(&a.bbp, seed, &dir) {
+            Ok(()) => events_agree += 1,
+            Err(e) => println!("event {seed}: {e}"),
+        }
+    }
+    if a.events > 0 {
+        println!("{events_agree} of {} events (late entries, withdrawals, byes) pair as bbpPairings in every round", a.events);
+    }
+    if agree == tournaments
+        && variants_agree == variants
+        && events_agree == a.events
+        && tournaments + a.events > 0
+    {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

@@ -1,0 +1,1128 @@
+//! An event as the arbiter runs it: its players, its format, and round by round the start
+//! position, the pairings and the results. Every change goes through a method that checks it
+//! and returns an [`EventError`] naming the player, round or board at fault; a failed change
+//! leaves the event as it was. The whole event is one serialisable value: the store keeps it
+//! as one document, export and import move it whole.
+
+use crate::model::{ByeKind, Color, Outcome, PointSystem, Round, SwissHistory, SwissPlayer};
+use crate::position::{DrawKind, PositionDraw, PositionError, PositionRules};
+use crate::roundrobin::berger;
+use crate::swiss::{pair_dutch, PairingError};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The format of the event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "system")]
+pub enum Format {
+    /// Swiss by the FIDE Dutch system.
+    Swiss,
+    /// Round robin by the Berger tables: `cycles` 1 (single) or 2 (double).
+    RoundRobin {
+        /// 1 or 2.
+        cycles: u32,
+    },
+}
+
+/// How positions are drawn in this event.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PositionPlan {
+    /// What every draw must respect.
+    #[serde(default)]
+    pub rules: PositionRules,
+    /// A new position for each board instead of one per round.
+    #[serde(default)]
+    pub per_board: bool,
+    /// A double round robin's second cycle plays each pairing on the position of its first
+    /// game, colours swapped.
+    #[serde(default)]
+    pub second_cycle_repeats: bool,
+    /// Positions fixed before the event, one per round (as FIDE's Freestyle events publish).
+    #[serde(default)]
+    pub list: Vec<u16>,
+}
+
+/// A tie-break (FIDE C.07).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Tiebreak {
+    /// Buchholz: the opponents' scores.
+    Buchholz,
+    /// Buchholz without the least significant value.
+    BuchholzCut1,
+    /// Sonneborn-Berger: the scores of the opponents beaten, half of those drawn.
+    SonnebornBerger,
+    /// Direct encounter: points among the tied players, when all of them have met.
+    DirectEncounter,
+    /// Games won over the board.
+    Wins,
+}
+
+impl Tiebreak {
+    /// Every tie-break, by its name.
+    pub const ALL: [Tiebreak; 5] = [
+        Tiebreak::Buchholz,
+        Tiebreak::BuchholzCut1,
+        Tiebreak::SonnebornBerger,
+        Tiebreak::DirectEncounter,
+        Tiebreak::Wins,
+    ];
+
+    /// The short name (`bh`, `bh-c1`, `sb`, `de`, `wins`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Tiebreak::Buchholz => "bh",
+            Tiebreak::BuchholzCut1 => "bh-c1",
+            Tiebreak::SonnebornBerger => "sb",
+            Tiebreak::DirectEncounter => "de",
+            Tiebreak::Wins => "wins",
+        }
+    }
+
+    /// By short name.
+    pub fn parse(s: &str) -> Option<Tiebreak> {
+        Tiebreak::ALL.into_iter().find(|t| t.name() == s.trim())
+    }
+
+    /// The usual list for a format: Swiss BH-C1, BH, DE, wins; round robin DE, SB, wins.
+    pub fn defaults(format: Format) -> Vec<Tiebreak> {
+        match format {
+            Format::Swiss => vec![
+                Tiebreak::BuchholzCut1,
+                Tiebreak::Buchholz,
+                Tiebreak::DirectEncounter,
+                Tiebreak::Wins,
+            ],
+            Format::RoundRobin { .. } => vec![
+                Tiebreak::DirectEncounter,
+                Tiebreak::SonnebornBerger,
+                Tiebreak::Wins,
+            ],
+        }
+    }
+}
+
+/// A bye a player asked for, or an absence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ByeRequest {
+    /// A half-point bye.
+    Half,
+    /// A zero-point bye.
+    Zero,
+    /// A full-point bye.
+    Full,
+}
+
+/// A player of the event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Player {
+    /// `Surname, Given name` as the TRF writes it, or any name.
+    pub name: String,
+    /// FIDE rating.
+    #[serde(default)]
+    pub rating: Option<u16>,
+    /// FIDE ID.
+    #[serde(default)]
+    pub fide_id: Option<u64>,
+    /// Federation, three letters.
+    #[serde(default)]
+    pub federation: String,
+    /// Title.
+    #[serde(default)]
+    pub title: String,
+    /// The first round the player can be paired in (a late entry: later than 1).
+    #[serde(default = "one")]
+    pub joined: u32,
+    /// Withdrawn from this round on.
+    #[serde(default)]
+    pub withdrawn: Option<u32>,
+    /// Byes asked for, by round.
+    #[serde(default)]
+    pub byes: Vec<(u32, ByeRequest)>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// A board's result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BoardResult {
+    /// `1-0`.
+    #[serde(rename = "1-0")]
+    WhiteWins,
+    /// `1/2-1/2`.
+    #[serde(rename = "1/2-1/2")]
+    Draw,
+    /// `0-1`.
+    #[serde(rename = "0-1")]
+    BlackWins,
+    /// `+/-`: White wins by forfeit.
+    #[serde(rename = "+/-")]
+    WhiteForfeit,
+    /// `-/+`: Black wins by forfeit.
+    #[serde(rename = "-/+")]
+    BlackForfeit,
+    /// `-/-`: both lose by forfeit.
+    #[serde(rename = "-/-")]
+    DoubleForfeit,
+}
+
+impl BoardResult {
+    /// Every result.
+    pub const ALL: [BoardResult; 6] = [
+        BoardResult::WhiteWins,
+        BoardResult::Draw,
+        BoardResult::BlackWins,
+        BoardResult::WhiteForfeit,
+        BoardResult::BlackForfeit,
+        BoardResult::DoubleForfeit,
+    ];
+
+    /// As written on a result sheet.
+    pub fn text(self) -> &'static str {
+        match self {
+            BoardResult::WhiteWins => "1-0",
+            BoardResult::Draw => "1/2-1/2",
+            BoardResult::BlackWins => "0-1",
+            BoardResult::WhiteForfeit => "+/-",
+            BoardResult::BlackForfeit => "-/+",
+            BoardResult::DoubleForfeit => "-/-",
+        }
+    }
+
+    /// From `1-0`, `0-1`, `1/2-1/2` (also `1/2`, `=`, `½-½`), `+/-`, `-/+`, `-/-`.
+    pub fn parse(s: &str) -> Option<BoardResult> {
+        match s.trim() {
+            "1-0" => Some(BoardResult::WhiteWins),
+            "0-1" => Some(BoardResult::BlackWins),
+            "1/2-1/2" | "1/2" | "=" | "½-½" | "0.5-0.5" => Some(BoardResult::Draw),
+            "+/-" | "+-" | "1F-0F" => Some(BoardResult::WhiteForfeit),
+            "-/+" | "-+" | "0F-1F" => Some(BoardResult::BlackForfeit),
+            "-/-" | "--" | "0F-0F" => Some(BoardResult::DoubleForfeit),
+            _ => None,
+        }
+    }
+
+    /// Whether the game was played.
+    pub fn played(self) -> bool {
+        matches!(
+            self,
+            BoardResult::WhiteWins | BoardResult::Draw | BoardResult::BlackWins
+        )
+    }
+}
+
+/// One board of a round.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Board {
+    /// White (a player index).
+    pub white: usize,
+    /// Black.
+    pub black: usize,
+    /// The result, once in.
+    #[serde(default)]
+    pub result: Option<BoardResult>,
+    /// The board's own position when the event draws one per board.
+    #[serde(default)]
+    pub position: Option<PositionDraw>,
+    /// The key of the game played on the server for this board, if any.
+    #[serde(default)]
+    pub game: Option<String>,
+}
+
+/// What a player without a board got in a round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoundBye {
+    /// The pairing-allocated bye.
+    Pab,
+    /// A requested half-point bye.
+    Half,
+    /// A requested full-point bye.
+    Full,
+    /// A zero-point bye, an absence or a withdrawal.
+    Zero,
+}
+
+/// One round: its position and, once paired, its boards.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventRound {
+    /// The round's position (one for every board).
+    #[serde(default)]
+    pub draw: Option<PositionDraw>,
+    /// Whether the round is paired.
+    #[serde(default)]
+    pub paired: bool,
+    /// The boards, board 1 first.
+    #[serde(default)]
+    pub boards: Vec<Board>,
+    /// The players without a board.
+    #[serde(default)]
+    pub byes: Vec<(usize, RoundBye)>,
+}
+
+/// The event.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    /// The name.
+    pub name: String,
+    /// City.
+    #[serde(default)]
+    pub city: String,
+    /// Federation of the organiser.
+    #[serde(default)]
+    pub federation: String,
+    /// First day, `YYYY-MM-DD`.
+    #[serde(default)]
+    pub start_date: String,
+    /// Last day.
+    #[serde(default)]
+    pub end_date: String,
+    /// Chief arbiter.
+    #[serde(default)]
+    pub arbiter: String,
+    /// Time control, as announced (`90+30`).
+    #[serde(default)]
+    pub time_control: String,
+    /// Swiss or round robin.
+    pub format: Format,
+    /// Rounds planned.
+    pub rounds: u32,
+    /// Tie-breaks in order.
+    pub tiebreaks: Vec<Tiebreak>,
+    /// Position drawing.
+    #[serde(default)]
+    pub positions: PositionPlan,
+    /// Points (tenths).
+    #[serde(default = "default_points")]
+    pub points: Points,
+    /// The colour of pairing number 1 in round 1 (Swiss; drawn by lot when the event is made).
+    pub initial_color: Side,
+    /// The players, in the order they were entered (the number the arbiter uses is index + 1).
+    pub players: Vec<Player>,
+    /// Pairing order (player indexes), fixed when round 1 is paired; how it was made.
+    #[serde(default)]
+    pub order: Vec<usize>,
+    /// How the pairing order was made (by rating, or the drawing of lots with its seed).
+    #[serde(default)]
+    pub order_note: String,
+    /// The rounds so far (index 0 is round 1).
+    #[serde(default)]
+    pub played: Vec<EventRound>,
+}
+
+/// A side, as the event document writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    /// White.
+    White,
+    /// Black.
+    Black,
+}
+
+impl From<Side> for Color {
+    fn from(s: Side) -> Color {
+        match s {
+            Side::White => Color::White,
+            Side::Black => Color::Black,
+        }
+    }
+}
+
+/// Points for results, in tenths.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Points {
+    /// A win (10).
+    pub win: u32,
+    /// A draw (5).
+    pub draw: u32,
+}
+
+fn default_points() -> Points {
+    Points { win: 10, draw: 5 }
+}
+
+impl Points {
+    /// As the pairing reads them (a PAB and a forfeit win count as a win).
+    pub fn system(self) -> PointSystem {
+        PointSystem {
+            win: self.win,
+            draw: self.draw,
+            loss: 0,
+            zero_bye: 0,
+            forfeit_loss: 0,
+            pab: self.win,
+        }
+    }
+}
+
+/// What is wrong with a change to an event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EventError {
+    /// A number that names no player.
+    UnknownPlayer(String),
+    /// A round outside the event.
+    NoSuchRound(u32),
+    /// A board the round does not have.
+    NoSuchBoard {
+        /// The round.
+        round: u32,
+        /// The board.
+        board: u32,
+    },
+    /// The round has its pairing already.
+    AlreadyPaired(u32),
+    /// The round is not paired yet.
+    NotPaired(u32),
+    /// Rounds are paired in order.
+    NotNext {
+        /// The round asked for.
+        round: u32,
+        /// The round that comes next.
+        next: u32,
+    },
+    /// Results are missing in the round before.
+    ResultsMissing {
+        /// That round.
+        round: u32,
+        /// Its boards without a result.
+        boards: Vec<u32>,
+    },
+    /// The pairing engine found no pairing.
+    Pairing(PairingError),
+    /// A position that cannot be drawn or set.
+    Position(PositionError),
+    /// Anything else, said in words.
+    Invalid(String),
+}
+
+impl fmt::Display for EventError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EventError::UnknownPlayer(p) => write!(f, "no player {p} in this event"),
+            EventError::NoSuchRound(r) => write!(f, "no round {r} in this event"),
+            EventError::NoSuchBoard { round, board } => {
+                write!(f, "round {round} has no board {board}")
+            }
+            EventError::AlreadyPaired(r) => write!(f, "round {r} is paired already"),
+            EventError::NotPaired(r) => write!(f, "round {r} is not paired yet"),
+            EventError::NotNext { round, next } => write!(
+                f,
+                "round {round} cannot be paired: round {next} comes first"
+            ),
+            EventError::ResultsMissing { round, boards } => write!(
+                f,
+                "round {round} still needs results on board{} {}",
+                if boards.len() == 1 { "" } else { "s" },
+                boards
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            EventError::Pairing(e) => write!(f, "{e}"),
+            EventError::Position(e) => write!(f, "{e}"),
+            EventError::Invalid(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for EventError {}
+
+/// The most players an event takes (the pairing's weights grow with the field).
+pub const MAX_PLAYERS: usize = 1000;
+/// The most rounds.
+pub const MAX_ROUNDS: u32 = 99;
+/// The longest name or text field.
+pub const MAX_TEXT: usize = 200;
+
+fn text(what: &str, s: &str) -> Result<String, EventError> {
+    let t = s.trim();
+    if t.chars().count() > MAX_TEXT {
+        return Err(EventError::Invalid(format!(
+            "{what} is longer than {MAX_TEXT} characters"
+        )));
+    }
+    if t.chars().any(|c| c.is_control()) {
+        return Err(EventError::Invalid(format!(
+            "{what} has a control character"
+        )));
+    }
+    Ok(t.to_string())
+}
+
+impl Event {
+    /// A new event with no player. `initial_color`: the lot for pairing number 1's colour.
+    pub fn new(
+        name: &str,
+        format: Format,
+        rounds: u32,
+        initial_color: Side,
+    ) -> Result<Event, EventError> {
+        let name = text("the name", name)?;
+        if name.is_empty() {
+            return Err(EventError::Invalid("an event needs a name".into()));
+        }
+        let rounds = match format {
+            Format::RoundRobin { cycles } if !(1..=2).contains(&cycles) => {
+                return Err(EventError::Invalid(format!(
+                    "a round robin has 1 or 2 cycles, not {cycles}"
+                )));
+            }
+            // A round robin's rounds follow from its players; 0 until they are known.
+            Format::RoundRobin { .. } => rounds,
+            Format::Swiss if !(1..=MAX_ROUNDS).contains(&rounds) => {
+                return Err(EventError::Invalid(format!(
+                    "a Swiss has 1 to {MAX_ROUNDS} rounds, not {rounds}"
+                )));
+            }
+            Format::Swiss => rounds,
+        };
+        Ok(Event {
+            name,
+            city: String::new(),
+            federation: String::new(),
+            start_date: String::new(),
+            end_date: String::new(),
+            arbiter: String::new(),
+            time_control: String::new(),
+            format,
+            rounds,
+            tiebreaks: Tiebreak::defaults(format),
+            positions: PositionPlan::default(),
+            points: default_points(),
+            initial_color,
+            players: Vec::new(),
+            order: Vec::new(),
+            order_note: String::new(),
+            played: Vec::new(),
+        })
+    }
+
+    /// Rounds paired so far.
+    pub fn rounds_paired(&self) -> u32 {
+        self.played.iter().take_while(|r| r.paired).count() as u32
+    }
+
+    /// The rounds the event will have: planned for a Swiss; for a round robin, what its
+    /// players make.
+    pub fn total_rounds(&self) -> u32 {
+        match self.format {
+            Format::Swiss => self.rounds,
+            Format::RoundRobin { cycles } => {
+                let n = self.players.len() as u32;
+                if n < 2 {
+                    0
+                } else {
+                    (n + n % 2 - 1) * cycles
+                }
+            }
+        }
+    }
+
+    /// The player by the arbiter's number (1-based, in entry order) or by exact name.
+    pub fn player(&self, who: &str) -> Result<usize, EventError> {
+        let w = who.trim();
+        if let Ok(n) = w.parse::<usize>() {
+            if (1..=self.players.len()).contains(&n) {
+                return Ok(n - 1);
+            }
+            return Err(EventError::UnknownPlayer(w.to_string()));
+        }
+        let found: Vec<usize> = (0..self.players.len())
+            .filter(|&i| self.players[i].name.eq_ignore_ascii_case(w))
+            .collect();
+        match found.as_slice() {
+            [i] => Ok(*i),
+            [] => Err(EventError::UnknownPlayer(format!("{w:?}"))),
+            _ => Err(EventError::Invalid(format!(
+                "{} players are called {w:?}: use their number",
+                found.len()
+            ))),
+        }
+    }
+
+    fn round_mut(&mut self, round: u32) -> Result<&mut EventRound, EventError> {
+        let total = self.total_rounds();
+        if round == 0 || (total > 0 && round > total) || round > MAX_ROUNDS {
+            return Err(EventError::NoSuchRound(round));
+        }
+        while self.played.len() < round as usize {
+            self.played.push(EventRound::default());
+        }
+        Ok(&mut self.played[round as usize - 1])
+    }
+
+    /// Enters a player; in a Swiss already under way, a late entry from the next round.
+    /// Returns the player's number (index + 1).
+    pub fn add_player(&mut self, mut p: Player) -> Result<usize, EventError> {
+        p.name = text("the player's name", &p.name)?;
+        p.federation = text("the federation", &p.federation)?;
+        p.title = text("the title", &p.title)?;
+        if p.name.is_empty() {
+            return Err(EventError::Invalid("a player needs a name".into()));
+        }
+        if self.players.len() >= MAX_PLAYERS {
+            return Err(EventError::Invalid(format!(
+                "an event takes at most {MAX_PLAYERS} players"
+            )));
+        }
+        let paired = self.rounds_paired();
+        if paired > 0 && matches!(self.format, Format::RoundRobin { .. }) {
+            return Err(EventError::Invalid(
+                "a round robin under way takes no new player".into(),
+            ));
+        }
+        if paired >= self.total_rounds() && paired > 0 {
+            return Err(EventError::Invalid(
+                "every round is paired: the event takes no new player".into(),
+            ));
+        }
+        p.joined = p.joined.max(paired + 1);
+        p.withdrawn = None;
+        p.byes.clear();
+        self.players.push(p);
+        let i = self.players.len() - 1;
+        if !self.order.is_empty() {
+            // A late entry takes the place its rating gives it in the pairing order.
+            let key = |e: &Event, j: usize| std::cmp::Reverse(e.players[j].rating.unwrap_or(0));
+            let at = self
+                .order
+                .iter()
+                .position(|&j| key(self, j) > key(self, i))
+                .unwrap_or(self.order.len());
+            self.order.insert(at, i);
+        }
+        Ok(i + 1)
+    }
+
+    /// Withdraws a player from `from` on (the next round to pair at the earliest).
+    pub fn withdraw(&mut self, player: usize, from: Option<u32>) -> Result<u32, EventError> {
+        let next = self.rounds_paired() + 1;
+        let from = from.unwrap_or(next);
+        if from < next {
+            return Err(EventError::AlreadyPaired(from));
+        }
+        let p = self
+            .players
+            .get_mut(player)
+            .ok_or_else(|| EventError::UnknownPlayer((player + 1).to_string()))?;
+        p.withdrawn = Some(from);
+        Ok(from)
+    }
+
+    /// Records a bye a player asked for in a round not paired yet (Swiss).
+    pub fn request_bye(
+        &mut self,
+        player: usize,
+        round: u32,
+        kind: ByeRequest,
+    ) -> Result<(), EventError> {
+        if !matches!(self.format, Format::Swiss) {
+            return Err(EventError::Invalid(
+                "byes are for Swiss events; in a round robin enter a forfeit".into(),
+            ));
+        }
+        if round == 0 || round > self.rounds {
+            return Err(EventError::NoSuchRound(round));
+        }
+        if round <= self.rounds_paired() {
+            return Err(EventError::AlreadyPaired(round));
+        }
+        let p = self
+            .players
+            .get_mut(player)
+            .ok_or_else(|| EventError::UnknownPlayer((player + 1).to_string()))?;
+        p.byes.retain(|(r, _)| *r != round);
+        p.byes.push((round, kind));
+        p.byes.sort_by_key(|(r, _)| *r);
+        Ok(())
+    }
+
+    /// Positions played so far (rounds before `round`), for "no repeat".
+    fn positions_before(&self, round: u32) -> Vec<u16> {
+        let mut out = Vec::new();
+        for r in self.played.iter().take(round as usize - 1) {
+            if let Some(d) = &r.draw {
+                out.push(d.id);
+            }
+            out.extend(
+                r.boards
+                    .iter()
+                    .filter_map(|b| b.position.as_ref().map(|d| d.id)),
+            );
+        }
+        out
+    }
+
+    /// Draws (or sets) the position of `round`. `replace`: draw again over an earlier draw
+    /// (not once a result is in).
+    pub fn draw_position(
+        &mut self,
+        round: u32,
+        how: DrawSpec,
+        replace: bool,
+    ) -> Result<&PositionDraw, EventError> {
+        let rules = self.positions.rules;
+        let before = self.positions_before(round);
+        let list = self.positions.list.clone();
+        let repeat_of = self.repeat_source(round);
+        let per_board = self.positions.per_board;
+        let r = self.round_mut(round)?;
+        if r.boards.iter().any(|b| b.result.is_some()) {
+            return Err(EventError::Invalid(format!(
+                "round {round} has results already: its position stays"
+            )));
+        }
+        if (r.draw.is_some() || r.boards.iter().any(|b| b.position.is_some())) && !replace {
+            return Err(EventError::Invalid(format!(
+                "round {round} has its position already (draw again with replace)"
+            )));
+        }
+        let pos = |e: PositionError| EventError::Position(e);
+        if per_board {
+            let DrawSpec::Computer { seed } = how else {
+                return Err(EventError::Invalid(
+                    "with a position per board, the computer draws them".into(),
+                ));
+            };
+            if !r.paired {
+                return Err(EventError::NotPaired(round));
+            }
+            let mut played = before;
+            for (k, b) in r.boards.iter_mut().enumerate() {
+                let d = PositionDraw::computer(seed.wrapping_add(k as u64), rules, &played)
+                    .map_err(pos)?;
+                played.push(d.id);
+                b.position = Some(d);
+            }
+            r.draw = None;
+            return r
+                .boards
+                .first()
+                .and_then(|b| b.position.as_ref())
+                .ok_or(EventError::Invalid("the round has no board".into()));
+        }
+        let d = match (how, repeat_of) {
+            (_, Some((src, id))) => PositionDraw {
+                id,
+                how: DrawKind::Repeat { round: src },
+                steps: vec![format!("the position of round {src}, where these pairings played with the other colours")],
+            },
+            (DrawSpec::Computer { seed }, None) => PositionDraw::computer(seed, rules, &before).map_err(pos)?,
+            (DrawSpec::Physical { method, seed, outcomes }, None) => {
+                PositionDraw::physical(&method, seed, outcomes.as_deref(), rules, &before).map_err(pos)?
+            }
+            (DrawSpec::Set(id), None) => PositionDraw::set(id, rules, &before).map_err(pos)?,
+            (DrawSpec::List, None) => PositionDraw::listed(&list, round as usize - 1).map_err(pos)?,
+        };
+        r.draw = Some(d);
+        Ok(r.draw.as_ref().expect("just set"))
+    }
+
+    /// In a double round robin whose second cycle repeats positions: the first-cycle round
+    /// with the same pairings, and its position (drawn already).
+    fn repeat_source(&self, round: u32) -> Option<(u32, u16)> {
+        let Format::RoundRobin { cycles: 2 } = self.format else {
+            return None;
+        };
+        if !self.positions.second_cycle_repeats {
+            return None;
+        }
+        let per_cycle = self.total_rounds() / 2;
+        if round <= per_cycle {
+            return None;
+        }
+        let table = berger(self.players.len() as u32, 2)?;
+        let key = |r: usize| {
+            let mut v: Vec<(u32, u32)> = table[r]
+                .boards
+                .iter()
+                .map(|&(w, b)| (w.min(b), w.max(b)))
+                .collect();
+            v.sort_unstable();
+            v
+        };
+        let want = key(round as usize - 1);
+        let src = (0..per_cycle as usize).find(|&r| key(r) == want)? as u32 + 1;
+        let id = self.played.get(src as usize - 1)?.draw.as_ref()?.id;
+        Some((src, id))
+    }
+
+    /// The pairing order: fixed once round 1 is paired; before that, for a Swiss the order
+    /// round 1 will use (by rating, then name), for a round robin the order of entry (the
+    /// lots are drawn when round 1 is paired).
+    pub fn pairing_order(&self) -> Vec<usize> {
+        if !self.order.is_empty() {
+            return self.order.clone();
+        }
+        let mut order: Vec<usize> = (0..self.players.len()).collect();
+        if self.format == Format::Swiss {
+            order.sort_by(|&a, &b| {
+                let (pa, pb) = (&self.players[a], &self.players[b]);
+                pb.rating
+                    .unwrap_or(0)
+                    .cmp(&pa.rating.unwrap_or(0))
+                    .then(pa.name.cmp(&pb.name))
+            });
+        }
+        order
+    }
+
+    /// The pairing order, made when round 1 is paired: a Swiss by rating (then name), a
+    /// round robin by drawing lots from `seed`.
+    fn fix_order(&mut self, seed: u64) {
+        if !self.order.is_empty() {
+            return;
+        }
+        let mut order: Vec<usize> = (0..self.players.len()).collect();
+        match self.format {
+            Format::Swiss => {
+                order = self.pairing_order();
+                self.order_note = "by rating, then name (C.04.2)".into();
+            }
+            Format::RoundRobin { .. } => {
+                // Fisher-Yates with SplitMix64 steps: anyone can redo the lots from the seed.
+                let mut s = seed;
+                for i in (1..order.len()).rev() {
+                    s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                    let mut z = s;
+                    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                    z ^= z >> 31;
+                    order.swap(i, (z % (i as u64 + 1)) as usize);
+                }
+                self.order_note = format!("pairing numbers drawn by lot (seed {seed})");
+            }
+        }
+        self.order = order;
+    }
+
+    /// What a player did in a paired round, as the Swiss pairing reads it.
+    fn round_of(&self, round: &EventRound, player: usize, pos: &[usize]) -> Round {
+        for b in &round.boards {
+            let (me_white, opp) = if b.white == player {
+                (true, b.black)
+            } else if b.black == player {
+                (false, b.white)
+            } else {
+                continue;
+            };
+            let color = if me_white { Color::White } else { Color::Black };
+            let opponent = pos[opp];
+            return match b.result.expect("complete rounds only") {
+                BoardResult::WhiteWins | BoardResult::Draw | BoardResult::BlackWins => {
+                    let outcome = match (b.result.unwrap(), me_white) {
+                        (BoardResult::Draw, _) => Outcome::Draw,
+                        (BoardResult::WhiteWins, true) | (BoardResult::BlackWins, false) => {
+                            Outcome::Win
+                        }
+                        _ => Outcome::Loss,
+                    };
+                    Round::Played {
+                        opponent,
+                        color,
+                        outcome,
+                    }
+                }
+                BoardResult::WhiteForfeit => Round::Forfeit {
+                    opponent,
+                    color: Some(color),
+                    won: me_white,
+                },
+                BoardResult::BlackForfeit => Round::Forfeit {
+                    opponent,
+                    color: Some(color),
+                    won: !me_white,
+                },
+                BoardResult::DoubleForfeit => Round::Forfeit {
+                    opponent,
+                    color: Some(color),
+                    won: false,
+                },
+            };
+        }
+        match round
+            .byes
+            .iter()
+            .find(|(p, _)| *p == player)
+            .map(|(_, k)| *k)
+        {
+            Some(RoundBye::Pab) => Round::PairingBye,
+            Some(RoundBye::Half) => Round::Bye(ByeKind::Half),
+            Some(RoundBye::Full) => Round::Bye(ByeKind::Full),
+            _ => Round::Bye(ByeKind::Zero),
+        }
+    }
+
+    /// What keeps a player out of `round`: a bye asked for, a withdrawal, a later entry.
+    fn absence(&self, player: usize, round: u32) -> Option<RoundBye> {
+        let p = &self.players[player];
+        if p.withdrawn.is_some_and(|w| round >= w) || round < p.joined {
+            return Some(RoundBye::Zero);
+        }
+        p.byes
+            .iter()
+            .find(|(r, _)| *r == round)
+            .map(|(_, k)| match k {
+                ByeRequest::Half => RoundBye::Half,
+                ByeRequest::Zero => RoundBye::Zero,
+                ByeRequest::Full => RoundBye::Full,
+            })
+    }
+
+    /// The Swiss history before `round`, players in pairing order.
+    pub fn swiss_history(&self, round: u32) -> SwissHistory {
+        let mut pos = vec![0usize; self.players.len()];
+        for (k, &i) in self.order.iter().enumerate() {
+            pos[i] = k;
+        }
+        let players = self
+            .order
+            .iter()
+            .map(|&i| SwissPlayer {
+                rounds: self.played[..round as usize - 1]
+                    .iter()
+                    .map(|r| self.round_of(r, i, &pos))
+                    .collect(),
+                absent: self.absence(i, round).is_some(),
+            })
+            .collect();
+        SwissHistory {
+            players,
+            total_rounds: self.rounds as usize,
+            points: self.points.system(),
+            initial_color: self.initial_color.into(),
+        }
+    }
+
+    /// Pairs `round`: the next one, once every result of the round before is in. `seed`
+    /// draws the lots of a round robin's pairing numbers (round 1 only).
+    pub fn pair(&mut self, round: u32, seed: u64) -> Result<&EventRound, EventError> {
+        let next = self.rounds_paired() + 1;
+        if round < next {
+            return Err(EventError::AlreadyPaired(round));
+        }
+        if round > next {
+            return Err(EventError::NotNext { round, next });
+        }
+        if self.players.len() < 2 {
+            return Err(EventError::Invalid(
+                "an event needs at least two players to pair".into(),
+            ));
+        }
+        let total = self.total_rounds();
+        if round > total {
+            return Err(EventError::NoSuchRound(round));
+        }
+        if round > 1 {
+            let prev = &self.played[round as usize - 2];
+            let missing: Vec<u32> = prev
+                .boards
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| b.result.is_none())
+                .map(|(k, _)| k as u32 + 1)
+                .collect();
+            if !missing.is_empty() {
+                return Err(EventError::ResultsMissing {
+                    round: round - 1,
+                    boards: missing,
+                });
+            }
+        }
+        let mut trial = self.clone();
+        trial.fix_order(seed);
+        let (boards, byes) = match trial.format {
+            Format::Swiss => {
+                let h = trial.swiss_history(round);
+                let p = pair_dutch(&h).map_err(EventError::Pairing)?;
+                let boards: Vec<Board> = p
+                    .boards
+                    .iter()
+                    .map(|&(w, b)| Board {
+                        white: trial.order[w],
+                        black: trial.order[b],
+                        result: None,
+                        position: None,
+                        game: None,
+                    })
+                    .collect();
+                let mut byes: Vec<(usize, RoundBye)> = p
+                    .bye
+                    .map(|b| (trial.order[b], RoundBye::Pab))
+                    .into_iter()
+                    .collect();
+                for i in 0..trial.players.len() {
+                    if let Some(k) = trial.absence(i, round) {
+                        byes.push((i, k));
+                    }
+                }
+                (boards, byes)
+            }
+            Format::RoundRobin { cycles } => {
+                let table = berger(trial.players.len() as u32, cycles)
+                    .ok_or(EventError::Invalid("no Berger table".into()))?;
+                let r = &table[round as usize - 1];
+                let at = |k: u32| trial.order[k as usize - 1];
+                let boards = r
+                    .boards
+                    .iter()
+                    .map(|&(w, b)| Board {
+                        white: at(w),
+                        black: at(b),
+                        result: None,
+                        position: None,
+                        game: None,
+                    })
+                    .collect();
+                let byes = r.bye.map(|b| (at(b), RoundBye::Zero)).into_iter().collect();
+                (boards, byes)
+            }
+        };
+        let er = trial.round_mut(round)?;
+        er.paired = true;
+        er.boards = boards;
+        er.byes = byes;
+        *self = trial;
+        Ok(&self.played[round as usize - 1])
+    }
+
+    /// Takes back the pairing of the last paired round (before any result is in), so that a
+    /// late bye or entry can be taken into account.
+    pub fn unpair(&mut self, round: u32) -> Result<(), EventError> {
+        let paired = self.rounds_paired();
+        if round != paired || round == 0 {
+            return Err(EventError::Invalid(format!(
+                "only the last paired round ({paired}) can be unpaired"
+            )));
+        }
+        let r = &mut self.played[round as usize - 1];
+        if r.boards.iter().any(|b| b.result.is_some()) {
+            return Err(EventError::Invalid(format!(
+                "round {round} has results: clear them first"
+            )));
+        }
+        r.paired = false;
+        r.boards.clear();
+        r.byes.clear();
+        if round == 1 {
+            self.order.clear();
+            self.order_note.clear();
+        }
+        Ok(())
+    }
+
+    /// Enters (or corrects, or with `None` clears) a board's result.
+    pub fn set_result(
+        &mut self,
+        round: u32,
+        board: u32,
+        result: Option<BoardResult>,
+    ) -> Result<(), EventError> {
+        let total = self.total_rounds();
+        if round == 0 || round > total.max(1) {
+            return Err(EventError::NoSuchRound(round));
+        }
+        let Some(r) = self.played.get_mut(round as usize - 1).filter(|r| r.paired) else {
+            return Err(EventError::NotPaired(round));
+        };
+        let b = board
+            .checked_sub(1)
+            .and_then(|k| r.boards.get_mut(k as usize))
+            .ok_or(EventError::NoSuchBoard { round, board })?;
+        b.result = result;
+        Ok(())
+    }
+
+    /// Points (tenths) a player has after the rounds played.
+    pub fn score(&self, player: usize) -> u32 {
+        self.played
+            .iter()
+            .filter(|r| r.paired)
+            .map(|r| self.points_in(r, player))
+            .sum()
+    }
+
+    /// Points (tenths) from one round.
+    pub fn points_in(&self, r: &EventRound, player: usize) -> u32 {
+        let (w, d) = (self.points.win, self.points.draw);
+        for b in &r.boards {
+            let white = b.white == player;
+            if !white && b.black != player {
+                continue;
+            }
+            return match (b.result, white) {
+                (None, _) => 0,
+                (Some(BoardResult::Draw), _) => d,
+                (Some(BoardResult::WhiteWins | BoardResult::WhiteForfeit), true) => w,
+                (Some(BoardResult::BlackWins | BoardResult::BlackForfeit), false) => w,
+                _ => 0,
+            };
+        }
+        match r.byes.iter().find(|(p, _)| *p == player).map(|(_, k)| *k) {
+            Some(RoundBye::Pab | RoundBye::Full) => w,
+            Some(RoundBye::Half) => d,
+            _ => 0,
+        }
+    }
+
+    /// The pairing number of a player (1-based), once the order is fixed.
+    pub fn pairing_number(&self, player: usize) -> Option<usize> {
+        self.order.iter().position(|&i| i == player).map(|k| k + 1)
+    }
+
+    /// The position a board plays.
+    pub fn board_position(&self, round: u32, board: u32) -> Option<u16> {
+        let r = self.played.get(round as usize - 1)?;
+        let b = r.boards.get(board as usize - 1)?;
+        b.position.as_ref().or(r.draw.as_ref()).map(|d| d.id)
+    }
+
+    /// Checks every recorded draw again (see [`PositionDraw::verify`]).
+    pub fn verify_draws(&self) -> Result<(), (u32, PositionError)> {
+        for (k, r) in self.played.iter().enumerate() {
+            let round = k as u32 + 1;
+            let before = self.positions_before(round);
+            if let Some(d) = &r.draw {
+                d.verify(self.positions.rules, &before, &self.positions.list)
+                    .map_err(|e| (round, e))?;
+            }
+            let mut played = before;
+            for b in &r.boards {
+                if let Some(d) = &b.position {
+                    d.verify(self.positions.rules, &played, &self.positions.list)
+                        .map_err(|e| (round, e))?;
+                    played.push(d.id);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// How to choose a round's position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DrawSpec {
+    /// The computer, from a seed.
+    Computer {
+        /// The seed.
+        seed: u64,
+    },
+    /// A physical method with a seed or the outcomes from the board.
+    Physical {
+        /// `die`, `coins`, `bag`, `bag-wheeler`, `cards` or `platonic`.
+        method: String,
+        /// A seed for the program's own outcomes.
+        seed: Option<u64>,
+        /// The outcomes rolled at the board.
+        outcomes: Option<String>,
+    },
+    /// The arbiter's choice.
+    Set(u32),
+    /// The event's list.
+    List,
+}

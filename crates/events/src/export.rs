@@ -1,0 +1,198 @@
+//! An event out to other programs: FIDE's TRF (for rating officers and pairing programs) and
+//! PGN (every board with the round's start position and its result, and the moves of games
+//! played on the server).
+
+use crate::event::{BoardResult, Event, RoundBye};
+use crate::model::Color;
+use crate::standings::standings;
+use crate::trf::{TrfFile, TrfPlayer, TrfRound};
+use chess960_core::StartId;
+use chess960_pgn::{game_to_string, Game, Variant, WriteOptions};
+
+/// The event as a TRF file: players numbered by pairing order ([`Event::pairing_order`]), points and places from the standings, every paired round, and the absences
+/// already known for the next round (`H`, `F`, `Z`) so that a pairing program pairs it as we do.
+pub fn to_trf(e: &Event) -> TrfFile {
+    let order = e.pairing_order();
+    let mut number = vec![0u32; e.players.len()];
+    for (k, &i) in order.iter().enumerate() {
+        number[i] = k as u32 + 1;
+    }
+    let places = standings(e);
+    let place_of = |i: usize| places.iter().find(|s| s.player == i).map_or(0, |s| s.place);
+    let paired = e.rounds_paired();
+    let players = order
+        .iter()
+        .map(|&i| {
+            let p = &e.players[i];
+            let mut rounds: Vec<TrfRound> = e.played[..paired as usize]
+                .iter()
+                .map(|r| trf_round(r, i, &number))
+                .collect();
+            let next = paired + 1;
+            if next <= e.total_rounds() {
+                let absence = if p.withdrawn.is_some_and(|w| next >= w) || next < p.joined {
+                    Some('Z')
+                } else {
+                    p.byes
+                        .iter()
+                        .find(|(r, _)| *r == next)
+                        .map(|(_, k)| match k {
+                            crate::event::ByeRequest::Half => 'H',
+                            crate::event::ByeRequest::Zero => 'Z',
+                            crate::event::ByeRequest::Full => 'F',
+                        })
+                };
+                if let Some(code) = absence {
+                    rounds.push(TrfRound {
+                        opponent: None,
+                        color: None,
+                        code,
+                    });
+                }
+            }
+            TrfPlayer {
+                id: number[i],
+                sex: String::new(),
+                title: p.title.clone(),
+                name: p.name.clone(),
+                rating: p.rating.unwrap_or(0),
+                federation: p.federation.clone(),
+                fide_id: p.fide_id.map_or(String::new(), |id| id.to_string()),
+                birth: String::new(),
+                points: e.score(i),
+                rank: place_of(i),
+                rounds,
+            }
+        })
+        .collect();
+    TrfFile {
+        name: e.name.clone(),
+        city: e.city.clone(),
+        federation: e.federation.clone(),
+        start_date: e.start_date.replace('-', "/"),
+        end_date: e.end_date.replace('-', "/"),
+        kind: match e.format {
+            crate::event::Format::Swiss => "Swiss (FIDE Dutch), Chess960".into(),
+            crate::event::Format::RoundRobin { cycles: 1 } => "Round robin, Chess960".into(),
+            crate::event::Format::RoundRobin { .. } => "Double round robin, Chess960".into(),
+        },
+        chief_arbiter: e.arbiter.clone(),
+        deputies: Vec::new(),
+        time_control: e.time_control.clone(),
+        players,
+        total_rounds: Some(e.total_rounds() as usize),
+        initial_color: Some(e.initial_color.into()),
+        points: e.points.system(),
+    }
+}
+
+fn trf_round(r: &crate::event::EventRound, player: usize, number: &[u32]) -> TrfRound {
+    for b in &r.boards {
+        let white = b.white == player;
+        if !white && b.black != player {
+            continue;
+        }
+        let opp = number[if white { b.black } else { b.white }];
+        let color = Some(if white { Color::White } else { Color::Black });
+        let code = match (b.result, white) {
+            (None, _) => ' ',
+            (Some(BoardResult::Draw), _) => '=',
+            (Some(BoardResult::WhiteWins), true) | (Some(BoardResult::BlackWins), false) => '1',
+            (Some(BoardResult::WhiteWins), false) | (Some(BoardResult::BlackWins), true) => '0',
+            (Some(BoardResult::WhiteForfeit), true) | (Some(BoardResult::BlackForfeit), false) => {
+                '+'
+            }
+            _ => '-',
+        };
+        return TrfRound {
+            opponent: Some(opp),
+            color,
+            code,
+        };
+    }
+    let code = match r.byes.iter().find(|(p, _)| *p == player).map(|(_, k)| *k) {
+        Some(RoundBye::Pab) => 'U',
+        Some(RoundBye::Half) => 'H',
+        Some(RoundBye::Full) => 'F',
+        _ => 'Z',
+    };
+    TrfRound {
+        opponent: None,
+        color: None,
+        code,
+    }
+}
+
+/// Every board of every paired round as PGN: the event's tags, the round's (or board's)
+/// start position, the result. `moves` gives the game played on the server for a board's
+/// game key, when there is one: its moves are written too.
+pub fn to_pgn(e: &Event, moves: &dyn Fn(&str) -> Option<Game>) -> String {
+    let mut out = String::new();
+    let options = WriteOptions::default();
+    for (k, r) in e.played.iter().enumerate().filter(|(_, r)| r.paired) {
+        let round = k as u32 + 1;
+        for (j, b) in r.boards.iter().enumerate() {
+            let board = j as u32 + 1;
+            let id = e.board_position(round, board);
+            let mut g = b.game.as_deref().and_then(moves).unwrap_or_else(|| {
+                let start = StartId::new(id.unwrap_or(518) as u32)
+                    .expect("0..959")
+                    .position();
+                Game::new(start, Variant::Chess960)
+            });
+            let (w, bl) = (&e.players[b.white], &e.players[b.black]);
+            let result = match b.result {
+                Some(BoardResult::WhiteWins | BoardResult::WhiteForfeit) => {
+                    chess960_core::GameResult::WhiteWins
+                }
+                Some(BoardResult::BlackWins | BoardResult::BlackForfeit) => {
+                    chess960_core::GameResult::BlackWins
+                }
+                Some(BoardResult::Draw) => chess960_core::GameResult::Draw,
+                // A double forfeit has no PGN result: both lost.
+                Some(BoardResult::DoubleForfeit) | None => chess960_core::GameResult::Unknown,
+            };
+            g.result = result;
+            let tags = &mut g.tags;
+            tags.set("Event", e.name.clone());
+            tags.set(
+                "Site",
+                if e.city.is_empty() {
+                    "?".to_string()
+                } else {
+                    e.city.clone()
+                },
+            );
+            tags.set(
+                "Date",
+                if e.start_date.is_empty() {
+                    "????.??.??".to_string()
+                } else {
+                    e.start_date.replace('-', ".")
+                },
+            );
+            tags.set("Round", format!("{round}.{board}"));
+            tags.set("White", w.name.clone());
+            tags.set("Black", bl.name.clone());
+            tags.set("Result", result.to_string());
+            if let Some(r) = w.rating {
+                tags.set("WhiteElo", r.to_string());
+            }
+            if let Some(r) = bl.rating {
+                tags.set("BlackElo", r.to_string());
+            }
+            if let Some(id) = id {
+                tags.set("StartPosition", id.to_string());
+            }
+            if !e.time_control.is_empty() {
+                tags.set("TimeControl", e.time_control.clone());
+            }
+            if let Some(res) = b.result.filter(|r| !r.played()) {
+                tags.set("Termination", format!("forfeit ({})", res.text()));
+            }
+            out += &game_to_string(&g, &options);
+            out.push('\n');
+        }
+    }
+    out
+}

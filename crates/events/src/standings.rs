@@ -1,0 +1,276 @@
+//! Standings with tie-breaks (FIDE C.07), and the crosstable.
+//!
+//! Values are in hundredths of a point. Rounds without a game follow C.07's handling of
+//! unplayed rounds (Art. 16, 2023): for the player's own Buchholz and Sonneborn-Berger, a
+//! round without a game counts as a game against a dummy opponent with the player's own
+//! score (won, drawn or lost as the round's points say); when a player's score enters an
+//! opponent's Buchholz, the player's rounds without a game count as draws. Buchholz Cut-1
+//! drops the lowest value. Direct encounter separates a group of tied players only when all
+//! of them have played each other. Ties that no tie-break separates share their place.
+
+use crate::event::{BoardResult, Event, Tiebreak};
+
+/// One line of the standings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Standing {
+    /// The place (tied players share it).
+    pub place: u32,
+    /// The player (index).
+    pub player: usize,
+    /// Points in tenths.
+    pub points: u32,
+    /// The event's tie-breaks in order, in hundredths (`None`: does not apply, e.g. a direct
+    /// encounter among players who have not all met).
+    pub tiebreaks: Vec<Option<u64>>,
+}
+
+/// What one player did in one round, for tie-breaks.
+#[derive(Clone, Copy, Debug)]
+enum Entry {
+    /// A game: opponent, points (tenths).
+    Game(usize, u32),
+    /// No game (bye, forfeit, absence): points (tenths).
+    NoGame(u32),
+}
+
+fn entries(e: &Event, player: usize) -> Vec<Entry> {
+    e.played
+        .iter()
+        .filter(|r| r.paired)
+        .map(|r| {
+            let pts = e.points_in(r, player);
+            for b in &r.boards {
+                if b.white == player || b.black == player {
+                    let opp = if b.white == player { b.black } else { b.white };
+                    if b.result.is_some_and(BoardResult::played) {
+                        return Entry::Game(opp, pts);
+                    }
+                }
+            }
+            Entry::NoGame(pts)
+        })
+        .collect()
+}
+
+/// A player's score as it enters an opponent's Buchholz: rounds without a game as draws.
+fn adjusted(e: &Event, player: usize) -> u64 {
+    entries(e, player)
+        .iter()
+        .map(|x| match *x {
+            Entry::Game(_, p) => p as u64,
+            Entry::NoGame(_) => e.points.draw as u64,
+        })
+        .sum::<u64>()
+        * 10
+}
+
+/// The per-round values of a player's Buchholz (hundredths).
+fn buchholz_values(e: &Event, player: usize, adj: &[u64]) -> Vec<u64> {
+    let own = e.score(player) as u64 * 10;
+    entries(e, player)
+        .iter()
+        .map(|x| match *x {
+            Entry::Game(o, _) => adj[o],
+            Entry::NoGame(_) => own,
+        })
+        .collect()
+}
+
+fn sonneborn_berger(e: &Event, player: usize) -> u64 {
+    let own = e.score(player) as u64 * 10;
+    let finals: Vec<u64> = (0..e.players.len())
+        .map(|i| e.score(i) as u64 * 10)
+        .collect();
+    let win = e.points.win as u64;
+    entries(e, player)
+        .iter()
+        .map(|x| {
+            let (opp_score, pts) = match *x {
+                Entry::Game(o, p) => (finals[o], p as u64),
+                Entry::NoGame(p) => (own, p as u64),
+            };
+            // The opponent's score times the fraction of a win scored against him.
+            opp_score * pts / win.max(1)
+        })
+        .sum()
+}
+
+fn wins(e: &Event, player: usize) -> u64 {
+    entries(e, player)
+        .iter()
+        .filter(|x| matches!(**x, Entry::Game(_, p) if p == e.points.win))
+        .count() as u64
+        * 100
+}
+
+/// Direct encounter within `group`: the points each scored against the others, if every
+/// two of them have played.
+fn direct_encounter(e: &Event, group: &[usize]) -> Vec<Option<u64>> {
+    let mut pts = vec![0u64; group.len()];
+    for (a, &p) in group.iter().enumerate() {
+        for (b, &q) in group.iter().enumerate() {
+            if a == b {
+                continue;
+            }
+            let mut met = false;
+            for r in e.played.iter().filter(|r| r.paired) {
+                for bd in &r.boards {
+                    if (bd.white == p && bd.black == q) || (bd.white == q && bd.black == p) {
+                        if let Some(res) = bd.result.filter(|r| r.played()) {
+                            met = true;
+                            let white = bd.white == p;
+                            pts[a] += match (res, white) {
+                                (BoardResult::Draw, _) => e.points.draw as u64 * 10,
+                                (BoardResult::WhiteWins, true)
+                                | (BoardResult::BlackWins, false) => e.points.win as u64 * 10,
+                                _ => 0,
+                            };
+                        }
+                    }
+                }
+            }
+            if !met {
+                return vec![None; group.len()];
+            }
+        }
+    }
+    pts.into_iter().map(Some).collect()
+}
+
+/// The standings after the rounds with results.
+pub fn standings(e: &Event) -> Vec<Standing> {
+    let n = e.players.len();
+    let adj: Vec<u64> = (0..n).map(|i| adjusted(e, i)).collect();
+    let global = |t: Tiebreak, i: usize| -> Option<u64> {
+        match t {
+            Tiebreak::Buchholz => Some(buchholz_values(e, i, &adj).iter().sum()),
+            Tiebreak::BuchholzCut1 => {
+                let v = buchholz_values(e, i, &adj);
+                Some(v.iter().sum::<u64>() - v.iter().min().copied().unwrap_or(0))
+            }
+            Tiebreak::SonnebornBerger => Some(sonneborn_berger(e, i)),
+            Tiebreak::Wins => Some(wins(e, i)),
+            Tiebreak::DirectEncounter => None,
+        }
+    };
+    let points: Vec<u32> = (0..n).map(|i| e.score(i)).collect();
+    let mut values: Vec<Vec<Option<u64>>> = vec![vec![None; e.tiebreaks.len()]; n];
+    // Groups of players still tied, best first.
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| {
+        points[b]
+            .cmp(&points[a])
+            .then(e.pairing_number(a).cmp(&e.pairing_number(b)))
+            .then(a.cmp(&b))
+    });
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for &i in &order {
+        match groups.last_mut() {
+            Some(g) if points[g[0]] == points[i] => g.push(i),
+            _ => groups.push(vec![i]),
+        }
+    }
+    for (k, &t) in e.tiebreaks.iter().enumerate() {
+        let mut next = Vec::new();
+        for g in groups {
+            let vals: Vec<Option<u64>> = if t == Tiebreak::DirectEncounter {
+                if g.len() > 1 {
+                    direct_encounter(e, &g)
+                } else {
+                    vec![None]
+                }
+            } else {
+                g.iter().map(|&i| global(t, i)).collect()
+            };
+            for (&i, v) in g.iter().zip(&vals) {
+                values[i][k] = *v;
+            }
+            if g.len() == 1 {
+                next.push(g);
+                continue;
+            }
+            let mut sorted = g.clone();
+            sorted.sort_by(|&a, &b| values[b][k].cmp(&values[a][k]));
+            let mut sub: Vec<Vec<usize>> = Vec::new();
+            for i in sorted {
+                match sub.last_mut() {
+                    Some(s) if values[s[0]][k] == values[i][k] => s.push(i),
+                    _ => sub.push(vec![i]),
+                }
+            }
+            next.extend(sub);
+        }
+        groups = next;
+    }
+    // Fill in the values of tie-breaks not needed for a player (all but DE, which only
+    // exists among tied players).
+    for (k, &t) in e.tiebreaks.iter().enumerate() {
+        if t != Tiebreak::DirectEncounter {
+            for (i, v) in values.iter_mut().enumerate() {
+                v[k] = global(t, i);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let mut place = 1;
+    for g in groups {
+        for &i in &g {
+            out.push(Standing {
+                place,
+                player: i,
+                points: points[i],
+                tiebreaks: values[i].clone(),
+            });
+        }
+        place += g.len() as u32;
+    }
+    out
+}
+
+/// A crosstable cell: the opponent's place in the standings (or pairing number), colour and
+/// result, as `12w1`, `5b=`, `+` for a PAB.
+pub fn crosstable_cell(
+    e: &Event,
+    round: usize,
+    player: usize,
+    number_of: &dyn Fn(usize) -> usize,
+) -> String {
+    let Some(r) = e.played.get(round).filter(|r| r.paired) else {
+        return String::new();
+    };
+    for b in &r.boards {
+        let white = b.white == player;
+        if !white && b.black != player {
+            continue;
+        }
+        let opp = if white { b.black } else { b.white };
+        let c = if white { 'w' } else { 'b' };
+        let res = match (b.result, white) {
+            (None, _) => "",
+            (Some(BoardResult::Draw), _) => "=",
+            (Some(BoardResult::WhiteWins), true) | (Some(BoardResult::BlackWins), false) => "1",
+            (Some(BoardResult::WhiteWins), false) | (Some(BoardResult::BlackWins), true) => "0",
+            (Some(BoardResult::WhiteForfeit), true) | (Some(BoardResult::BlackForfeit), false) => {
+                "+"
+            }
+            _ => "-",
+        };
+        return format!("{}{c}{res}", number_of(opp));
+    }
+    match r.byes.iter().find(|(p, _)| *p == player).map(|(_, k)| *k) {
+        Some(crate::event::RoundBye::Pab) => "PAB".into(),
+        Some(crate::event::RoundBye::Half) => "H".into(),
+        Some(crate::event::RoundBye::Full) => "F".into(),
+        _ => "-".into(),
+    }
+}
+
+/// A value in hundredths as text: `12`, `12.5`, `12.25`.
+pub fn show(v: Option<u64>) -> String {
+    match v {
+        None => String::new(),
+        Some(v) if v % 100 == 0 => (v / 100).to_string(),
+        Some(v) if v % 10 == 0 => format!("{}.{}", v / 100, (v % 100) / 10),
+        Some(v) => format!("{}.{:02}", v / 100, v % 100),
+    }
+}
