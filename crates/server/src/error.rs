@@ -71,6 +71,7 @@ impl From<chess960_store::StoreError> for ApiError {
         use chess960_store::StoreError;
         match e {
             StoreError::NoSuchGame(what) => ApiError::not_found(format!("no game {what}")),
+            StoreError::NoSuchEvent(what) => ApiError::not_found(format!("no event {what}")),
             StoreError::Conflict(what) => ApiError::conflict(what),
             other => ApiError::internal(format!("game database: {other}")),
         }

@@ -17,6 +17,7 @@ pub use chess960_core::GameResult;
 use chess960_core::{Outcome, Termination};
 use std::fmt;
 
+pub mod events;
 pub mod explorer;
 pub mod pgn;
 pub mod replay;
@@ -25,6 +26,7 @@ pub mod sqlite;
 pub mod stats;
 mod util;
 
+pub use events::{EventStore, EventSummary, StoredEvent};
 pub use explorer::{Explorer, ExplorerMove, Results};
 pub use replay::ReplayError;
 pub use seats::{SeatRecord, Seats};
@@ -290,6 +292,8 @@ pub enum StoreError {
     Corrupt { detail: String },
     /// No game with this id or key.
     NoSuchGame(String),
+    /// No event with this id or key.
+    NoSuchEvent(String),
     /// A request that contradicts the stored game (e.g. a move appended at the wrong ply, or to a
     /// finished game).
     Conflict(String),
@@ -318,6 +322,7 @@ impl fmt::Display for StoreError {
             ),
             StoreError::Corrupt { detail } => write!(f, "the database is damaged: {detail}"),
             StoreError::NoSuchGame(what) => write!(f, "no game {what}"),
+            StoreError::NoSuchEvent(what) => write!(f, "no event {what}"),
             StoreError::Conflict(what) => f.write_str(what),
             StoreError::Backend(what) => f.write_str(what),
         }

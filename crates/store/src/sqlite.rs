@@ -12,6 +12,8 @@
 //!   as [`StoreError::Corrupt`]; a schema newer than this program as [`StoreError::TooNew`].
 //!   Only then is it opened for writing and migrated.
 
+mod events;
+
 use crate::explorer::{self, IndexEntry, KeyCount};
 use crate::util::{check_moves, game_date, game_hash, new_key, now_ms};
 use crate::{
@@ -120,6 +122,18 @@ const MIGRATIONS: &[&str] = &[
              OR (t.name = 'BlackType' AND lower(t.value) = 'program')));
     UPDATE games SET white_seat = seat_hash WHERE seat_hash IS NOT NULL AND black_seat IS NULL;
     ALTER TABLE games DROP COLUMN seat_hash;",
+    // Version 6: events (tournaments), one JSON document each (chess960_events::event::Event)
+    // with a revision that every save checks (crate::events).
+    "CREATE TABLE events (
+        id          INTEGER PRIMARY KEY,
+        key         TEXT NOT NULL UNIQUE,
+        name        TEXT NOT NULL,
+        revision    INTEGER NOT NULL,
+        arbiter     TEXT,               -- SHA-256 of the arbiter's token; NULL: none
+        created_ms  INTEGER NOT NULL,
+        updated_ms  INTEGER NOT NULL,
+        doc         TEXT NOT NULL
+    );",
 ];
 
 /// What a migration needs beyond its SQL, run in the same transaction right after the SQL
