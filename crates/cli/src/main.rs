@@ -48,6 +48,7 @@ enum Command {
     Serve(cmd::serve::ServeArgs),
     Play(cmd::play::PlayArgs),
     Db(cmd::db::DbArgs),
+    Event(cmd::event::EventArgs),
     Uci(cmd::uci::UciArgs),
     Match(cmd::matchcmd::MatchArgs),
     Pgn(cmd::pgn::PgnArgs),
@@ -75,6 +76,7 @@ fn main() -> ExitCode {
         Command::List(args) => cmd::list::run(args),
         Command::Fairness(args) => cmd::fairness::run(args),
         Command::Match(args) => cmd::matchcmd::run(args),
+        Command::Event(args) => cmd::event::run(args),
         // `pgn` has a third outcome (exit 1: games with errors), so it prints for itself.
         Command::Pgn(args) => return cmd::pgn::main(args),
         // The engine talks on standard input/output until `quit`.

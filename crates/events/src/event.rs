@@ -570,6 +570,17 @@ impl Event {
                 "an event takes at most {MAX_PLAYERS} players"
             )));
         }
+        if let Some(k) = self
+            .players
+            .iter()
+            .position(|q| q.name.eq_ignore_ascii_case(&p.name))
+        {
+            return Err(EventError::Invalid(format!(
+                "a player called {:?} is entered already (number {}): add something to tell them apart",
+                p.name,
+                k + 1
+            )));
+        }
         let paired = self.rounds_paired();
         if paired > 0 && matches!(self.format, Format::RoundRobin { .. }) {
             return Err(EventError::Invalid(

@@ -5,6 +5,7 @@
 
 pub mod event;
 pub mod export;
+pub mod import;
 pub mod matching;
 pub mod model;
 pub mod position;

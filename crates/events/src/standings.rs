@@ -227,8 +227,8 @@ pub fn standings(e: &Event) -> Vec<Standing> {
     out
 }
 
-/// A crosstable cell: the opponent's place in the standings (or pairing number), colour and
-/// result, as `12w1`, `5b=`, `+` for a PAB.
+/// A crosstable cell: the opponent's number (as `number_of` gives it), colour and result, as
+/// `12w1`, `5b=`, `3w+` (a forfeit win); `PAB`, `H`, `F` for byes, `-` when not paired.
 pub fn crosstable_cell(
     e: &Event,
     round: usize,

@@ -1,0 +1,285 @@
+//! `chess960 event`: an arbiter's whole Swiss and double round robin from the command line,
+//! the exports read back (TRF by our reader, PGN by our PGN reader, JSON by `import`), and the
+//! errors an arbiter meets.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn run(db: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_chess960"))
+        .arg("event")
+        .arg("--db")
+        .arg(db)
+        .args(args)
+        .env_remove("CHESS960_DB")
+        .output()
+        .expect("the chess960 binary runs")
+}
+
+fn ok(db: &Path, args: &[&str]) -> String {
+    let o = run(db, args);
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+fn fails(db: &Path, args: &[&str]) -> String {
+    let o = run(db, args);
+    assert_eq!(o.status.code(), Some(2), "{args:?} should fail");
+    assert!(o.stdout.is_empty());
+    let e = String::from_utf8(o.stderr).unwrap();
+    assert_eq!(e.lines().count(), 1, "one line: {e}");
+    e
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("chess960-cli-event-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const RESULTS: [&str; 11] = [
+    "1-0", "0-1", "1/2", "1-0", "0-1", "1-0", "1/2", "+/-", "0-1", "1-0", "-/-",
+];
+
+#[test]
+fn a_swiss_of_forty_in_nine_rounds() {
+    let dir = scratch("swiss");
+    let db = dir.join("g.sqlite3");
+    let made = ok(
+        &db,
+        &[
+            "new",
+            "Club 960 Open",
+            "--swiss",
+            "--rounds",
+            "9",
+            "--no-518",
+            "--no-repeat",
+            "--time-control",
+            "90+30",
+            "--json",
+        ],
+    );
+    let made: Value = serde_json::from_str(&made).unwrap();
+    let id = made["id"].to_string();
+    let id = id.as_str();
+    for k in 1..=40 {
+        let rating = (2500 - 13 * k).to_string();
+        ok(
+            &db,
+            &[
+                "add",
+                id,
+                &format!("Player {k}"),
+                "--rating",
+                &rating,
+                "--federation",
+                "GER",
+            ],
+        );
+    }
+    ok(&db, &["bye", id, "5", "--round", "3", "--half"]);
+    ok(&db, &["bye", id, "Player 9", "--round", "2", "--zero"]);
+    for round in 1..=9 {
+        if round == 4 {
+            ok(&db, &["withdraw", id, "12"]);
+            assert!(ok(&db, &["add", id, "Late Entry", "--rating", "2300"])
+                .contains("paired from round 4"));
+        }
+        let drawn: Value = serde_json::from_str(&ok(&db, &["draw", id, "--json"])).unwrap();
+        let pos = drawn["draw"]["id"].as_u64().unwrap();
+        assert_ne!(pos, 518, "--no-518");
+        let paired: Value = serde_json::from_str(&ok(&db, &["pair", id, "--json"])).unwrap();
+        assert_eq!(
+            paired["position"].as_u64(),
+            Some(pos),
+            "every board plays the round's position"
+        );
+        let boards = paired["boards"].as_array().unwrap().len();
+        assert!(boards >= 19, "round {round}: {boards} boards");
+        if round < 9 {
+            assert!(
+                fails(&db, &["pair", id]).contains(&format!("round {round} still needs results"))
+            );
+        }
+        let mut args: Vec<String> = vec![
+            "result".into(),
+            id.into(),
+            "--round".into(),
+            round.to_string(),
+        ];
+        for b in 1..=boards {
+            args.push(b.to_string());
+            args.push(RESULTS[(b * 7 + round * 3) % 11].into());
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        ok(&db, &args);
+    }
+    // The printed list and sheet.
+    let sheet = ok(&db, &["sheet", id, "--round", "9"]);
+    assert!(
+        sheet.contains("round 9") && sheet.contains("Start position"),
+        "{sheet}"
+    );
+    let table = ok(&db, &["standings", id, "--crosstable"]);
+    assert!(table.contains("BH-C1") && table.contains("R9"), "{table}");
+    let st: Value = serde_json::from_str(&ok(&db, &["standings", id, "--json"])).unwrap();
+    assert_eq!(st["standings"].as_array().unwrap().len(), 41);
+    // Nine positions, all different, every draw repeats.
+    assert!(ok(&db, &["verify", id]).starts_with("9 recorded draws repeated"));
+    let shown: Value = serde_json::from_str(&ok(&db, &["show", id, "--json"])).unwrap();
+    let ids: std::collections::HashSet<u64> = shown["event"]["played"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["draw"]["id"].as_u64().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 9, "--no-repeat");
+    // TRF out, read back: every round pairs the same from the file.
+    let trf = ok(&db, &["export", id, "--format", "trf"]);
+    let f = chess960_events::trf::read(&trf).unwrap();
+    assert_eq!(f.players.len(), 41);
+    assert_eq!(f.rounds_played(), 9);
+    // PGN out: every board with its round's start position, read by our PGN reader.
+    let pgn = ok(&db, &["export", id, "--format", "pgn"]);
+    let mut reader = chess960_pgn::Reader::new(pgn.as_bytes());
+    let mut games = Vec::new();
+    while let Some(g) = reader.read_game().unwrap() {
+        games.push(g.unwrap());
+    }
+    assert!(games.len() >= 9 * 19);
+    let first_round = shown["event"]["played"][0]["draw"]["id"].as_u64().unwrap() as u16;
+    assert_eq!(
+        games[0].start,
+        chess960_core::StartId::new(first_round as u32)
+            .unwrap()
+            .position()
+    );
+    // JSON out, in again as a second event: the same event.
+    let json_path = dir.join("event.json");
+    ok(
+        &db,
+        &[
+            "export",
+            id,
+            "--format",
+            "json",
+            "-o",
+            json_path.to_str().unwrap(),
+        ],
+    );
+    assert!(
+        ok(&db, &["import", json_path.to_str().unwrap()]).contains("41 players, 9 rounds paired")
+    );
+    let trf_path = dir.join("event.trf");
+    std::fs::write(&trf_path, &trf).unwrap();
+    assert!(ok(&db, &["import", trf_path.to_str().unwrap()]).contains("9 rounds paired"));
+    assert_eq!(
+        serde_json::from_str::<Value>(&ok(&db, &["list", "--json"]))
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+}
+
+#[test]
+fn a_double_round_robin_of_six() {
+    let dir = scratch("rr");
+    let db = dir.join("g.sqlite3");
+    assert!(ok(
+        &db,
+        &[
+            "new",
+            "Double 960",
+            "--round-robin",
+            "--double",
+            "--second-cycle-repeats"
+        ]
+    )
+    .starts_with("event 1 "));
+    for n in ["Anna", "Bert", "Cleo", "Dirk", "Emil", "Frida"] {
+        ok(&db, &["add", "1", n]);
+    }
+    let mut positions = Vec::new();
+    for round in 1..=10 {
+        ok(
+            &db,
+            &["draw", "1", "--method", "die", "--seed", &round.to_string()],
+        );
+        let p: Value =
+            serde_json::from_str(&ok(&db, &["pair", "1", "--seed", "3", "--json"])).unwrap();
+        positions.push(p["position"].as_u64().unwrap());
+        ok(
+            &db,
+            &[
+                "result",
+                "1",
+                "--round",
+                &round.to_string(),
+                "1",
+                "1-0",
+                "2",
+                "1/2",
+                "3",
+                "0-1",
+            ],
+        );
+    }
+    // The second cycle replays the first cycle's positions (rounds 4 and 5 swapped in the
+    // first cycle, as the Handbook recommends).
+    let mut first = positions[..5].to_vec();
+    first.sort();
+    let mut second = positions[5..].to_vec();
+    second.sort();
+    assert_eq!(first, second);
+    assert!(fails(&db, &["pair", "1"]).contains("no round 11"));
+    assert!(fails(&db, &["add", "1", "Late"]).contains("round robin under way"));
+    let shown = ok(&db, &["show", "1"]);
+    assert!(
+        shown.contains("die") || shown.contains("Round 10"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn mistakes_get_one_clear_line() {
+    let dir = scratch("errors");
+    let db = dir.join("g.sqlite3");
+    assert!(fails(&db, &["show", "7"]).contains("no event 7"));
+    assert!(fails(&db, &["new", "X"]).contains("choose the format"));
+    assert!(fails(&db, &["new", "X", "--swiss"]).contains("--rounds"));
+    ok(&db, &["new", "X", "--swiss", "--rounds", "3"]);
+    assert!(fails(&db, &["pair", "1"]).contains("at least two players"));
+    ok(&db, &["add", "1", "A"]);
+    assert!(fails(&db, &["add", "1", "a"]).contains("entered already"));
+    ok(&db, &["add", "1", "B"]);
+    assert!(
+        fails(&db, &["result", "1", "--round", "1", "1", "1-0"]).contains("round 1 is not paired")
+    );
+    ok(&db, &["pair", "1"]);
+    assert!(
+        fails(&db, &["result", "1", "--round", "1", "2", "1-0"]).contains("round 1 has no board 2")
+    );
+    assert!(fails(&db, &["result", "1", "--round", "1", "1", "2-0"]).contains("not a result"));
+    // All or nothing: a bad pair leaves the good one unsaved.
+    fails(
+        &db,
+        &["result", "1", "--round", "1", "1", "1-0", "9", "1-0"],
+    );
+    assert!(fails(&db, &["pair", "1"]).contains("still needs results on board 1"));
+    assert!(fails(&db, &["withdraw", "1", "Zed"]).contains("no player \"Zed\""));
+    assert!(fails(&db, &["draw", "1", "--method", "die", "--outcomes", "9,9"]).contains("die"));
+    assert!(fails(&db, &["draw", "1", "--set", "960", "--round", "4"]).contains("no round 4"));
+    let bad = dir.join("bad.trf");
+    std::fs::write(&bad, "012 Broken\n001    1      Someone\n").unwrap();
+    assert!(fails(&db, &["import", bad.to_str().unwrap()]).contains("TRF line 2"));
+}
