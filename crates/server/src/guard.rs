@@ -192,6 +192,9 @@ impl Guard {
         // A rematch may create a game (at once at one device): it counts as a new game.
         let (limit, what) = if path == "/api/games" || game_action("rematch") {
             (&self.limits.new_games, "new games")
+        } else if path == "/api/events" {
+            // An event lasts as a game does: it draws from the same bucket.
+            (&self.limits.new_games, "new events")
         } else if game_action("join") {
             (&self.limits.joins, "games joined")
         } else {

@@ -31,6 +31,7 @@ pub mod catalog;
 mod create;
 mod drawn;
 pub mod error;
+mod events;
 mod explorer;
 mod game;
 mod game_error;
@@ -213,6 +214,7 @@ impl AppState {
 /// [`guard`] in front of it.
 pub fn router(state: AppState) -> Router {
     let game = "/api/games/{key}";
+    let event = "/api/events/{key}";
     Router::new()
         .route("/api/levels", get(api::levels))
         .route("/api/server", get(api::server_load))
@@ -241,6 +243,25 @@ pub fn router(state: AppState) -> Router {
         .route(&format!("{game}/analysis"), post(api::post_analysis))
         .route(&format!("{game}/pgn"), get(api::get_pgn))
         .route(&format!("{game}/ws"), get(api::websocket))
+        .route("/api/events", get(events::list).post(events::create))
+        .route(event, get(events::get))
+        .route(&format!("{event}/players"), post(events::add_player))
+        .route(
+            &format!("{event}/players/{{n}}/withdraw"),
+            post(events::withdraw),
+        )
+        .route(&format!("{event}/players/{{n}}/bye"), post(events::bye))
+        .route(&format!("{event}/rounds/{{r}}/draw"), post(events::draw))
+        .route(&format!("{event}/rounds/{{r}}/pair"), post(events::pair))
+        .route(
+            &format!("{event}/rounds/{{r}}/unpair"),
+            post(events::unpair),
+        )
+        .route(
+            &format!("{event}/rounds/{{r}}/boards/{{b}}/result"),
+            post(events::result),
+        )
+        .route(&format!("{event}/export"), get(events::export))
         .route("/api/analysis/position", post(analysis::position))
         .route("/api/analysis/ws", get(analysis::websocket))
         .route("/api", axum::routing::any(api_not_found))

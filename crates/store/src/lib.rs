@@ -333,6 +333,11 @@ impl std::error::Error for StoreError {}
 
 /// The game database, whatever its backend. Implementations are safe to share between threads.
 pub trait GameStore: Send + Sync {
+    /// Where this database keeps events (tournaments), if it keeps any.
+    fn event_store(&self) -> Option<&dyn EventStore> {
+        None
+    }
+
     /// Starts a game (autosave) and gives it an id and an unguessable key.
     fn create_game(&self, game: &NewGame) -> Result<(GameId, GameKey), StoreError>;
 

@@ -1061,6 +1061,10 @@ fn valid_tag_name(name: &str) -> bool {
 }
 
 impl GameStore for SqliteStore {
+    fn event_store(&self) -> Option<&dyn crate::EventStore> {
+        Some(self)
+    }
+
     fn create_game(&self, game: &NewGame) -> Result<(GameId, GameKey), StoreError> {
         self.write(|tx| {
             let (id, key) = insert_game(tx, game, now_ms(), &FRESH)?;

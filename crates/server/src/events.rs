@@ -1,0 +1,625 @@
+//! Events for arbiters over HTTP (docs/api.md, "Events"): anyone with an event's key sees it
+//! (players, each round's position with its draw, pairings, results, standings: what the
+//! hall's projector and the players' phones show); changing it needs the arbiter's token that
+//! `POST /api/events` gave its creator, in the `X-Arbiter-Token` header. The server keeps only
+//! the token's SHA-256, as for seats.
+//!
+//! Every change loads the event, applies one checked operation of `chess960-events` and saves
+//! it over the revision it read: a refused operation writes nothing, and two arbiters cannot
+//! overwrite each other unseen (409).
+
+use crate::error::{ApiError, ApiResult, JsonBody};
+use crate::seat;
+use crate::secret::same_secret;
+use crate::AppState;
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use chess960_core::StartId;
+use chess960_events::event::{
+    BoardResult, ByeRequest, DrawSpec, Event, EventError, Format, Player, Side, Tiebreak,
+};
+use chess960_events::export::{to_pgn, to_trf};
+use chess960_events::standings::standings;
+use chess960_events::trf;
+use chess960_store::{GameStore, StoredEvent};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::sync::{Arc, Mutex};
+
+/// The request header that carries the arbiter's token.
+pub const HEADER: &str = "x-arbiter-token";
+
+/// One change at a time in this process (another process is held off by the revision).
+static WRITES: Mutex<()> = Mutex::new(());
+
+fn event_err(e: EventError) -> ApiError {
+    match e {
+        EventError::UnknownPlayer(_)
+        | EventError::NoSuchRound(_)
+        | EventError::NoSuchBoard { .. } => ApiError::not_found(e.to_string()),
+        EventError::AlreadyPaired(_)
+        | EventError::NotPaired(_)
+        | EventError::NotNext { .. }
+        | EventError::ResultsMissing { .. }
+        | EventError::Pairing(_) => ApiError::conflict(e.to_string()),
+        EventError::Position(_) | EventError::Invalid(_) => ApiError::bad_request(e.to_string()),
+    }
+}
+
+fn no_events() -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_IMPLEMENTED,
+        "this server's database keeps no events",
+    )
+}
+
+fn load(store: &dyn GameStore, key: &str) -> Result<StoredEvent, ApiError> {
+    let events = store.event_store().ok_or_else(no_events)?;
+    if key.len() != 32 || !key.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(ApiError::not_found(format!("no event {key}")));
+    }
+    events.event(key).map_err(ApiError::from)
+}
+
+/// Checks the arbiter's token against the event's.
+fn check_arbiter(stored: &StoredEvent, headers: &HeaderMap) -> Result<(), ApiError> {
+    let Some(hash) = &stored.arbiter_hash else {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "this event was made on the command line: change it there (chess960 event)",
+        ));
+    };
+    let given = headers
+        .get(HEADER)
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim)
+        .unwrap_or("");
+    if given.is_empty() {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "changing an event needs its arbiter token (header X-Arbiter-Token)",
+        ));
+    }
+    if !same_secret(seat::hash(given).as_bytes(), hash.as_bytes()) {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "the arbiter token is not this event's",
+        ));
+    }
+    Ok(())
+}
+
+/// Runs `f` on a blocking thread (the store is synchronous).
+async fn job<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> ApiResult<T> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| ApiError::internal(format!("worker: {e}")))?
+}
+
+/// Loads, checks the token, applies `change`, saves; the event's view after the change.
+async fn change(
+    state: &AppState,
+    key: String,
+    headers: HeaderMap,
+    change: impl FnOnce(&mut Event) -> Result<(), EventError> + Send + 'static,
+) -> ApiResult<Json<Value>> {
+    let store = Arc::clone(&state.games().ctx().store);
+    let view = job(move || {
+        let _one = WRITES.lock().unwrap_or_else(|p| p.into_inner());
+        let mut stored = load(store.as_ref(), &key)?;
+        check_arbiter(&stored, &headers)?;
+        change(&mut stored.event).map_err(event_err)?;
+        let events = store.event_store().ok_or_else(no_events)?;
+        stored.revision = events.save_event(stored.id, stored.revision, &stored.event)?;
+        Ok(view(&stored))
+    })
+    .await?;
+    Ok(Json(view))
+}
+
+/// A position as the pages show it.
+fn position_json(id: u16) -> Value {
+    let s = StartId::new(id as u32).expect("0..959");
+    json!({"id": id, "back_rank": s.back_rank().to_string(), "fen": s.position().fen()})
+}
+
+/// The event as the pages read it.
+pub fn view(s: &StoredEvent) -> Value {
+    let e = &s.event;
+    let table = standings(e);
+    let next = e.rounds_paired() + 1;
+    json!({
+        "key": s.key,
+        "revision": s.revision,
+        "name": e.name,
+        "city": e.city,
+        "start_date": e.start_date,
+        "end_date": e.end_date,
+        "arbiter": e.arbiter,
+        "time_control": e.time_control,
+        "format": match e.format {
+            Format::Swiss => "swiss",
+            Format::RoundRobin { cycles: 1 } => "round_robin",
+            Format::RoundRobin { .. } => "double_round_robin",
+        },
+        "rounds": e.total_rounds(),
+        "rounds_paired": e.rounds_paired(),
+        "next_round": (next <= e.total_rounds()).then_some(next),
+        "positions": {
+            "exclude_518": e.positions.rules.exclude_518,
+            "no_repeat": e.positions.rules.no_repeat,
+            "per_board": e.positions.per_board,
+            "second_cycle_repeats": e.positions.second_cycle_repeats,
+            "list": e.positions.list,
+        },
+        "tiebreaks": e.tiebreaks.iter().map(|t| t.name()).collect::<Vec<_>>(),
+        "players": e.players.iter().enumerate().map(|(i, p)| json!({
+            "number": i + 1,
+            "name": p.name,
+            "rating": p.rating,
+            "fide_id": p.fide_id,
+            "federation": p.federation,
+            "title": p.title,
+            "pairing_number": e.pairing_number(i),
+            "joined": p.joined,
+            "withdrawn": p.withdrawn,
+            "byes": p.byes.iter().map(|(r, k)| json!({"round": r, "kind": k})).collect::<Vec<_>>(),
+            "points": e.score(i) as f64 / 10.0,
+        })).collect::<Vec<_>>(),
+        "round_list": e.played.iter().enumerate().map(|(k, r)| {
+            let round = k as u32 + 1;
+            json!({
+                "round": round,
+                "paired": r.paired,
+                "draw": r.draw.as_ref().map(|d| json!({
+                    "position": position_json(d.id),
+                    "how": d.how,
+                    "steps": d.steps,
+                })),
+                "boards": r.boards.iter().enumerate().map(|(j, b)| json!({
+                    "board": j + 1,
+                    "white": b.white + 1,
+                    "black": b.black + 1,
+                    "result": b.result.map(BoardResult::text),
+                    "position": e.board_position(round, j as u32 + 1).map(position_json),
+                    "game": b.game,
+                })).collect::<Vec<_>>(),
+                "byes": r.byes.iter().map(|(p, k)| json!({"player": p + 1, "kind": k})).collect::<Vec<_>>(),
+            })
+        }).collect::<Vec<_>>(),
+        "standings": table.iter().map(|t| json!({
+            "place": t.place,
+            "player": t.player + 1,
+            "points": t.points as f64 / 10.0,
+            "tiebreaks": t.tiebreaks.iter().map(|v| v.map(|x| x as f64 / 100.0)).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// `POST /api/events` body.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewEventIn {
+    name: String,
+    /// `swiss`, `round_robin` or `double_round_robin`.
+    format: String,
+    rounds: Option<u32>,
+    #[serde(default)]
+    time_control: String,
+    #[serde(default)]
+    city: String,
+    #[serde(default)]
+    start_date: String,
+    #[serde(default)]
+    end_date: String,
+    #[serde(default)]
+    arbiter: String,
+    tiebreaks: Option<Vec<String>>,
+    #[serde(default)]
+    exclude_518: bool,
+    #[serde(default)]
+    no_repeat: bool,
+    #[serde(default)]
+    per_board: bool,
+    #[serde(default)]
+    second_cycle_repeats: bool,
+    #[serde(default)]
+    positions: Vec<u16>,
+}
+
+fn date(what: &str, d: &str) -> Result<String, ApiError> {
+    let d = d.trim();
+    let ok = d.is_empty()
+        || (d.len() == 10
+            && d.chars().enumerate().all(|(i, c)| {
+                if i == 4 || i == 7 {
+                    c == '-'
+                } else {
+                    c.is_ascii_digit()
+                }
+            }));
+    if !ok {
+        return Err(ApiError::bad_request(format!("{what}: YYYY-MM-DD")));
+    }
+    Ok(d.to_string())
+}
+
+fn short(what: &str, s: &str) -> Result<String, ApiError> {
+    if s.chars().count() > chess960_events::event::MAX_TEXT || s.chars().any(char::is_control) {
+        return Err(ApiError::bad_request(format!(
+            "{what}: at most {} characters, no control characters",
+            chess960_events::event::MAX_TEXT
+        )));
+    }
+    Ok(s.trim().to_string())
+}
+
+/// `POST /api/events`: a new event; the answer holds the arbiter's token, once.
+pub async fn create(
+    State(state): State<AppState>,
+    JsonBody(body): JsonBody<NewEventIn>,
+) -> ApiResult<(StatusCode, Json<Value>)> {
+    let format = match body.format.trim() {
+        "swiss" => Format::Swiss,
+        "round_robin" => Format::RoundRobin { cycles: 1 },
+        "double_round_robin" => Format::RoundRobin { cycles: 2 },
+        other => {
+            return Err(ApiError::bad_request(format!(
+                "format: {other:?} (swiss, round_robin or double_round_robin)"
+            )))
+        }
+    };
+    let rounds = match (format, body.rounds) {
+        (Format::Swiss, Some(r)) => r,
+        (Format::Swiss, None) => {
+            return Err(ApiError::bad_request(
+                "rounds: a Swiss needs its number of rounds",
+            ))
+        }
+        _ => 0,
+    };
+    let mut coin = [0u8; 1];
+    getrandom::fill(&mut coin)
+        .map_err(|e| ApiError::internal(format!("no random numbers: {e}")))?;
+    let side = if coin[0] & 1 == 0 {
+        Side::White
+    } else {
+        Side::Black
+    };
+    let mut e = Event::new(&body.name, format, rounds, side).map_err(event_err)?;
+    e.time_control = short("time_control", &body.time_control)?;
+    e.city = short("city", &body.city)?;
+    e.arbiter = short("arbiter", &body.arbiter)?;
+    e.start_date = date("start_date", &body.start_date)?;
+    e.end_date = date("end_date", &body.end_date)?;
+    if let Some(t) = &body.tiebreaks {
+        if t.len() > Tiebreak::ALL.len() {
+            return Err(ApiError::bad_request("tiebreaks: at most one of each"));
+        }
+        e.tiebreaks = t
+            .iter()
+            .map(|x| {
+                Tiebreak::parse(x).ok_or_else(|| {
+                    ApiError::bad_request(format!("tiebreaks: {x:?} (bh, bh-c1, sb, de, wins)"))
+                })
+            })
+            .collect::<ApiResult<_>>()?;
+    }
+    e.positions.rules.exclude_518 = body.exclude_518;
+    e.positions.rules.no_repeat = body.no_repeat;
+    e.positions.per_board = body.per_board;
+    e.positions.second_cycle_repeats =
+        body.second_cycle_repeats && format == Format::RoundRobin { cycles: 2 };
+    if body.positions.len() > chess960_events::event::MAX_ROUNDS as usize
+        || body.positions.iter().any(|&p| p > 959)
+    {
+        return Err(ApiError::bad_request(
+            "positions: at most 99 IDs, each 0..959",
+        ));
+    }
+    e.positions.list = body.positions;
+    let token =
+        seat::new_token().map_err(|x| ApiError::internal(format!("no random numbers: {x}")))?;
+    let hash = seat::hash(&token);
+    let store = Arc::clone(&state.games().ctx().store);
+    let stored = job(move || {
+        let events = store.event_store().ok_or_else(no_events)?;
+        Ok(events.create_event(&e, Some(&hash))?)
+    })
+    .await?;
+    let mut v = view(&stored);
+    v["arbiter_token"] = json!(token);
+    Ok((StatusCode::CREATED, Json(v)))
+}
+
+/// `GET /api/events`.
+pub async fn list(State(state): State<AppState>) -> ApiResult<Json<Value>> {
+    let store = Arc::clone(&state.games().ctx().store);
+    let list = job(move || match store.event_store() {
+        Some(s) => Ok(s.events()?),
+        None => Ok(Vec::new()),
+    })
+    .await?;
+    Ok(Json(json!({"events": list.iter().map(|s| json!({
+        "key": s.key, "name": s.name, "format": s.format, "players": s.players,
+        "rounds_paired": s.rounds_paired, "rounds": s.rounds, "updated_ms": s.updated_ms,
+    })).collect::<Vec<_>>()})))
+}
+
+/// `GET /api/events/{key}`.
+pub async fn get(State(state): State<AppState>, Path(key): Path<String>) -> ApiResult<Json<Value>> {
+    let store = Arc::clone(&state.games().ctx().store);
+    let v = job(move || load(store.as_ref(), &key).map(|s| view(&s))).await?;
+    Ok(Json(v))
+}
+
+/// `POST /api/events/{key}/players` body.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerIn {
+    name: String,
+    rating: Option<u16>,
+    fide_id: Option<u64>,
+    #[serde(default)]
+    federation: String,
+    #[serde(default)]
+    title: String,
+}
+
+/// `POST /api/events/{key}/players`.
+pub async fn add_player(
+    State(state): State<AppState>,
+    Path(key): Path<String>,
+    headers: HeaderMap,
+    JsonBody(p): JsonBody<PlayerIn>,
+) -> ApiResult<Json<Value>> {
+    change(&state, key, headers, move |e| {
+        e.add_player(Player {
+            name: p.name,
+            rating: p.rating,
+            fide_id: p.fide_id,
+            federation: p.federation,
+            title: p.title,
+            joined: 1,
+            withdrawn: None,
+            byes: Vec::new(),
+        })
+        .map(|_| ())
+    })
+    .await
+}
+
+/// `POST /api/events/{key}/players/{n}/withdraw` body.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct WithdrawIn {
+    from_round: Option<u32>,
+}
+
+fn player_index(e: &Event, n: usize) -> Result<usize, EventError> {
+    if (1..=e.players.len()).contains(&n) {
+        Ok(n - 1)
+    } else {
+        Err(EventError::UnknownPlayer(n.to_string()))
+    }
+}
+
+/// `POST /api/events/{key}/players/{n}/withdraw`.
+pub async fn withdraw(
+    State(state): State<AppState>,
+    Path((key, n)): Path<(String, usize)>,
+    headers: HeaderMap,
+    JsonBody(w): JsonBody<WithdrawIn>,
+) -> ApiResult<Json<Value>> {
+    change(&state, key, headers, move |e| {
+        let p = player_index(e, n)?;
+        e.withdraw(p, w.from_round).map(|_| ())
+    })
+    .await
+}
+
+/// `POST /api/events/{key}/players/{n}/bye` body.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ByeIn {
+    round: u32,
+    /// `half`, `zero` or `full`.
+    kind: String,
+}
+
+/// `POST /api/events/{key}/players/{n}/bye`.
+pub async fn bye(
+    State(state): State<AppState>,
+    Path((key, n)): Path<(String, usize)>,
+    headers: HeaderMap,
+    JsonBody(b): JsonBody<ByeIn>,
+) -> ApiResult<Json<Value>> {
+    let kind = match b.kind.as_str() {
+        "half" => ByeRequest::Half,
+        "zero" => ByeRequest::Zero,
+        "full" => ByeRequest::Full,
+        other => {
+            return Err(ApiError::bad_request(format!(
+                "kind: {other:?} (half, zero or full)"
+            )))
+        }
+    };
+    change(&state, key, headers, move |e| {
+        let p = player_index(e, n)?;
+        e.request_bye(p, b.round, kind)
+    })
+    .await
+}
+
+/// `POST /api/events/{key}/rounds/{r}/draw` body.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DrawIn {
+    /// `computer` (default), a physical method's name, `set` or `list`.
+    #[serde(default)]
+    method: Option<String>,
+    seed: Option<u64>,
+    outcomes: Option<String>,
+    /// With `set`: the position.
+    id: Option<u32>,
+    #[serde(default)]
+    replace: bool,
+}
+
+/// `POST /api/events/{key}/rounds/{r}/draw`.
+pub async fn draw(
+    State(state): State<AppState>,
+    Path((key, round)): Path<(String, u32)>,
+    headers: HeaderMap,
+    JsonBody(d): JsonBody<DrawIn>,
+) -> ApiResult<Json<Value>> {
+    if d.outcomes.as_ref().is_some_and(|o| o.len() > 1000) {
+        return Err(ApiError::bad_request("outcomes: at most 1000 characters"));
+    }
+    let seed = match d.seed {
+        Some(s) => s,
+        None => {
+            let mut b = [0u8; 8];
+            getrandom::fill(&mut b)
+                .map_err(|e| ApiError::internal(format!("no random numbers: {e}")))?;
+            u64::from_le_bytes(b)
+        }
+    };
+    let method = d.method.unwrap_or_else(|| "computer".into());
+    let spec = match method.trim() {
+        "computer" => DrawSpec::Computer { seed },
+        "set" => DrawSpec::Set(
+            d.id.ok_or_else(|| ApiError::bad_request("id: the position to set, 0..959"))?,
+        ),
+        "list" => DrawSpec::List,
+        m => DrawSpec::Physical {
+            method: m.to_string(),
+            seed: if d.outcomes.is_some() {
+                None
+            } else {
+                Some(seed)
+            },
+            outcomes: d.outcomes,
+        },
+    };
+    let replace = d.replace;
+    change(&state, key, headers, move |e| {
+        e.draw_position(round, spec, replace).map(|_| ())
+    })
+    .await
+}
+
+/// `POST /api/events/{key}/rounds/{r}/pair`.
+pub async fn pair(
+    State(state): State<AppState>,
+    Path((key, round)): Path<(String, u32)>,
+    headers: HeaderMap,
+) -> ApiResult<Json<Value>> {
+    let mut b = [0u8; 8];
+    getrandom::fill(&mut b).map_err(|e| ApiError::internal(format!("no random numbers: {e}")))?;
+    let seed = u64::from_le_bytes(b);
+    change(&state, key, headers, move |e| {
+        e.pair(round, seed).map(|_| ())
+    })
+    .await
+}
+
+/// `POST /api/events/{key}/rounds/{r}/unpair`.
+pub async fn unpair(
+    State(state): State<AppState>,
+    Path((key, round)): Path<(String, u32)>,
+    headers: HeaderMap,
+) -> ApiResult<Json<Value>> {
+    change(&state, key, headers, move |e| e.unpair(round)).await
+}
+
+/// `POST /api/events/{key}/rounds/{r}/boards/{b}/result` body.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResultIn {
+    /// `1-0`, `1/2-1/2`, `0-1`, `+/-`, `-/+`, `-/-`, or null to clear.
+    result: Option<String>,
+}
+
+/// `POST /api/events/{key}/rounds/{r}/boards/{b}/result`.
+pub async fn result(
+    State(state): State<AppState>,
+    Path((key, round, board)): Path<(String, u32, u32)>,
+    headers: HeaderMap,
+    JsonBody(r): JsonBody<ResultIn>,
+) -> ApiResult<Json<Value>> {
+    let result = match r.result.as_deref() {
+        None => None,
+        Some(t) => Some(BoardResult::parse(t).ok_or_else(|| {
+            ApiError::bad_request(format!("result: {t:?} (1-0, 1/2-1/2, 0-1, +/-, -/+, -/-)"))
+        })?),
+    };
+    change(&state, key, headers, move |e| {
+        e.set_result(round, board, result)
+    })
+    .await
+}
+
+/// `GET /api/events/{key}/export?format=` query.
+#[derive(Deserialize)]
+pub struct ExportQuery {
+    format: Option<String>,
+}
+
+/// `GET /api/events/{key}/export?format=trf|pgn|json`: a file to save.
+pub async fn export(
+    State(state): State<AppState>,
+    Path(key): Path<String>,
+    query: Result<Query<ExportQuery>, axum::extract::rejection::QueryRejection>,
+) -> ApiResult<Response> {
+    let Query(q) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
+    let format = q.format.unwrap_or_else(|| "json".into());
+    if !["trf", "pgn", "json"].contains(&format.as_str()) {
+        return Err(ApiError::bad_request(format!(
+            "format: {format:?} (trf, pgn or json)"
+        )));
+    }
+    let store = Arc::clone(&state.games().ctx().store);
+    let fmt = format.clone();
+    let (text, name) = job(move || {
+        let s = load(store.as_ref(), &key)?;
+        let text = match fmt.as_str() {
+            "trf" => trf::write(&to_trf(&s.event)),
+            "pgn" => {
+                let lookup = |k: &str| -> Option<chess960_pgn::Game> {
+                    let game = store
+                        .game_by_key(&chess960_store::GameKey::parse(k)?)
+                        .ok()??;
+                    chess960_store::pgn::to_pgn(&game).ok()
+                };
+                to_pgn(&s.event, &lookup)
+            }
+            _ => serde_json::to_string_pretty(&json!({"chess960_event": 1, "event": s.event}))
+                .unwrap_or_default(),
+        };
+        let safe: String = s
+            .event
+            .name
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+            .collect();
+        Ok((text, format!("{}.{fmt}", safe.trim_matches('-'))))
+    })
+    .await?;
+    let mut resp = text.into_response();
+    let mime = if format == "json" {
+        "application/json"
+    } else {
+        "text/plain; charset=utf-8"
+    };
+    resp.headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static(mime));
+    if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"{name}\"")) {
+        resp.headers_mut().insert(header::CONTENT_DISPOSITION, v);
+    }
+    Ok(resp)
+}

@@ -1,0 +1,233 @@
+//! Events over HTTP: an arbiter makes one, enters players, draws and pairs rounds, enters
+//! results; everyone with the key reads it; changes need the arbiter's token; bad requests
+//! get clear errors and change nothing; the event survives a restart.
+
+mod common;
+
+use common::{app_on, App, Reply};
+use serde_json::{json, Value};
+
+async fn arb(a: &App, key: &str, path: &str, body: Value, token: &str) -> Reply {
+    let r = a
+        .client
+        .post(format!("{}/api/events/{key}{path}", a.base))
+        .header("content-type", "application/json")
+        .header("x-arbiter-token", token)
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap();
+    let status = r.status().as_u16();
+    let headers = r.headers().clone();
+    let text = r.text().await.unwrap();
+    let json = serde_json::from_str(&text).unwrap_or(Value::Null);
+    Reply {
+        status,
+        json,
+        text,
+        headers,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_arbiter_runs_a_swiss_over_http() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.sqlite3");
+    let a = app_on(&db).await;
+    let made = a
+        .post("/api/events", json!({"name": "Web Open", "format": "swiss", "rounds": 3, "exclude_518": true, "time_control": "15+10"}))
+        .await;
+    assert_eq!(made.status, 201, "{}", made.text);
+    let key = made.json["key"].as_str().unwrap().to_string();
+    let token = made.json["arbiter_token"].as_str().unwrap().to_string();
+    assert_eq!(made.json["format"], "swiss");
+    // Reading needs no token, and never shows it.
+    let read = a.get(&format!("/api/events/{key}")).await;
+    assert_eq!(read.status, 200);
+    assert!(read.json.get("arbiter_token").is_none());
+    // Changes do.
+    let no = a
+        .post(&format!("/api/events/{key}/players"), json!({"name": "X"}))
+        .await;
+    assert_eq!(no.status, 403, "{}", no.text);
+    assert!(no.error().contains("X-Arbiter-Token"));
+    let wrong = arb(
+        &a,
+        &key,
+        "/players",
+        json!({"name": "X"}),
+        "00000000000000000000000000000000",
+    )
+    .await;
+    assert_eq!(wrong.status, 403);
+    for (k, n) in ["Ann", "Ben", "Cid", "Dora", "Eve"].iter().enumerate() {
+        let r = arb(
+            &a,
+            &key,
+            "/players",
+            json!({"name": n, "rating": 2000 - 10 * k as u16}),
+            &token,
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    let dup = arb(&a, &key, "/players", json!({"name": "ann"}), &token).await;
+    assert_eq!(dup.status, 400);
+    assert!(dup.error().contains("entered already"));
+    assert_eq!(
+        arb(
+            &a,
+            &key,
+            "/players/2/bye",
+            json!({"round": 2, "kind": "half"}),
+            &token
+        )
+        .await
+        .status,
+        200
+    );
+    // Round 1: a die's roll replayed, then the pairing.
+    let d = arb(
+        &a,
+        &key,
+        "/rounds/1/draw",
+        json!({"method": "die", "outcomes": "1,1,1,1,1"}),
+        &token,
+    )
+    .await;
+    assert_eq!(d.status, 200, "{}", d.text);
+    let draw = &d.json["round_list"][0]["draw"];
+    assert_eq!(draw["how"]["method"], "die");
+    assert!(draw["steps"].as_array().unwrap().len() >= 5);
+    let p = arb(&a, &key, "/rounds/1/pair", json!({}), &token).await;
+    assert_eq!(p.status, 200, "{}", p.text);
+    let boards = p.json["round_list"][0]["boards"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(boards.len(), 2);
+    assert_eq!(p.json["round_list"][0]["byes"][0]["kind"], "pab");
+    assert_eq!(boards[0]["position"]["id"], draw["position"]["id"]);
+    let twice = arb(&a, &key, "/rounds/1/pair", json!({}), &token).await;
+    assert_eq!(twice.status, 409);
+    assert!(twice.error().contains("paired already"));
+    let early = arb(&a, &key, "/rounds/2/pair", json!({}), &token).await;
+    assert_eq!(early.status, 409);
+    assert!(
+        early.error().contains("still needs results"),
+        "{}",
+        early.text
+    );
+    assert_eq!(
+        arb(
+            &a,
+            &key,
+            "/rounds/1/boards/3/result",
+            json!({"result": "1-0"}),
+            &token
+        )
+        .await
+        .status,
+        404
+    );
+    assert_eq!(
+        arb(
+            &a,
+            &key,
+            "/rounds/1/boards/1/result",
+            json!({"result": "2-0"}),
+            &token
+        )
+        .await
+        .status,
+        400
+    );
+    for (b, r) in [(1, "1-0"), (2, "1/2-1/2")] {
+        let x = arb(
+            &a,
+            &key,
+            &format!("/rounds/1/boards/{b}/result"),
+            json!({"result": r}),
+            &token,
+        )
+        .await;
+        assert_eq!(x.status, 200, "{}", x.text);
+    }
+    let v = arb(&a, &key, "/rounds/2/pair", json!({}), &token).await;
+    assert_eq!(v.status, 200, "{}", v.text);
+    assert!(v.json["round_list"][1]["byes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|b| b["player"] == 2 && b["kind"] == "half"));
+    let st = &v.json["standings"];
+    assert_eq!(st.as_array().unwrap().len(), 5);
+    // Exports: TRF that our reader takes, PGN with the start position.
+    let trf = a.get(&format!("/api/events/{key}/export?format=trf")).await;
+    assert_eq!(trf.status, 200);
+    assert!(trf.headers["content-disposition"]
+        .to_str()
+        .unwrap()
+        .contains("Web-Open.trf"));
+    chess960_events::trf::read(&trf.text).unwrap();
+    let pgn = a.get(&format!("/api/events/{key}/export?format=pgn")).await;
+    assert!(
+        pgn.text.contains("[Round \"1.1\"]") && pgn.text.contains("[FEN "),
+        "{}",
+        pgn.text
+    );
+    assert_eq!(
+        a.get(&format!("/api/events/{key}/export?format=doc"))
+            .await
+            .status,
+        400
+    );
+    // Hostile and broken requests.
+    assert_eq!(a.get("/api/events/zz").await.status, 404);
+    assert_eq!(
+        a.get(&format!("/api/events/{}", "0".repeat(32)))
+            .await
+            .status,
+        404
+    );
+    let long = arb(
+        &a,
+        &key,
+        "/players",
+        json!({"name": "x".repeat(5000)}),
+        &token,
+    )
+    .await;
+    assert_eq!(long.status, 400);
+    let unknown = a
+        .post(
+            "/api/events",
+            json!({"name": "A", "format": "swiss", "rounds": 3, "admin": true}),
+        )
+        .await;
+    assert_eq!(unknown.status, 400, "{}", unknown.text);
+    let huge = a
+        .post(
+            "/api/events",
+            json!({"name": "A", "format": "swiss", "rounds": 100000}),
+        )
+        .await;
+    assert_eq!(huge.status, 400);
+    let list = a.get("/api/events").await;
+    assert_eq!(list.json["events"].as_array().unwrap().len(), 1);
+    // A restart keeps everything.
+    drop(a);
+    let b = app_on(&db).await;
+    let again = b.get(&format!("/api/events/{key}")).await;
+    assert_eq!(again.json["rounds_paired"], 2);
+    assert_eq!(again.json["round_list"][0]["boards"][0]["result"], "1-0");
+    let more = arb(
+        &b,
+        &key,
+        "/rounds/2/boards/1/result",
+        json!({"result": "0-1"}),
+        &token,
+    )
+    .await;
+    assert_eq!(more.status, 200, "{}", more.text);
+}
