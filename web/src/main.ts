@@ -1,5 +1,6 @@
 // The single-page app: picks the page for the URL (the server answers index.html for /, /games,
-// /positions, /positions/<id>, /projector, /analysis and /game/<key>) and navigates between pages without
+// /positions, /positions/<id>, /projector, /analysis, /events, /events/<key> (and its /projector
+// and /print) and /game/<key>) and navigates between pages without
 // reloading.
 
 import '@lichess-org/chessground/assets/chessground.base.css';
@@ -9,6 +10,10 @@ import './style.css';
 
 import { h } from './dom';
 import { analysisPage } from './analysis/analysisPage';
+import { eventPage } from './events/eventPage';
+import { eventPrint } from './events/eventPrint';
+import { eventProjector } from './events/eventProjector';
+import { eventsPage } from './events/eventsPage';
 import { gamePage } from './game/gamePage';
 import { gamesPage } from './games/gamesPage';
 import { newGamePage } from './home/newGamePage';
@@ -26,6 +31,7 @@ const NAV: [string, string][] = [
   ['/positions', 'Positions'],
   ['/projector', 'Projector'],
   ['/analysis', 'Analyse'],
+  ['/events', 'Events'],
 ];
 
 /** Opens the page at `path` (with its query) as a new history entry, from its top. Back and
@@ -39,6 +45,12 @@ function navigate(path: string): void {
 function pageFor(path: string): Page {
   const game = /^\/game\/([0-9a-f]{32})\/?$/.exec(path);
   if (game?.[1]) return gamePage(game[1]);
+  const event = /^\/events\/([0-9a-f]{32})(\/projector|\/print)?\/?$/.exec(path);
+  if (event?.[1]) {
+    if (event[2] === '/projector') return eventProjector(event[1]);
+    if (event[2] === '/print') return eventPrint(event[1], Number(new URLSearchParams(location.search).get('round') ?? '1'));
+    return eventPage(event[1]);
+  }
   const position = /^\/positions\/(\d{1,3})\/?$/.exec(path);
   if (position?.[1] && Number(position[1]) <= 959) return positionPage(Number(position[1]), navigate);
   switch (path.replace(/\/$/, '') || '/') {
@@ -50,6 +62,8 @@ function pageFor(path: string): Page {
       return positionsPage(navigate);
     case '/projector':
       return projectorPage();
+    case '/events':
+      return eventsPage(navigate);
     case '/analysis':
       return analysisPage(new URLSearchParams(location.search));
     default:
@@ -64,7 +78,8 @@ function route(): void {
   current?.dispose?.();
   current = pageFor(location.pathname);
   document.title = `${current.title} · chess960`;
-  document.body.classList.toggle('projector', location.pathname.startsWith('/projector'));
+  document.body.classList.toggle('projector', location.pathname.startsWith('/projector') || location.pathname.endsWith('/projector'));
+  document.body.classList.toggle('print-page', location.pathname.endsWith('/print'));
   for (const link of document.querySelectorAll<HTMLAnchorElement>('header nav a')) {
     if (link.getAttribute('href') === location.pathname) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');

@@ -1,0 +1,152 @@
+// The events API (docs/api.md, "Events") and the arbiter tokens this browser keeps.
+
+import { request } from '../api';
+
+export interface EventPlayer {
+  number: number;
+  name: string;
+  rating: number | null;
+  fide_id: number | null;
+  federation: string;
+  title: string;
+  pairing_number: number | null;
+  joined: number;
+  withdrawn: number | null;
+  byes: { round: number; kind: 'half' | 'zero' | 'full' }[];
+  points: number;
+}
+
+export interface EventPosition {
+  id: number;
+  back_rank: string;
+  fen: string;
+}
+
+export interface EventBoard {
+  board: number;
+  white: number;
+  black: number;
+  result: string | null;
+  position: EventPosition | null;
+  game: string | null;
+}
+
+export interface EventRoundView {
+  round: number;
+  paired: boolean;
+  draw: { position: EventPosition; how: { kind: string; method?: string; seed?: number; outcomes?: string }; steps: string[] } | null;
+  boards: EventBoard[];
+  byes: { player: number; kind: 'pab' | 'half' | 'full' | 'zero' }[];
+}
+
+export interface EventView {
+  key: string;
+  revision: number;
+  name: string;
+  city: string;
+  start_date: string;
+  end_date: string;
+  arbiter: string;
+  time_control: string;
+  format: 'swiss' | 'round_robin' | 'double_round_robin';
+  rounds: number;
+  rounds_paired: number;
+  next_round: number | null;
+  positions: { exclude_518: boolean; no_repeat: boolean; per_board: boolean; second_cycle_repeats: boolean; list: number[] };
+  tiebreaks: string[];
+  players: EventPlayer[];
+  round_list: EventRoundView[];
+  standings: { place: number; player: number; points: number; tiebreaks: (number | null)[] }[];
+  arbiter_token?: string;
+}
+
+export interface EventSummary {
+  key: string;
+  name: string;
+  format: string;
+  players: number;
+  rounds_paired: number;
+  rounds: number;
+}
+
+const TOKENS = 'chess960.arbiter';
+
+/** The arbiter token this browser holds for an event, if any. */
+export function arbiterToken(key: string): string | null {
+  try {
+    const all = JSON.parse(localStorage.getItem(TOKENS) ?? '{}') as Record<string, string>;
+    return all[key] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function rememberToken(key: string, token: string): void {
+  let all: Record<string, string> = {};
+  try {
+    all = JSON.parse(localStorage.getItem(TOKENS) ?? '{}') as Record<string, string>;
+  } catch {
+    all = {};
+  }
+  all[key] = token;
+  localStorage.setItem(TOKENS, JSON.stringify(all));
+}
+
+/** A change by the arbiter: the event's view after it. */
+async function change(key: string, path: string, body: unknown): Promise<EventView> {
+  const token = arbiterToken(key);
+  const response = await fetch(`/api/events/${key}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Arbiter-Token': token ?? '' },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) {
+    let message = text;
+    try {
+      message = (JSON.parse(text) as { error?: string }).error ?? text;
+    } catch {
+      // not JSON: the text as it is
+    }
+    throw new Error(message);
+  }
+  return JSON.parse(text) as EventView;
+}
+
+export const events = {
+  list: () => request<{ events: EventSummary[] }>('GET', '/api/events'),
+  get: (key: string) => request<EventView>('GET', `/api/events/${key}`),
+  async create(body: Record<string, unknown>): Promise<EventView> {
+    const view = await request<EventView>('POST', '/api/events', body);
+    if (view.arbiter_token) rememberToken(view.key, view.arbiter_token);
+    return view;
+  },
+  addPlayer: (key: string, p: { name: string; rating?: number; federation?: string; fide_id?: number }) => change(key, '/players', p),
+  withdraw: (key: string, n: number) => change(key, `/players/${n}/withdraw`, {}),
+  bye: (key: string, n: number, round: number, kind: string) => change(key, `/players/${n}/bye`, { round, kind }),
+  draw: (key: string, round: number, body: Record<string, unknown>) => change(key, `/rounds/${round}/draw`, body),
+  pair: (key: string, round: number) => change(key, `/rounds/${round}/pair`, {}),
+  unpair: (key: string, round: number) => change(key, `/rounds/${round}/unpair`, {}),
+  result: (key: string, round: number, board: number, result: string | null) =>
+    change(key, `/rounds/${round}/boards/${board}/result`, { result }),
+};
+
+/** "Swiss, 9 rounds", "Double round robin". */
+export function formatName(e: Pick<EventView, 'format' | 'rounds'>): string {
+  if (e.format === 'swiss') return `Swiss (FIDE Dutch), ${e.rounds} rounds`;
+  return e.format === 'round_robin' ? 'Round robin (Berger)' : 'Double round robin (Berger)';
+}
+
+/** The round the hall is about: the last paired one, or the next one once its position is drawn. */
+export function currentRound(e: EventView): EventRoundView | null {
+  const next = e.next_round !== null ? e.round_list[e.next_round - 1] : undefined;
+  if (next?.draw) return next;
+  return e.rounds_paired > 0 ? (e.round_list[e.rounds_paired - 1] ?? null) : null;
+}
+
+/** A player as lists show them: "Name (2100)". */
+export function who(e: EventView, number: number): string {
+  const p = e.players[number - 1];
+  if (!p) return `#${number}`;
+  return p.rating ? `${p.name} (${p.rating})` : p.name;
+}

@@ -1,0 +1,331 @@
+// One event (/events/<key>): players, the round's position with its draw, pairings, results
+// and standings. The browser that made the event (it holds the arbiter token) gets the
+// arbiter's controls; everyone else sees the same page without them, refreshed every few
+// seconds.
+
+import { describeError } from '../api';
+import { figurines, startPlacement } from '../backRank';
+import { fill, h } from '../dom';
+import { DRAW_METHODS } from '../drawMethods';
+import { miniBoard } from '../home/miniBoard';
+import type { Page } from '../page';
+import { arbiterToken, events, formatName, who, type EventRoundView, type EventView } from './eventApi';
+
+const RESULTS = ['1-0', '1/2-1/2', '0-1', '+/-', '-/+', '-/-'];
+
+export function eventPage(key: string): Page {
+  const arbiter = arbiterToken(key) !== null;
+  const title = h('h1', { 'data-testid': 'event-name' }, 'Event');
+  const summary = h('p', { class: 'event-summary' });
+  const links = h('p', { class: 'event-links' });
+  const message = h('p', { class: 'message', role: 'alert', 'data-testid': 'event-message' });
+  const players = h('section', { class: 'event-players' });
+  const round = h('section', { class: 'event-round', 'data-testid': 'event-round' });
+  const history = h('section', { class: 'event-history' });
+  const table = h('section', { class: 'event-standings', 'data-testid': 'standings' });
+  const board = miniBoard('event-board', 'The round’s start position');
+  let view: EventView | null = null;
+  let busy = false;
+
+  /** Runs an arbiter action, then shows the event as the server returns it. */
+  async function act(action: () => Promise<EventView>): Promise<void> {
+    message.textContent = '';
+    busy = true;
+    try {
+      show(await action());
+    } catch (error) {
+      message.textContent = describeError(error);
+    } finally {
+      busy = false;
+    }
+  }
+
+  function show(e: EventView): void {
+    view = e;
+    title.textContent = e.name;
+    summary.textContent = [formatName(e), e.time_control && `time control ${e.time_control}`, `${e.players.length} players`]
+      .filter(Boolean)
+      .join(' · ');
+    fill(
+      links,
+      h('a', { href: `/events/${key}/projector`, 'data-testid': 'projector-link' }, 'Projector'),
+      ' · ',
+      e.rounds_paired > 0 ? h('a', { href: `/events/${key}/print?round=${e.rounds_paired}` }, `Print round ${e.rounds_paired}`) : null,
+      e.rounds_paired > 0 ? ' · ' : null,
+      'Export: ',
+      ...['trf', 'pgn', 'json'].flatMap((f, i) => [
+        i > 0 ? ' ' : null,
+        h('a', { href: `/api/events/${key}/export?format=${f}`, download: '' }, f.toUpperCase()),
+      ]),
+    );
+    showPlayers(e);
+    showRound(e);
+    showHistory(e);
+    showStandings(e);
+  }
+
+  function showPlayers(e: EventView): void {
+    const rows = e.players.map(p => {
+      const notes: string[] = [];
+      if (p.joined > 1) notes.push(`from round ${p.joined}`);
+      if (p.withdrawn) notes.push(`withdrawn from round ${p.withdrawn}`);
+      for (const b of p.byes) notes.push(`${b.kind} bye in round ${b.round}`);
+      const controls =
+        arbiter && e.next_round !== null && !p.withdrawn
+          ? h(
+              'td',
+              {},
+              h('button', { type: 'button', onclick: () => void act(() => events.bye(key, p.number, e.next_round ?? 1, 'half')) }, `½ bye in round ${e.next_round}`),
+              h('button', { type: 'button', onclick: () => void act(() => events.withdraw(key, p.number)) }, 'Withdraw'),
+            )
+          : null;
+      return h(
+        'tr',
+        {},
+        h('td', {}, p.number),
+        h('td', {}, p.name),
+        h('td', {}, p.rating ?? ''),
+        h('td', {}, p.federation),
+        h('td', {}, p.points),
+        h('td', {}, notes.join('; ')),
+        controls,
+      );
+    });
+    const name = h('input', { name: 'player', maxlength: 200, placeholder: 'Surname, Given name', 'aria-label': 'Player name' });
+    const rating = h('input', { name: 'rating', type: 'number', min: 0, max: 3500, placeholder: 'rating', 'aria-label': 'Rating' });
+    const fed = h('input', { name: 'federation', maxlength: 3, placeholder: 'FED', 'aria-label': 'Federation', size: 4 });
+    const form =
+      arbiter && e.next_round !== null
+        ? h(
+            'form',
+            {
+              class: 'add-player',
+              'data-testid': 'add-player',
+              onsubmit: (ev: Event) => {
+                ev.preventDefault();
+                const body: { name: string; rating?: number; federation?: string } = { name: name.value };
+                if (rating.value) body.rating = Number(rating.value);
+                if (fed.value) body.federation = fed.value;
+                void act(() => events.addPlayer(key, body)).then(() => {
+                  name.value = '';
+                  rating.value = '';
+                  name.focus();
+                });
+              },
+            },
+            name,
+            rating,
+            fed,
+            h('button', { type: 'submit' }, 'Add player'),
+          )
+        : null;
+    fill(
+      players,
+      h('h2', {}, 'Players'),
+      h(
+        'table',
+        { 'data-testid': 'players' },
+        h('thead', {}, h('tr', {}, ['No.', 'Name', 'Rating', 'Fed', 'Pts', ''].map(t => h('th', {}, t)))),
+        h('tbody', {}, rows),
+      ),
+      form,
+    );
+  }
+
+  function drawControls(e: EventView, r: number, drawn: boolean): HTMLElement {
+    const method = h(
+      'select',
+      { 'aria-label': 'How to draw the position', 'data-testid': 'draw-method' },
+      h('option', { value: 'computer' }, 'Computer (uniform)'),
+      DRAW_METHODS.map(m => h('option', { value: m.value }, m.label)),
+      h('option', { value: 'set' }, 'Set by the arbiter'),
+      e.positions.list.length > 0 ? h('option', { value: 'list' }, 'From the list fixed in advance') : null,
+    );
+    const outcomes = h('input', { placeholder: 'outcomes rolled at the board (optional)', 'aria-label': 'Outcomes', maxlength: 1000, hidden: true });
+    const setId = h('input', { type: 'number', min: 0, max: 959, placeholder: '0–959', 'aria-label': 'Position', hidden: true });
+    method.addEventListener('change', () => {
+      outcomes.hidden = method.value === 'computer' || method.value === 'set' || method.value === 'list';
+      setId.hidden = method.value !== 'set';
+    });
+    return h(
+      'div',
+      { class: 'draw-controls' },
+      method,
+      outcomes,
+      setId,
+      h(
+        'button',
+        {
+          type: 'button',
+          class: drawn ? '' : 'primary',
+          'data-testid': 'draw-position',
+          onclick: () => {
+            const body: Record<string, unknown> = { method: method.value, replace: drawn };
+            if (!outcomes.hidden && outcomes.value.trim()) body.outcomes = outcomes.value;
+            if (method.value === 'set') body.id = Number(setId.value);
+            void act(() => events.draw(key, r, body));
+          },
+        },
+        drawn ? `Draw round ${r} again` : `Draw round ${r}’s position`,
+      ),
+    );
+  }
+
+  function positionCard(r: EventRoundView): HTMLElement {
+    if (!r.draw) return h('p', { class: 'hint' }, 'The position is not drawn yet.');
+    const p = r.draw.position;
+    board.show(startPlacement(p.back_rank));
+    return h(
+      'div',
+      { class: 'position-card' },
+      h('div', { class: 'position-number', 'data-testid': 'round-position' }, `Position ${p.id}`),
+      h('div', { class: 'position-rank' }, p.back_rank, ' ', h('span', { 'aria-hidden': 'true' }, figurines(p.back_rank))),
+      h('ol', { class: 'draw-steps', 'data-testid': 'draw-steps' }, r.draw.steps.map(s => h('li', {}, s))),
+    );
+  }
+
+  function boardsTable(e: EventView, r: EventRoundView): HTMLElement {
+    return h(
+      'table',
+      { class: 'pairings', 'data-testid': `pairings-${r.round}` },
+      h('thead', {}, h('tr', {}, ['Board', 'White', 'Black', 'Result'].map(t => h('th', {}, t)))),
+      h(
+        'tbody',
+        {},
+        r.boards.map(b => {
+          let result: HTMLElement | string = b.result ?? '';
+          if (arbiter) {
+            const select = h(
+              'select',
+              { 'aria-label': `Result of board ${b.board}`, 'data-testid': `result-${r.round}-${b.board}` },
+              h('option', { value: '' }, '—'),
+              RESULTS.map(x => h('option', { value: x, selected: b.result === x }, x)),
+            );
+            select.addEventListener('change', () => void act(() => events.result(key, r.round, b.board, select.value || null)));
+            result = select;
+          }
+          return h(
+            'tr',
+            {},
+            h('td', {}, b.board),
+            h('td', {}, who(e, b.white)),
+            h('td', {}, who(e, b.black)),
+            h('td', {}, result),
+          );
+        }),
+        r.byes.map(y => h('tr', { class: 'bye' }, h('td', {}, ''), h('td', { colspan: 3 }, `${who(e, y.player)}: ${byeName(y.kind)}`))),
+      ),
+    );
+  }
+
+  function showRound(e: EventView): void {
+    const number = currentNumber(e);
+    const r: EventRoundView = e.round_list[number - 1] ?? { round: number, paired: false, draw: null, boards: [], byes: [] };
+    const controls: (HTMLElement | null)[] = [];
+    if (arbiter && !r.paired && e.next_round === number) {
+      if (!e.positions.per_board) controls.push(drawControls(e, number, r.draw !== null));
+      controls.push(
+        h('button', { type: 'button', class: 'primary', 'data-testid': 'pair-round', onclick: () => void act(() => events.pair(key, number)) }, `Pair round ${number}`),
+      );
+    }
+    fill(
+      round,
+      h('h2', {}, number > 0 ? `Round ${number}` : 'Round 1'),
+      h('div', { class: 'round-layout' }, h('div', {}, positionCard(r), ...controls), r.draw ? board.el : null),
+      r.paired ? boardsTable(e, r) : null,
+    );
+  }
+
+  function showHistory(e: EventView): void {
+    const shown = currentNumber(e);
+    const done = e.round_list.filter(r => r.paired && r.round !== shown).reverse();
+    fill(
+      history,
+      done.length > 0 ? h('h2', {}, 'Earlier rounds') : null,
+      done.map((r, i) =>
+        h(
+          'details',
+          { open: i === 0 },
+          h('summary', {}, `Round ${r.round}${r.draw ? ` — position ${r.draw.position.id}` : ''}`),
+          boardsTable(e, r),
+        ),
+      ),
+    );
+  }
+
+  function showStandings(e: EventView): void {
+    if (e.rounds_paired === 0) {
+      fill(table);
+      return;
+    }
+    fill(
+      table,
+      h('h2', {}, `Standings after round ${e.rounds_paired}`),
+      h(
+        'table',
+        {},
+        h('thead', {}, h('tr', {}, ['Place', 'Player', 'Pts', ...e.tiebreaks.map(t => t.toUpperCase())].map(t => h('th', {}, t)))),
+        h(
+          'tbody',
+          {},
+          e.standings.map(s =>
+            h('tr', {}, h('td', {}, s.place), h('td', {}, who(e, s.player)), h('td', {}, s.points), s.tiebreaks.map(t => h('td', {}, t ?? ''))),
+          ),
+        ),
+      ),
+    );
+  }
+
+  async function refresh(): Promise<void> {
+    if (busy) return;
+    try {
+      const e = await events.get(key);
+      if (!view || e.revision !== view.revision) show(e);
+    } catch (error) {
+      message.textContent = describeError(error);
+    }
+  }
+  void refresh();
+  // Watchers follow the arbiter; the arbiter's own page only needs it for a second tab.
+  const timer = window.setInterval(() => void refresh(), 3000);
+  return {
+    el: h(
+      'section',
+      { class: 'event-page' },
+      title,
+      summary,
+      links,
+      arbiter ? h('p', { class: 'hint', 'data-testid': 'arbiter-mode' }, 'You are the arbiter of this event (this browser holds its token).') : null,
+      message,
+      round,
+      players,
+      table,
+      history,
+    ),
+    title: 'Event',
+    dispose: () => {
+      window.clearInterval(timer);
+      board.destroy();
+    },
+  };
+}
+
+/** The round the event page works on: the next one once every result of the last is in. */
+function currentNumber(e: EventView): number {
+  const last = e.rounds_paired > 0 ? e.round_list[e.rounds_paired - 1] : undefined;
+  const open = last?.boards.some(b => b.result === null) ?? false;
+  return open || e.next_round === null ? Math.max(e.rounds_paired, 1) : e.next_round;
+}
+
+export function byeName(kind: string): string {
+  switch (kind) {
+    case 'pab':
+      return 'pairing-allocated bye (a win’s points)';
+    case 'half':
+      return 'half-point bye';
+    case 'full':
+      return 'full-point bye';
+    default:
+      return 'not paired';
+  }
+}

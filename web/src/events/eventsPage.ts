@@ -1,0 +1,89 @@
+// The list of events (/events) and the form that makes one: the arbiter's token comes back
+// once and stays in this browser.
+
+import { describeError } from '../api';
+import { fill, h } from '../dom';
+import type { Navigate, Page } from '../page';
+import { events } from './eventApi';
+
+export function eventsPage(navigate: Navigate): Page {
+  const list = h('ul', { class: 'event-list', 'data-testid': 'event-list' });
+  const message = h('p', { class: 'message', role: 'alert' });
+  const name = h('input', { name: 'name', required: true, maxlength: 200, placeholder: 'Club 960 Open', 'aria-label': 'Event name' });
+  const format = h(
+    'select',
+    { name: 'format', 'aria-label': 'Format' },
+    h('option', { value: 'swiss' }, 'Swiss (FIDE Dutch)'),
+    h('option', { value: 'round_robin' }, 'Round robin (Berger tables)'),
+    h('option', { value: 'double_round_robin' }, 'Double round robin'),
+  );
+  const rounds = h('input', { name: 'rounds', type: 'number', min: 1, max: 99, value: 5, 'aria-label': 'Rounds' });
+  const tc = h('input', { name: 'time_control', placeholder: '90+30', maxlength: 50, 'aria-label': 'Time control' });
+  const no518 = h('input', { type: 'checkbox', name: 'exclude_518' });
+  const noRepeat = h('input', { type: 'checkbox', name: 'no_repeat' });
+  const roundsLabel = h('label', {}, 'Rounds ', rounds);
+  format.addEventListener('change', () => {
+    roundsLabel.hidden = format.value !== 'swiss';
+  });
+
+  async function load(): Promise<void> {
+    try {
+      const { events: all } = await events.list();
+      fill(
+        list,
+        all.length === 0
+          ? h('li', {}, 'No events yet.')
+          : all.map(e =>
+              h(
+                'li',
+                {},
+                h('a', { href: `/events/${e.key}` }, e.name),
+                ` — ${e.format}, ${e.players} players, round ${e.rounds_paired} of ${e.rounds}`,
+              ),
+            ),
+      );
+    } catch (error) {
+      message.textContent = describeError(error);
+    }
+  }
+
+  const form = h(
+    'form',
+    {
+      class: 'event-form',
+      'data-testid': 'new-event',
+      onsubmit: (event: Event) => {
+        event.preventDefault();
+        message.textContent = '';
+        const body: Record<string, unknown> = {
+          name: name.value,
+          format: format.value,
+          time_control: tc.value,
+          exclude_518: no518.checked,
+          no_repeat: noRepeat.checked,
+        };
+        if (format.value === 'swiss') body.rounds = Number(rounds.value);
+        events
+          .create(body)
+          .then(view => navigate(`/events/${view.key}`))
+          .catch((error: unknown) => {
+            message.textContent = describeError(error);
+          });
+      },
+    },
+    h('h2', {}, 'New event'),
+    h('label', {}, 'Name ', name),
+    h('label', {}, 'Format ', format),
+    roundsLabel,
+    h('label', {}, 'Time control ', tc),
+    h('label', { class: 'check' }, no518, ' never 518 (the classical start)'),
+    h('label', { class: 'check' }, noRepeat, ' no position twice'),
+    h('button', { type: 'submit', class: 'primary' }, 'Make the event'),
+    h('p', { class: 'hint' }, 'This browser becomes the arbiter: it keeps the event’s arbiter token. Everyone else with the link only watches.'),
+  );
+  void load();
+  return {
+    el: h('section', { class: 'events-page' }, h('h1', {}, 'Events'), message, list, form),
+    title: 'Events',
+  };
+}
