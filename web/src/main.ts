@@ -21,6 +21,7 @@ import type { Page } from './page';
 import { positionPage } from './positions/positionPage';
 import { positionsPage } from './positions/positionsPage';
 import { projectorPage } from './positions/projectorPage';
+import { rememberSeat } from './seats';
 
 const main = h('main', { id: 'main' });
 let current: Page | null = null;
@@ -37,14 +38,23 @@ const NAV: [string, string][] = [
 /** Opens the page at `path` (with its query) as a new history entry, from its top. Back and
  * forward (popstate) only route: the browser restores their scroll positions itself. */
 function navigate(path: string): void {
-  if (path !== location.pathname + location.search) history.pushState(null, '', path);
+  if (path !== location.pathname + location.search + location.hash) history.pushState(null, '', path);
   route();
   window.scrollTo(0, 0);
 }
 
 function pageFor(path: string): Page {
   const game = /^\/game\/([0-9a-f]{32})\/?$/.exec(path);
-  if (game?.[1]) return gamePage(game[1]);
+  if (game?.[1]) {
+    // A player's link from an event (`#seat=<token>&color=white`): the seat is this browser's
+    // from now on, and the token leaves the address bar.
+    const seat = /^#seat=([0-9a-f]{32})(?:&color=(white|black))?$/.exec(location.hash);
+    if (seat?.[1]) {
+      rememberSeat(game[1], seat[1], seat[2] === 'white' || seat[2] === 'black' ? seat[2] : undefined);
+      history.replaceState(null, '', location.pathname + location.search);
+    }
+    return gamePage(game[1]);
+  }
   const event = /^\/events\/([0-9a-f]{32})(\/projector|\/print)?\/?$/.exec(path);
   if (event?.[1]) {
     if (event[2] === '/projector') return eventProjector(event[1]);
@@ -104,7 +114,7 @@ document.addEventListener('click', event => {
   if (!link || link.origin !== location.origin || link.hasAttribute('download') || link.target) return;
   if (link.pathname.startsWith('/api/')) return;
   event.preventDefault();
-  navigate(link.pathname + link.search);
+  navigate(link.pathname + link.search + link.hash);
 });
 window.addEventListener('popstate', route);
 document.body.append(header, main);

@@ -114,8 +114,27 @@ test('an arbiter runs a round: players, the drawn position on the projector, pai
   await eventually(async () => (await sheet.getByTestId('print-position').textContent()).includes(`Start position ${id}`), 'the sheet');
 
   // The arbiter's next step: round 2's draw.
+  // What the die showed at the board (a drawn 518 would be refused: the event excludes it).
   await arbiter.getByTestId('draw-method').selectOption('die');
+  await arbiter.getByLabel('Outcomes').fill('1,1,1,1,1');
   await arbiter.getByTestId('draw-position').click();
   await eventually(async () => (await arbiter.getByTestId('draw-steps').textContent()).includes('roll'), 'a die draw with its rolls');
+  // Round 2 is played on this server: each player gets his own link; Black resigns in his
+  // browser, and the result comes into the event without the arbiter.
+  await arbiter.getByTestId('pair-round').click();
+  await arbiter.getByTestId('pairings-2').waitFor();
+  await arbiter.getByTestId('play-on-server').click();
+  await arbiter.getByTestId('seat-links').waitFor();
+  const blackLink = await arbiter.getByTestId('seat-links').getByRole('link', { name: 'Black’s link' }).first().getAttribute('href');
+  assert.match(blackLink, /^\/game\/[0-9a-f]{32}#seat=[0-9a-f]{32}&color=black$/);
+  const black = await person();
+  await black.goto(blackLink);
+  await eventually(async () => !(await black.url()).includes('#seat='), 'the token leaves the address bar');
+  const resign = black.getByTestId('resign');
+  await eventually(async () => (await resign.count()) === 1 && (await resign.isEnabled()), 'Black can resign');
+  black.once('dialog', d => void d.accept());
+  await resign.click();
+  await eventually(async () => (await arbiter.getByTestId('result-2-1').inputValue()) === '1-0', 'the game’s result in the event', 30_000);
+  assert.equal(await arbiter.getByTestId('game-2-1').count(), 1, 'the board links to its game');
   assert.deepEqual(errors, [], 'no errors in the pages');
 });

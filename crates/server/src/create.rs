@@ -152,3 +152,22 @@ pub async fn create_rematch(
     handle.begin(&mut g, None);
     Ok(key)
 }
+
+/// Creates a game whose two seats are held already (an event's board: each player has his own
+/// token, `events.rs`) and starts it; returns its key.
+pub async fn create_seated(
+    games: &Games,
+    start: StartId,
+    meta: chess960_store::NewGame,
+    seats: Seats,
+    client: IpAddr,
+) -> GameResult<GameKey> {
+    let store = Arc::clone(&games.ctx().store);
+    let (m2, s2) = (meta.clone(), seats.clone());
+    let (id, key) = blocking(move || store.create_game_with_moves(&m2, &[], &s2)).await?;
+    let live = Live::new(id, key.clone(), meta, Game::chess960(start), &seats, client);
+    let handle = games.insert(live);
+    let mut g = handle.lock().await;
+    handle.begin(&mut g, None);
+    Ok(key)
+}

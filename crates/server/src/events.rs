@@ -8,6 +8,7 @@
 //! it over the revision it read: a refused operation writes nothing, and two arbiters cannot
 //! overwrite each other unseen (409).
 
+use crate::api::Client;
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::seat;
 use crate::secret::same_secret;
@@ -112,6 +113,7 @@ async fn change(
         let _one = WRITES.lock().unwrap_or_else(|p| p.into_inner());
         let mut stored = load(store.as_ref(), &key)?;
         check_arbiter(&stored, &headers)?;
+        chess960_store::events::take_results(store.as_ref(), &mut stored.event)?;
         change(&mut stored.event).map_err(event_err)?;
         let events = store.event_store().ok_or_else(no_events)?;
         stored.revision = events.save_event(stored.id, stored.revision, &stored.event)?;
@@ -353,7 +355,25 @@ pub async fn list(State(state): State<AppState>) -> ApiResult<Json<Value>> {
 /// `GET /api/events/{key}`.
 pub async fn get(State(state): State<AppState>, Path(key): Path<String>) -> ApiResult<Json<Value>> {
     let store = Arc::clone(&state.games().ctx().store);
-    let v = job(move || load(store.as_ref(), &key).map(|s| view(&s))).await?;
+    let v = job(move || {
+        let mut s = load(store.as_ref(), &key)?;
+        // Results of games finished on the server since the last look go in (and are kept).
+        if s.event
+            .played
+            .iter()
+            .flat_map(|r| &r.boards)
+            .any(|b| b.game.is_some() && b.result.is_none())
+        {
+            let _one = WRITES.lock().unwrap_or_else(|p| p.into_inner());
+            s = load(store.as_ref(), &key)?;
+            if chess960_store::events::take_results(store.as_ref(), &mut s.event)? > 0 {
+                let events = store.event_store().ok_or_else(no_events)?;
+                s.revision = events.save_event(s.id, s.revision, &s.event)?;
+            }
+        }
+        Ok(view(&s))
+    })
+    .await?;
     Ok(Json(v))
 }
 
@@ -622,4 +642,125 @@ pub async fn export(
         resp.headers_mut().insert(header::CONTENT_DISPOSITION, v);
     }
     Ok(resp)
+}
+
+/// The time control of an event's games from its announced form: `M+S` (minutes, seconds of
+/// increment) or `M` minutes; anything else gives untimed games.
+fn time_control(text: &str) -> Option<crate::game::TimeControl> {
+    let (m, s) = text.trim().split_once('+').unwrap_or((text.trim(), "0"));
+    let minutes: u64 = m.trim().parse().ok().filter(|&m| (1..=600).contains(&m))?;
+    let seconds: u64 = s.trim().parse().ok().filter(|&s| s <= 600)?;
+    Some(crate::game::TimeControl {
+        initial_ms: minutes * 60_000,
+        increment_ms: seconds * 1000,
+    })
+}
+
+/// `POST /api/events/{key}/rounds/{r}/games`: a game on the server for each board of the
+/// round that has neither a game nor a result, from the board's start position, with the
+/// event's time control. Each player gets a seat of his own: the answer gives the arbiter, once,
+/// the link for each (`/game/<key>#seat=<token>&color=white`). The results come into the event by themselves.
+pub async fn games(
+    State(state): State<AppState>,
+    Path((key, round)): Path<(String, u32)>,
+    headers: HeaderMap,
+    Client(client): Client,
+) -> ApiResult<Json<Value>> {
+    let store = Arc::clone(&state.games().ctx().store);
+    let k2 = key.clone();
+    let h2 = headers.clone();
+    // What to create, read under the event's checks.
+    let (stored, boards) = job(move || {
+        let stored = load(store.as_ref(), &k2)?;
+        check_arbiter(&stored, &h2)?;
+        let r = stored
+            .event
+            .played
+            .get(round as usize - 1)
+            .filter(|r| r.paired)
+            .ok_or_else(|| event_err(EventError::NotPaired(round)))?;
+        let boards: Vec<(u32, u16, String, String)> = r
+            .boards
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.game.is_none() && b.result.is_none())
+            .map(|(j, b)| {
+                let id = stored
+                    .event
+                    .board_position(round, j as u32 + 1)
+                    .unwrap_or(518);
+                (
+                    j as u32 + 1,
+                    id,
+                    stored.event.players[b.white].name.clone(),
+                    stored.event.players[b.black].name.clone(),
+                )
+            })
+            .collect();
+        Ok((stored, boards))
+    })
+    .await?;
+    if boards.is_empty() {
+        return Err(ApiError::conflict(format!(
+            "every board of round {round} has a game or a result already"
+        )));
+    }
+    let tc = time_control(&stored.event.time_control);
+    let mut made = Vec::new();
+    for (board, id, white, black) in boards {
+        let start = StartId::new(id as u32).expect("0..959");
+        let tokens = (
+            seat::new_token().map_err(|e| ApiError::internal(format!("no random numbers: {e}")))?,
+            seat::new_token().map_err(|e| ApiError::internal(format!("no random numbers: {e}")))?,
+        );
+        let mut meta = crate::game::people_pair(
+            &start.position(),
+            Some(start),
+            (white, black),
+            tc,
+            crate::create::SITE,
+        );
+        meta.tags.push(("Event".into(), stored.event.name.clone()));
+        meta.tags.push(("Round".into(), format!("{round}.{board}")));
+        let seats = chess960_store::Seats {
+            white: chess960_store::SeatRecord::Held {
+                hash: seat::hash(&tokens.0),
+            },
+            black: chess960_store::SeatRecord::Held {
+                hash: seat::hash(&tokens.1),
+            },
+        };
+        let game_key =
+            crate::create::create_seated(state.games(), start, meta, seats, client).await?;
+        made.push((board, game_key.to_string(), tokens));
+    }
+    let links: Vec<(u32, String)> = made.iter().map(|(b, k, _)| (*b, k.clone())).collect();
+    let store = Arc::clone(&state.games().ctx().store);
+    let v = job(move || {
+        let _one = WRITES.lock().unwrap_or_else(|p| p.into_inner());
+        let mut s = load(store.as_ref(), &key)?;
+        for (board, game) in &links {
+            if let Some(b) = s.event.played[round as usize - 1]
+                .boards
+                .get_mut(*board as usize - 1)
+            {
+                b.game = Some(game.clone());
+            }
+        }
+        let events = store.event_store().ok_or_else(no_events)?;
+        s.revision = events.save_event(s.id, s.revision, &s.event)?;
+        Ok(view(&s))
+    })
+    .await?;
+    let mut v = v;
+    v["games"] = json!(made
+        .iter()
+        .map(|(b, k, (w, bl))| json!({
+            "board": b,
+            "key": k,
+            "white_link": format!("/game/{k}#seat={w}&color=white"),
+            "black_link": format!("/game/{k}#seat={bl}&color=black"),
+        }))
+        .collect::<Vec<_>>());
+    Ok(Json(v))
 }

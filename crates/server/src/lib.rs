@@ -261,6 +261,7 @@ pub fn router(state: AppState) -> Router {
             &format!("{event}/rounds/{{r}}/boards/{{b}}/result"),
             post(events::result),
         )
+        .route(&format!("{event}/rounds/{{r}}/games"), post(events::games))
         .route(&format!("{event}/export"), get(events::export))
         .route("/api/analysis/position", post(analysis::position))
         .route("/api/analysis/ws", get(analysis::websocket))

@@ -231,3 +231,115 @@ async fn an_arbiter_runs_a_swiss_over_http() {
     .await;
     assert_eq!(more.status, 200, "{}", more.text);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn results_come_from_games_played_on_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = app_on(&dir.path().join("games.sqlite3")).await;
+    let made = a
+        .post(
+            "/api/events",
+            json!({"name": "Online 960", "format": "round_robin", "time_control": "5+3"}),
+        )
+        .await;
+    let key = made.json["key"].as_str().unwrap().to_string();
+    let token = made.json["arbiter_token"].as_str().unwrap().to_string();
+    for n in ["Ann", "Ben", "Cid", "Dora"] {
+        assert_eq!(
+            arb(&a, &key, "/players", json!({"name": n}), &token)
+                .await
+                .status,
+            200
+        );
+    }
+    assert_eq!(
+        arb(
+            &a,
+            &key,
+            "/rounds/1/draw",
+            json!({"method": "set", "id": 100}),
+            &token
+        )
+        .await
+        .status,
+        200
+    );
+    assert_eq!(
+        arb(&a, &key, "/rounds/1/games", json!({}), &token)
+            .await
+            .status,
+        409,
+        "not paired yet"
+    );
+    assert_eq!(
+        arb(&a, &key, "/rounds/1/pair", json!({}), &token)
+            .await
+            .status,
+        200
+    );
+    let g = arb(&a, &key, "/rounds/1/games", json!({}), &token).await;
+    assert_eq!(g.status, 200, "{}", g.text);
+    let games = g.json["games"].as_array().unwrap().clone();
+    assert_eq!(games.len(), 2);
+    assert_eq!(
+        arb(&a, &key, "/rounds/1/games", json!({}), &token)
+            .await
+            .status,
+        409,
+        "once"
+    );
+    // Board 1's game: from position 100, the event's clock, the players' names.
+    let link = games[0]["black_link"].as_str().unwrap();
+    let (path, frag) = link.split_once('#').unwrap();
+    let black = frag
+        .strip_prefix("seat=")
+        .unwrap()
+        .split('&')
+        .next()
+        .unwrap()
+        .to_string();
+    let game_key = path.strip_prefix("/game/").unwrap().to_string();
+    let view = a.get(&format!("/api/games/{game_key}")).await;
+    assert_eq!(view.json["start_id"], 100, "{}", view.text);
+    let board = &g.json["round_list"][0]["boards"][0];
+    assert_eq!(board["game"], game_key.as_str());
+    let white_name = a.get(&format!("/api/events/{key}")).await.json["players"]
+        [board["white"].as_u64().unwrap() as usize - 1]["name"]
+        .clone();
+    assert_eq!(view.json["white"], white_name);
+    // Black resigns with his own seat token: the event has 1-0 on board 1 without the arbiter.
+    let r = a
+        .post_as(
+            &format!("/api/games/{game_key}/resign"),
+            b"{}".to_vec(),
+            Some(&black),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let e = a.get(&format!("/api/events/{key}")).await;
+    assert_eq!(
+        e.json["round_list"][0]["boards"][0]["result"], "1-0",
+        "{}",
+        e.text
+    );
+    assert_eq!(e.json["round_list"][0]["boards"][1]["result"], Value::Null);
+    // The arbiter's own entry for board 2 still works, and pairing round 2 takes it all.
+    assert_eq!(
+        arb(
+            &a,
+            &key,
+            "/rounds/1/boards/2/result",
+            json!({"result": "1/2-1/2"}),
+            &token
+        )
+        .await
+        .status,
+        200
+    );
+    assert_eq!(
+        arb(&a, &key, "/rounds/2/pair", json!({}), &token)
+            .await
+            .status,
+        200
+    );
+}

@@ -100,3 +100,30 @@ pub(crate) fn from_doc(doc: &str, what: &str) -> Result<Event, StoreError> {
         detail: format!("event {what}: {x}"),
     })
 }
+
+/// Takes into `event` the results of its boards' games played on the server (a board with a
+/// game key and no result, whose game has finished with a result). Returns how many.
+pub fn take_results(games: &dyn crate::GameStore, event: &mut Event) -> Result<usize, StoreError> {
+    use chess960_events::event::BoardResult;
+    let mut taken = 0;
+    for round in &mut event.played {
+        for board in round.boards.iter_mut().filter(|b| b.result.is_none()) {
+            let Some(key) = board.game.as_deref().and_then(crate::GameKey::parse) else {
+                continue;
+            };
+            let Some(stored) = games.game_by_key(&key)? else {
+                continue;
+            };
+            let result = match stored.finish.map(|f| f.result) {
+                Some(crate::GameResult::WhiteWins) => BoardResult::WhiteWins,
+                Some(crate::GameResult::BlackWins) => BoardResult::BlackWins,
+                Some(crate::GameResult::Draw) => BoardResult::Draw,
+                // Unfinished, or aborted: the arbiter decides.
+                _ => continue,
+            };
+            board.result = Some(result);
+            taken += 1;
+        }
+    }
+    Ok(taken)
+}

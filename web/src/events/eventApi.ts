@@ -127,6 +127,8 @@ export const events = {
   draw: (key: string, round: number, body: Record<string, unknown>) => change(key, `/rounds/${round}/draw`, body),
   pair: (key: string, round: number) => change(key, `/rounds/${round}/pair`, {}),
   unpair: (key: string, round: number) => change(key, `/rounds/${round}/unpair`, {}),
+  games: (key: string, round: number) =>
+    change(key, `/rounds/${round}/games`, {}) as Promise<EventView & { games: { board: number; key: string; white_link: string; black_link: string }[] }>,
   result: (key: string, round: number, board: number, result: string | null) =>
     change(key, `/rounds/${round}/boards/${board}/result`, { result }),
 };

@@ -26,6 +26,8 @@ export function eventPage(key: string): Page {
   const board = miniBoard('event-board', 'The round’s start position');
   let view: EventView | null = null;
   let busy = false;
+  /** The players' links of the games just made (the tokens are shown once). */
+  let seatLinks: { board: number; white_link: string; black_link: string }[] = [];
 
   /** Runs an arbiter action, then shows the event as the server returns it. */
   async function act(action: () => Promise<EventView>): Promise<void> {
@@ -211,6 +213,7 @@ export function eventPage(key: string): Page {
             h('td', {}, who(e, b.white)),
             h('td', {}, who(e, b.black)),
             h('td', {}, result),
+            b.game ? h('td', {}, h('a', { href: `/game/${b.game}`, 'data-testid': `game-${r.round}-${b.board}` }, 'watch')) : null,
           );
         }),
         r.byes.map(y => h('tr', { class: 'bye' }, h('td', {}, ''), h('td', { colspan: 3 }, `${who(e, y.player)}: ${byeName(y.kind)}`))),
@@ -228,9 +231,50 @@ export function eventPage(key: string): Page {
         h('button', { type: 'button', class: 'primary', 'data-testid': 'pair-round', onclick: () => void act(() => events.pair(key, number)) }, `Pair round ${number}`),
       );
     }
+    if (arbiter && r.paired && r.boards.some(b => !b.game && !b.result)) {
+      controls.push(
+        h(
+          'button',
+          {
+            type: 'button',
+            'data-testid': 'play-on-server',
+            onclick: () =>
+              void act(async () => {
+                const made = await events.games(key, number);
+                seatLinks = made.games;
+                return made;
+              }),
+          },
+          `Play round ${number} on this server`,
+        ),
+      );
+    }
+    const links =
+      seatLinks.length > 0
+        ? h(
+            'div',
+            { class: 'seat-links', 'data-testid': 'seat-links' },
+            h('p', {}, 'Give each player his link (shown only now): it lets him play his game; the result comes here by itself.'),
+            h(
+              'ul',
+              {},
+              seatLinks.map(g =>
+                h(
+                  'li',
+                  {},
+                  `Board ${g.board}: `,
+                  h('a', { href: g.white_link, target: '_blank' }, 'White’s link'),
+                  ' · ',
+                  h('a', { href: g.black_link, target: '_blank' }, 'Black’s link'),
+                ),
+              ),
+            ),
+          )
+        : null;
     fill(
       round,
       h('h2', {}, number > 0 ? `Round ${number}` : 'Round 1'),
+      links,
       h('div', { class: 'round-layout' }, h('div', {}, positionCard(r), ...controls), r.draw ? board.el : null),
       r.paired ? boardsTable(e, r) : null,
     );

@@ -368,14 +368,23 @@ fn open(db: Option<&Path>) -> CliResult<SqliteStore> {
     SqliteStore::open_default(db).map_err(|e| CliError::new(e.to_string()))
 }
 
+/// Loads an event, with the results of its games finished on the server since (kept).
 fn load(store: &SqliteStore, which: &str) -> CliResult<StoredEvent> {
-    store.event(which).map_err(|e| match e {
+    let mut s = store.event(which).map_err(|e| match e {
         StoreError::NoSuchEvent(_) => CliError::new(format!(
             "no event {} (see 'chess960 event list')",
             quote(which)
         )),
         other => CliError::new(other.to_string()),
-    })
+    })?;
+    let taken = chess960_store::events::take_results(store, &mut s.event)
+        .map_err(|e| CliError::new(e.to_string()))?;
+    if taken > 0 {
+        s.revision = store
+            .save_event(s.id, s.revision, &s.event)
+            .map_err(|e| CliError::new(e.to_string()))?;
+    }
+    Ok(s)
 }
 
 fn save(store: &SqliteStore, s: &StoredEvent) -> CliResult<()> {
