@@ -75,6 +75,11 @@ fn args() -> Result<Args, String> {
     Ok(a)
 }
 
+thread_local! {
+    /// (players paired, seconds) of every round we paired.
+    static TIMES: std::cell::RefCell<Vec<(usize, f64)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// Differences in one tournament, round by round: (rounds compared, rounds differing, text).
 fn compare(path: &Path, verbose: bool) -> Result<(usize, usize, String), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -85,7 +90,12 @@ fn compare(path: &Path, verbose: bool) -> Result<(usize, usize, String), String>
     let mut report = String::new();
     for round in 1..=played {
         let h = f.history(round).map_err(|e| e.to_string())?;
-        let ours = match pair_dutch(&h) {
+        let t = Instant::now();
+        let paired = pair_dutch(&h);
+        let took = t.elapsed().as_secs_f64();
+        let players = h.players.iter().filter(|p| !p.absent).count();
+        TIMES.with(|x| x.borrow_mut().push((players, took)));
+        let ours = match paired {
             Ok(p) => p,
             Err(e) => {
                 differ += 1;
@@ -487,6 +497,23 @@ fn main() -> ExitCode {
             started.elapsed().as_secs_f64()
         );
     }
+    TIMES.with(|t| {
+        let t = t.borrow();
+        if t.is_empty() {
+            return;
+        }
+        let total: f64 = t.iter().map(|x| x.1).sum();
+        let (np, worst) = t
+            .iter()
+            .fold((0, 0.0f64), |m, x| if x.1 > m.1 { (x.0, x.1) } else { m });
+        println!(
+            "our pairing: {} rounds in {:.2} s, mean {:.2} ms, slowest {:.1} ms ({np} players)",
+            t.len(),
+            total,
+            1000.0 * total / t.len() as f64,
+            1000.0 * worst
+        );
+    });
     if a.mutate > 0 {
         println!("{variants_agree} of {variants} variants (byes, withdrawals, late entries) pair the same");
     }

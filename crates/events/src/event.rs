@@ -432,8 +432,9 @@ impl fmt::Display for EventError {
 
 impl std::error::Error for EventError {}
 
-/// The most players an event takes (the pairing's weights grow with the field).
-pub const MAX_PLAYERS: usize = 1000;
+/// The most players an event takes. A Swiss round of 400 players takes up to 40 s to pair
+/// (docs/events.md); 500 keeps one pairing within about a minute on a server.
+pub const MAX_PLAYERS: usize = 500;
 /// The most rounds.
 pub const MAX_ROUNDS: u32 = 99;
 /// The longest name or text field.
@@ -677,6 +678,17 @@ impl Event {
         how: DrawSpec,
         replace: bool,
     ) -> Result<&PositionDraw, EventError> {
+        let total = self.total_rounds();
+        if round == 0 || (total > 0 && round > total) {
+            return Err(EventError::NoSuchRound(round));
+        }
+        let next = self.rounds_paired() + 1;
+        if round > next {
+            // The positions come in order, so that "no repeat" sees every earlier round.
+            return Err(EventError::Invalid(format!(
+                "round {next} comes first: draw its position before round {round}'s"
+            )));
+        }
         let rules = self.positions.rules;
         let before = self.positions_before(round);
         let list = self.positions.list.clone();
