@@ -1029,6 +1029,11 @@ impl Event {
                 "round {round} has results: clear them first"
             )));
         }
+        if r.boards.iter().any(|b| b.game.is_some()) {
+            return Err(EventError::Invalid(format!(
+                "round {round} is being played on the server: it stays paired"
+            )));
+        }
         r.paired = false;
         r.boards.clear();
         r.byes.clear();

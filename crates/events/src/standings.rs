@@ -9,6 +9,7 @@
 //! of them have played each other. Ties that no tie-break separates share their place.
 
 use crate::event::{BoardResult, Event, Tiebreak};
+use std::collections::HashMap;
 
 /// One line of the standings.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,108 +53,123 @@ fn entries(e: &Event, player: usize) -> Vec<Entry> {
         .collect()
 }
 
-/// A player's score as it enters an opponent's Buchholz: rounds without a game as draws.
-fn adjusted(e: &Event, player: usize) -> u64 {
-    entries(e, player)
-        .iter()
-        .map(|x| match *x {
-            Entry::Game(_, p) => p as u64,
-            Entry::NoGame(_) => e.points.draw as u64,
-        })
-        .sum::<u64>()
-        * 10
+/// What the tie-breaks read, computed once for all players.
+struct Facts {
+    /// Final scores, hundredths.
+    score: Vec<u64>,
+    /// Scores as they enter an opponent's Buchholz (rounds without a game as draws),
+    /// hundredths.
+    adjusted: Vec<u64>,
+    /// Each player's rounds.
+    entries: Vec<Vec<Entry>>,
+    /// Points (hundredths) `p` scored against `q` in games played between them.
+    against: HashMap<(usize, usize), u64>,
+    win: u64,
 }
 
-/// The per-round values of a player's Buchholz (hundredths).
-fn buchholz_values(e: &Event, player: usize, adj: &[u64]) -> Vec<u64> {
-    let own = e.score(player) as u64 * 10;
-    entries(e, player)
-        .iter()
-        .map(|x| match *x {
-            Entry::Game(o, _) => adj[o],
-            Entry::NoGame(_) => own,
-        })
-        .collect()
-}
-
-fn sonneborn_berger(e: &Event, player: usize) -> u64 {
-    let own = e.score(player) as u64 * 10;
-    let finals: Vec<u64> = (0..e.players.len())
-        .map(|i| e.score(i) as u64 * 10)
-        .collect();
-    let win = e.points.win as u64;
-    entries(e, player)
-        .iter()
-        .map(|x| {
-            let (opp_score, pts) = match *x {
-                Entry::Game(o, p) => (finals[o], p as u64),
-                Entry::NoGame(p) => (own, p as u64),
-            };
-            // The opponent's score times the fraction of a win scored against him.
-            opp_score * pts / win.max(1)
-        })
-        .sum()
-}
-
-fn wins(e: &Event, player: usize) -> u64 {
-    entries(e, player)
-        .iter()
-        .filter(|x| matches!(**x, Entry::Game(_, p) if p == e.points.win))
-        .count() as u64
-        * 100
-}
-
-/// Direct encounter within `group`: the points each scored against the others, if every
-/// two of them have played.
-fn direct_encounter(e: &Event, group: &[usize]) -> Vec<Option<u64>> {
-    let mut pts = vec![0u64; group.len()];
-    for (a, &p) in group.iter().enumerate() {
-        for (b, &q) in group.iter().enumerate() {
-            if a == b {
-                continue;
-            }
-            let mut met = false;
-            for r in e.played.iter().filter(|r| r.paired) {
-                for bd in &r.boards {
-                    if (bd.white == p && bd.black == q) || (bd.white == q && bd.black == p) {
-                        if let Some(res) = bd.result.filter(|r| r.played()) {
-                            met = true;
-                            let white = bd.white == p;
-                            pts[a] += match (res, white) {
-                                (BoardResult::Draw, _) => e.points.draw as u64 * 10,
-                                (BoardResult::WhiteWins, true)
-                                | (BoardResult::BlackWins, false) => e.points.win as u64 * 10,
-                                _ => 0,
-                            };
-                        }
-                    }
+impl Facts {
+    fn of(e: &Event) -> Facts {
+        let n = e.players.len();
+        let entries: Vec<Vec<Entry>> = (0..n).map(|i| entries(e, i)).collect();
+        let score: Vec<u64> = (0..n).map(|i| e.score(i) as u64 * 10).collect();
+        let adjusted = entries
+            .iter()
+            .map(|es| {
+                es.iter()
+                    .map(|x| match *x {
+                        Entry::Game(_, p) => p as u64,
+                        Entry::NoGame(_) => e.points.draw as u64,
+                    })
+                    .sum::<u64>()
+                    * 10
+            })
+            .collect();
+        let mut against = HashMap::new();
+        for (i, es) in entries.iter().enumerate() {
+            for x in es {
+                if let Entry::Game(o, p) = *x {
+                    *against.entry((i, o)).or_insert(0) += p as u64 * 10;
                 }
             }
-            if !met {
-                return vec![None; group.len()];
-            }
+        }
+        Facts {
+            score,
+            adjusted,
+            entries,
+            against,
+            win: e.points.win as u64,
         }
     }
-    pts.into_iter().map(Some).collect()
+
+    /// The per-round values of a player's Buchholz (hundredths).
+    fn buchholz_values(&self, player: usize) -> Vec<u64> {
+        let own = self.score[player];
+        self.entries[player]
+            .iter()
+            .map(|x| match *x {
+                Entry::Game(o, _) => self.adjusted[o],
+                Entry::NoGame(_) => own,
+            })
+            .collect()
+    }
+
+    fn sonneborn_berger(&self, player: usize) -> u64 {
+        let own = self.score[player];
+        self.entries[player]
+            .iter()
+            .map(|x| {
+                let (opp_score, pts) = match *x {
+                    Entry::Game(o, p) => (self.score[o], p as u64),
+                    Entry::NoGame(p) => (own, p as u64),
+                };
+                // The opponent's score times the fraction of a win scored against him.
+                opp_score * pts / self.win.max(1)
+            })
+            .sum()
+    }
+
+    fn wins(&self, player: usize) -> u64 {
+        let win = self.win as u32;
+        self.entries[player]
+            .iter()
+            .filter(|x| matches!(**x, Entry::Game(_, p) if p == win))
+            .count() as u64
+            * 100
+    }
+
+    /// Direct encounter within `group`: the points each scored against the others, if every
+    /// two of them have played.
+    fn direct_encounter(&self, group: &[usize]) -> Vec<Option<u64>> {
+        let mut pts = vec![0u64; group.len()];
+        for (a, &p) in group.iter().enumerate() {
+            for &q in group.iter().filter(|&&q| q != p) {
+                match self.against.get(&(p, q)) {
+                    Some(x) => pts[a] += x,
+                    None => return vec![None; group.len()],
+                }
+            }
+        }
+        pts.into_iter().map(Some).collect()
+    }
 }
 
 /// The standings after the rounds with results.
 pub fn standings(e: &Event) -> Vec<Standing> {
     let n = e.players.len();
-    let adj: Vec<u64> = (0..n).map(|i| adjusted(e, i)).collect();
+    let f = Facts::of(e);
     let global = |t: Tiebreak, i: usize| -> Option<u64> {
         match t {
-            Tiebreak::Buchholz => Some(buchholz_values(e, i, &adj).iter().sum()),
+            Tiebreak::Buchholz => Some(f.buchholz_values(i).iter().sum()),
             Tiebreak::BuchholzCut1 => {
-                let v = buchholz_values(e, i, &adj);
+                let v = f.buchholz_values(i);
                 Some(v.iter().sum::<u64>() - v.iter().min().copied().unwrap_or(0))
             }
-            Tiebreak::SonnebornBerger => Some(sonneborn_berger(e, i)),
-            Tiebreak::Wins => Some(wins(e, i)),
+            Tiebreak::SonnebornBerger => Some(f.sonneborn_berger(i)),
+            Tiebreak::Wins => Some(f.wins(i)),
             Tiebreak::DirectEncounter => None,
         }
     };
-    let points: Vec<u32> = (0..n).map(|i| e.score(i)).collect();
+    let points: Vec<u32> = f.score.iter().map(|&s| (s / 10) as u32).collect();
     let mut values: Vec<Vec<Option<u64>>> = vec![vec![None; e.tiebreaks.len()]; n];
     // Groups of players still tied, best first.
     let mut order: Vec<usize> = (0..n).collect();
@@ -175,7 +191,7 @@ pub fn standings(e: &Event) -> Vec<Standing> {
         for g in groups {
             let vals: Vec<Option<u64>> = if t == Tiebreak::DirectEncounter {
                 if g.len() > 1 {
-                    direct_encounter(e, &g)
+                    f.direct_encounter(&g)
                 } else {
                     vec![None]
                 }

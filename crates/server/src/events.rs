@@ -22,7 +22,7 @@ use chess960_events::event::{
     BoardResult, ByeRequest, DrawSpec, Event, EventError, Format, Player, Side, Tiebreak,
 };
 use chess960_events::export::{to_pgn, to_trf};
-use chess960_events::standings::standings;
+use chess960_events::standings::{crosstable_cell, standings};
 use chess960_events::trf;
 use chess960_store::{GameStore, StoredEvent};
 use serde::Deserialize;
@@ -133,6 +133,7 @@ fn position_json(id: u16) -> Value {
 pub fn view(s: &StoredEvent) -> Value {
     let e = &s.event;
     let table = standings(e);
+    let number = |i: usize| e.pairing_number(i).unwrap_or(i + 1);
     let next = e.rounds_paired() + 1;
     json!({
         "key": s.key,
@@ -198,6 +199,10 @@ pub fn view(s: &StoredEvent) -> Value {
             "player": t.player + 1,
             "points": t.points as f64 / 10.0,
             "tiebreaks": t.tiebreaks.iter().map(|v| v.map(|x| x as f64 / 100.0)).collect::<Vec<_>>(),
+            // Per paired round: the opponent's pairing number, colour and result (`12w1`).
+            "crosstable": (0..e.rounds_paired() as usize)
+                .map(|r| crosstable_cell(e, r, t.player, &number))
+                .collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
     })
 }
@@ -666,6 +671,9 @@ pub async fn games(
     headers: HeaderMap,
     Client(client): Client,
 ) -> ApiResult<Json<Value>> {
+    // One such request at a time: two at once would make two games for a board.
+    static CREATING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+    let _one = CREATING.lock().await;
     let store = Arc::clone(&state.games().ctx().store);
     let k2 = key.clone();
     let h2 = headers.clone();

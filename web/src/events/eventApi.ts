@@ -56,7 +56,7 @@ export interface EventView {
   tiebreaks: string[];
   players: EventPlayer[];
   round_list: EventRoundView[];
-  standings: { place: number; player: number; points: number; tiebreaks: (number | null)[] }[];
+  standings: { place: number; player: number; points: number; tiebreaks: (number | null)[]; crosstable: string[] }[];
   arbiter_token?: string;
 }
 

@@ -307,16 +307,36 @@ export function eventPage(key: string): Page {
       h('h2', {}, `Standings after round ${e.rounds_paired}`),
       h(
         'table',
-        {},
-        h('thead', {}, h('tr', {}, ['Place', 'Player', 'Pts', ...e.tiebreaks.map(t => t.toUpperCase())].map(t => h('th', {}, t)))),
+        { class: 'crosstable' },
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            ['Place', 'No.', 'Player', 'Pts', ...e.tiebreaks.map(t => t.toUpperCase()), ...e.round_list.filter(r => r.paired).map(r => `R${r.round}`)].map(t =>
+              h('th', {}, t),
+            ),
+          ),
+        ),
         h(
           'tbody',
           {},
           e.standings.map(s =>
-            h('tr', {}, h('td', {}, s.place), h('td', {}, who(e, s.player)), h('td', {}, s.points), s.tiebreaks.map(t => h('td', {}, t ?? ''))),
+            h(
+              'tr',
+              {},
+              h('td', {}, s.place),
+              h('td', {}, e.players[s.player - 1]?.pairing_number ?? ''),
+              h('td', {}, who(e, s.player)),
+              h('td', {}, s.points),
+              s.tiebreaks.map(t => h('td', {}, t ?? '')),
+              s.crosstable.map(c => h('td', { class: 'cross' }, c)),
+            ),
           ),
         ),
       ),
+      h('p', { class: 'hint' }, 'Rounds: the opponent’s pairing number (No.), w or b, and the result (1, =, 0; + and − by forfeit).'),
     );
   }
 
