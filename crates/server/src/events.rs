@@ -13,6 +13,7 @@ use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::seat;
 use crate::secret::same_secret;
 use crate::AppState;
+use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -436,10 +437,11 @@ fn player_index(e: &Event, n: usize) -> Result<usize, EventError> {
 /// `POST /api/events/{key}/players/{n}/withdraw`.
 pub async fn withdraw(
     State(state): State<AppState>,
-    Path((key, n)): Path<(String, usize)>,
+    path: Result<Path<(String, usize)>, PathRejection>,
     headers: HeaderMap,
     JsonBody(w): JsonBody<WithdrawIn>,
 ) -> ApiResult<Json<Value>> {
+    let Path((key, n)) = path.map_err(|e| ApiError::bad_request(e.body_text()))?;
     change(&state, key, headers, move |e| {
         let p = player_index(e, n)?;
         e.withdraw(p, w.from_round).map(|_| ())
@@ -459,10 +461,11 @@ pub struct ByeIn {
 /// `POST /api/events/{key}/players/{n}/bye`.
 pub async fn bye(
     State(state): State<AppState>,
-    Path((key, n)): Path<(String, usize)>,
+    path: Result<Path<(String, usize)>, PathRejection>,
     headers: HeaderMap,
     JsonBody(b): JsonBody<ByeIn>,
 ) -> ApiResult<Json<Value>> {
+    let Path((key, n)) = path.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let kind = match b.kind.as_str() {
         "half" => ByeRequest::Half,
         "zero" => ByeRequest::Zero,
@@ -498,10 +501,11 @@ pub struct DrawIn {
 /// `POST /api/events/{key}/rounds/{r}/draw`.
 pub async fn draw(
     State(state): State<AppState>,
-    Path((key, round)): Path<(String, u32)>,
+    path: Result<Path<(String, u32)>, PathRejection>,
     headers: HeaderMap,
     JsonBody(d): JsonBody<DrawIn>,
 ) -> ApiResult<Json<Value>> {
+    let Path((key, round)) = path.map_err(|e| ApiError::bad_request(e.body_text()))?;
     if d.outcomes.as_ref().is_some_and(|o| o.len() > 1000) {
         return Err(ApiError::bad_request("outcomes: at most 1000 characters"));
     }
@@ -541,9 +545,10 @@ pub async fn draw(
 /// `POST /api/events/{key}/rounds/{r}/pair`.
 pub async fn pair(
     State(state): State<AppState>,
-    Path((key, round)): Path<(String, u32)>,
+    path: Result<Path<(String, u32)>, PathRejection>,
     headers: HeaderMap,
 ) -> ApiResult<Json<Value>> {
+    let Path((key, round)) = path.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let mut b = [0u8; 8];
     getrandom::fill(&mut b).map_err(|e| ApiError::internal(format!("no random numbers: {e}")))?;
     let seed = u64::from_le_bytes(b);
@@ -556,9 +561,10 @@ pub async fn pair(
 /// `POST /api/events/{key}/rounds/{r}/unpair`.
 pub async fn unpair(
     State(state): State<AppState>,
-    Path((key, round)): Path<(String, u32)>,
+    path: Result<Path<(String, u32)>, PathRejection>,
     headers: HeaderMap,
 ) -> ApiResult<Json<Value>> {
+    let Path((key, round)) = path.map_err(|e| ApiError::bad_request(e.body_text()))?;
     change(&state, key, headers, move |e| e.unpair(round)).await
 }
 
@@ -573,10 +579,11 @@ pub struct ResultIn {
 /// `POST /api/events/{key}/rounds/{r}/boards/{b}/result`.
 pub async fn result(
     State(state): State<AppState>,
-    Path((key, round, board)): Path<(String, u32, u32)>,
+    path: Result<Path<(String, u32, u32)>, PathRejection>,
     headers: HeaderMap,
     JsonBody(r): JsonBody<ResultIn>,
 ) -> ApiResult<Json<Value>> {
+    let Path((key, round, board)) = path.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let result = match r.result.as_deref() {
         None => None,
         Some(t) => Some(BoardResult::parse(t).ok_or_else(|| {
@@ -667,10 +674,11 @@ fn time_control(text: &str) -> Option<crate::game::TimeControl> {
 /// the link for each (`/game/<key>#seat=<token>&color=white`). The results come into the event by themselves.
 pub async fn games(
     State(state): State<AppState>,
-    Path((key, round)): Path<(String, u32)>,
+    path: Result<Path<(String, u32)>, PathRejection>,
     headers: HeaderMap,
     Client(client): Client,
 ) -> ApiResult<Json<Value>> {
+    let Path((key, round)) = path.map_err(|e| ApiError::bad_request(e.body_text()))?;
     // One such request at a time: two at once would make two games for a board.
     static CREATING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
     let _one = CREATING.lock().await;
