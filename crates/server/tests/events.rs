@@ -190,6 +190,13 @@ async fn an_arbiter_runs_a_swiss_over_http() {
             .status,
         404
     );
+    let bad_path = arb(&a, &key, "/rounds/two/pair", json!({}), &token).await;
+    assert_eq!(bad_path.status, 400);
+    assert!(
+        bad_path.error().contains("Cannot parse"),
+        "{}",
+        bad_path.text
+    );
     let long = arb(
         &a,
         &key,
