@@ -808,15 +808,11 @@ impl Event {
                 self.order_note = "by rating, then name (C.04.2)".into();
             }
             Format::RoundRobin { .. } => {
-                // Fisher-Yates with SplitMix64 steps: anyone can redo the lots from the seed.
-                let mut s = seed;
+                // Fisher-Yates with the generator of the computer's draws: anyone can redo the
+                // lots from the seed.
+                let mut rng = crate::position::SplitMix(seed);
                 for i in (1..order.len()).rev() {
-                    s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
-                    let mut z = s;
-                    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-                    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-                    z ^= z >> 31;
-                    order.swap(i, (z % (i as u64 + 1)) as usize);
+                    order.swap(i, rng.below(i as u64 + 1) as usize);
                 }
                 self.order_note = format!("pairing numbers drawn by lot (seed {seed})");
             }

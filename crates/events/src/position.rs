@@ -74,7 +74,7 @@ impl fmt::Display for PositionError {
 impl std::error::Error for PositionError {}
 
 /// SplitMix64: a small generator whose output anyone can recompute from the seed.
-struct SplitMix(u64);
+pub(crate) struct SplitMix(pub(crate) u64);
 
 impl SplitMix {
     fn next(&mut self) -> u64 {
@@ -86,7 +86,7 @@ impl SplitMix {
     }
 
     /// Uniform in `0..n` (rejection, no modulo bias).
-    fn below(&mut self, n: u64) -> u64 {
+    pub(crate) fn below(&mut self, n: u64) -> u64 {
         let zone = u64::MAX - u64::MAX % n;
         loop {
             let x = self.next();

@@ -7,6 +7,7 @@ mod common;
 use common::{app_on, App, Reply};
 use serde_json::{json, Value};
 
+/// POSTs `body` to the event's `path` with the arbiter's token.
 async fn arb(a: &App, key: &str, path: &str, body: Value, token: &str) -> Reply {
     let r = a
         .client
@@ -17,16 +18,7 @@ async fn arb(a: &App, key: &str, path: &str, body: Value, token: &str) -> Reply 
         .send()
         .await
         .unwrap();
-    let status = r.status().as_u16();
-    let headers = r.headers().clone();
-    let text = r.text().await.unwrap();
-    let json = serde_json::from_str(&text).unwrap_or(Value::Null);
-    Reply {
-        status,
-        json,
-        text,
-        headers,
-    }
+    common::reply(r).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -104,7 +104,7 @@ impl Reply {
     }
 }
 
-async fn reply(resp: reqwest::Response) -> Reply {
+pub async fn reply(resp: reqwest::Response) -> Reply {
     let status = resp.status().as_u16();
     let headers = resp.headers().clone();
     let text = resp.text().await.expect("body");
