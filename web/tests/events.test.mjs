@@ -44,6 +44,8 @@ test('an arbiter runs a round: players, the drawn position on the projector, pai
   await arbiter.getByLabel('Event name').fill('Browser Open 960');
   await arbiter.getByLabel('Rounds').fill('3');
   await arbiter.getByLabel('Time control').fill('15+10');
+  await arbiter.getByLabel('City').fill('Oslo');
+  await arbiter.getByLabel('First day').fill('2026-12-05');
   await arbiter.locator('input[name=exclude_518]').check();
   await arbiter.getByRole('button', { name: 'Make the event' }).click();
   await arbiter.waitForURL(/\/events\/[0-9a-f]{32}$/);
@@ -51,16 +53,19 @@ test('an arbiter runs a round: players, the drawn position on the projector, pai
   const key = url.pathname.split('/')[2];
   await arbiter.getByTestId('arbiter-mode').waitFor();
   assert.equal(await arbiter.getByTestId('event-name').textContent(), 'Browser Open 960');
+  assert.match(await arbiter.locator('.event-summary').textContent(), /Oslo · 2026-12-05/);
 
   // Five players through the form (typed, Enter adds).
   const names = ['Ann Anders', 'Ben Berg', 'Cid Carlsen', 'Dora Dahl', 'Eve Eide'];
   for (const [i, name] of names.entries()) {
     await arbiter.getByLabel('Player name').fill(name);
     await arbiter.getByLabel('Rating').fill(String(2100 - 25 * i));
+    if (i === 0) await arbiter.getByLabel('FIDE ID').fill('1503014');
     await arbiter.getByLabel('Player name').press('Enter');
     await eventually(async () => (await arbiter.getByTestId('players').locator('tbody tr').count()) === i + 1, `${name} listed`);
   }
 
+  assert.match(await arbiter.getByTestId('players').textContent(), /1503014/);
   // The hall's projector is open before the draw, in another browser.
   const hall = await person(1600, 900);
   await hall.goto(`/events/${key}/projector`);

@@ -45,7 +45,8 @@ export function eventPage(key: string): Page {
   function show(e: EventView): void {
     view = e;
     title.textContent = e.name;
-    summary.textContent = [formatName(e), e.time_control && `time control ${e.time_control}`, `${e.players.length} players`]
+    const dates = e.start_date && (e.end_date && e.end_date !== e.start_date ? `${e.start_date} – ${e.end_date}` : e.start_date);
+    summary.textContent = [formatName(e), e.city, dates, e.time_control && `time control ${e.time_control}`, e.arbiter && `arbiter ${e.arbiter}`, `${e.players.length} players`]
       .filter(Boolean)
       .join(' · ');
     fill(
@@ -85,9 +86,10 @@ export function eventPage(key: string): Page {
         'tr',
         {},
         h('td', {}, p.number),
-        h('td', {}, p.name),
+        h('td', {}, p.title ? `${p.title} ${p.name}` : p.name),
         h('td', {}, p.rating ?? ''),
         h('td', {}, p.federation),
+        h('td', {}, p.fide_id ?? ''),
         h('td', {}, p.points),
         h('td', {}, notes.join('; ')),
         controls,
@@ -96,6 +98,7 @@ export function eventPage(key: string): Page {
     const name = h('input', { name: 'player', maxlength: 200, placeholder: 'Surname, Given name', 'aria-label': 'Player name' });
     const rating = h('input', { name: 'rating', type: 'number', min: 0, max: 3500, placeholder: 'rating', 'aria-label': 'Rating' });
     const fed = h('input', { name: 'federation', maxlength: 3, placeholder: 'FED', 'aria-label': 'Federation', size: 4 });
+    const fideId = h('input', { name: 'fide_id', type: 'number', min: 1, placeholder: 'FIDE ID', 'aria-label': 'FIDE ID' });
     const form =
       arbiter && e.next_round !== null
         ? h(
@@ -105,12 +108,14 @@ export function eventPage(key: string): Page {
               'data-testid': 'add-player',
               onsubmit: (ev: Event) => {
                 ev.preventDefault();
-                const body: { name: string; rating?: number; federation?: string } = { name: name.value };
+                const body: { name: string; rating?: number; federation?: string; fide_id?: number } = { name: name.value };
                 if (rating.value) body.rating = Number(rating.value);
                 if (fed.value) body.federation = fed.value;
+                if (fideId.value) body.fide_id = Number(fideId.value);
                 void act(() => events.addPlayer(key, body)).then(() => {
                   name.value = '';
                   rating.value = '';
+                  fideId.value = '';
                   name.focus();
                 });
               },
@@ -118,6 +123,7 @@ export function eventPage(key: string): Page {
             name,
             rating,
             fed,
+            fideId,
             h('button', { type: 'submit' }, 'Add player'),
           )
         : null;
@@ -127,7 +133,7 @@ export function eventPage(key: string): Page {
       h(
         'table',
         { 'data-testid': 'players' },
-        h('thead', {}, h('tr', {}, ['No.', 'Name', 'Rating', 'Fed', 'Pts', ''].map(t => h('th', {}, t)))),
+        h('thead', {}, h('tr', {}, ['No.', 'Name', 'Rating', 'Fed', 'FIDE ID', 'Pts', ''].map(t => h('th', {}, t)))),
         h('tbody', {}, rows),
       ),
       form,

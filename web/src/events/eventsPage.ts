@@ -19,6 +19,10 @@ export function eventsPage(navigate: Navigate): Page {
   );
   const rounds = h('input', { name: 'rounds', type: 'number', min: 1, max: 99, value: 5, 'aria-label': 'Rounds' });
   const tc = h('input', { name: 'time_control', placeholder: '90+30', maxlength: 50, 'aria-label': 'Time control' });
+  const city = h('input', { name: 'city', maxlength: 200, 'aria-label': 'City' });
+  const from = h('input', { name: 'start_date', type: 'date', 'aria-label': 'First day' });
+  const to = h('input', { name: 'end_date', type: 'date', 'aria-label': 'Last day' });
+  const chief = h('input', { name: 'arbiter', maxlength: 200, 'aria-label': 'Chief arbiter' });
   const no518 = h('input', { type: 'checkbox', name: 'exclude_518' });
   const noRepeat = h('input', { type: 'checkbox', name: 'no_repeat' });
   const roundsLabel = h('label', {}, 'Rounds ', rounds);
@@ -59,6 +63,10 @@ export function eventsPage(navigate: Navigate): Page {
           name: name.value,
           format: format.value,
           time_control: tc.value,
+          city: city.value,
+          start_date: from.value,
+          end_date: to.value || from.value,
+          arbiter: chief.value,
           exclude_518: no518.checked,
           no_repeat: noRepeat.checked,
         };
@@ -76,6 +84,9 @@ export function eventsPage(navigate: Navigate): Page {
     h('label', {}, 'Format ', format),
     roundsLabel,
     h('label', {}, 'Time control ', tc),
+    h('label', {}, 'City ', city),
+    h('label', {}, 'From ', from, ' to ', to),
+    h('label', {}, 'Chief arbiter ', chief),
     h('label', { class: 'check' }, no518, ' never 518 (the classical start)'),
     h('label', { class: 'check' }, noRepeat, ' no position twice'),
     h('button', { type: 'submit', class: 'primary' }, 'Make the event'),
