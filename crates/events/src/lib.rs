@@ -1,6 +1,17 @@
 //! # chess960-events
 //!
-//! Tournaments for arbiters.
+//! Tournaments for arbiters, with no I/O: the store keeps an [`event::Event`], the server and
+//! the command line change it only through its checked methods.
+//!
+//! - [`event`]: the event: players, late entries, withdrawals, byes, each round's start
+//!   position with its recorded draw ([`position`]), pairings, results.
+//! - [`swiss`]: pairings by the FIDE Dutch system (C.04.3, 2025), on the maximum-weight
+//!   matching of [`matching`] with the wide integers of [`wide`]; checked against bbpPairings
+//!   (`examples/bbp_compare.rs`, docs/events.md).
+//! - [`roundrobin`]: the Berger tables (C.05 Annex 1).
+//! - [`standings`]: standings with tie-breaks (C.07) and the crosstable.
+//! - [`trf`], [`export`], [`import`]: FIDE's TRF in and out, PGN out.
+//! - [`model`]: the history a Swiss round is paired from.
 #![warn(missing_docs)]
 
 pub mod event;
