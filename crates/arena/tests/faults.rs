@@ -247,8 +247,8 @@ fn xboard_faults_resign_false_claims_and_rejected_moves() {
 fn adjudication_by_score_and_move_count() {
     let f = fake();
     let r = run(words(&format!(
-        "-engine cmd={f} arg=--score arg=0 -engine cmd={f} arg=--score arg=3 -each nodes=10 \
-         -games 2 -draw movenumber=3 movecount=2 score=5"
+        "-engine cmd={f} arg=--score arg=0 arg=--seed arg=1 -engine cmd={f} arg=--score arg=3 \
+         arg=--seed arg=2 -each nodes=10 -games 2 -seed 11 -draw movenumber=3 movecount=2 score=5"
     )));
     for (result, reason, _, _) in outcomes(&r) {
         assert_eq!(
@@ -259,8 +259,9 @@ fn adjudication_by_score_and_move_count() {
     assert!(r.played.iter().all(|p| p.record.moves.len() == 6));
 
     let r = run(words(&format!(
-        "-engine cmd={f} name=Up arg=--score arg=800 -engine cmd={f} name=Down arg=--score \
-         arg=-800 -each nodes=10 -games 2 -resign movecount=3 score=500 twosided=true"
+        "-engine cmd={f} name=Up arg=--score arg=800 arg=--seed arg=1 -engine cmd={f} name=Down \
+         arg=--score arg=-800 arg=--seed arg=2 -each nodes=10 -games 2 -seed 11 \
+         -resign movecount=3 score=500 twosided=true"
     )));
     let o = outcomes(&r);
     assert_eq!(o[0].0, "1-0");
