@@ -21,6 +21,7 @@ pub mod events;
 pub mod explorer;
 pub mod pgn;
 pub mod replay;
+pub mod rules;
 pub mod seats;
 pub mod sqlite;
 pub mod stats;

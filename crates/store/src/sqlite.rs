@@ -15,7 +15,8 @@
 mod events;
 
 use crate::explorer::{self, IndexEntry, KeyCount};
-use crate::util::{check_moves, game_date, game_hash, new_key, now_ms};
+use crate::rules::{self, check_moves, GameState, TagHome};
+use crate::util::{game_date, new_key, now_ms};
 use crate::{
     Clocks, Finish, GameFilter, GameId, GameKey, GameResult, GameStore, GameSummary, ImportGame,
     ImportOutcome, MoveRecord, NewGame, PositionCounts, SeatRecord, Seats, StoreError, StoredGame,
@@ -744,9 +745,8 @@ fn refresh_hash(tx: &Connection, id: i64) -> rusqlite::Result<()> {
         [id],
         |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
     )?;
-    let hash = if result == "*" {
-        None
-    } else {
+    let result = GameResult::parse(&result).unwrap_or(GameResult::Unknown);
+    let hash = if result.is_decided() {
         let ucis: Vec<String> = tx
             .prepare_cached("SELECT uci FROM moves WHERE game_id = ?1 ORDER BY ply")?
             .query_map([id], |r| r.get(0))?
@@ -755,17 +755,17 @@ fn refresh_hash(tx: &Connection, id: i64) -> rusqlite::Result<()> {
             .prepare_cached("SELECT name, value FROM tags WHERE game_id = ?1 ORDER BY ord")?
             .query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<rusqlite::Result<_>>()?;
-        Some(
-            game_hash(
-                &fen,
-                ucis.iter().map(String::as_str),
-                &white,
-                &black,
-                &result,
-                &tags,
-            )
-            .to_vec(),
+        rules::stored_hash(
+            &fen,
+            ucis.iter().map(String::as_str),
+            &white,
+            &black,
+            result,
+            &tags,
         )
+        .map(|h| h.to_vec())
+    } else {
+        None
     };
     tx.execute(
         "UPDATE games SET dup_hash = ?2 WHERE id = ?1",
@@ -801,13 +801,7 @@ fn insert_game(
     now: i64,
     row: &RowState<'_>,
 ) -> Result<(GameId, GameKey), StoreError> {
-    if let Some(id) = g.start_id {
-        if id > 959 {
-            return Err(StoreError::Conflict(format!(
-                "start position ID {id} is not in 0..959"
-            )));
-        }
-    }
+    rules::check_start_id(g.start_id)?;
     let key = new_key()?;
     let date_tag = g
         .tags
@@ -1041,23 +1035,21 @@ fn fill_index(tx: &Connection) -> rusqlite::Result<()> {
     Ok(())
 }
 
-/// The stored plies and result of a game, or `NoSuchGame`.
-fn state(tx: &Connection, id: GameId) -> Result<(u32, String), StoreError> {
-    tx.prepare_cached("SELECT plies, result FROM games WHERE id = ?1")
+/// What the rules need of a stored game (see [`rules::GameState`]), or `NoSuchGame`.
+fn state(tx: &Connection, id: GameId) -> Result<GameState, StoreError> {
+    tx.prepare_cached("SELECT plies, result, reason FROM games WHERE id = ?1")
         .and_then(|mut st| {
-            st.query_row([id.0], |r| Ok((r.get(0)?, r.get(1)?)))
-                .optional()
+            st.query_row([id.0], |r| {
+                Ok(GameState {
+                    plies: r.get(0)?,
+                    result: result_column(r, 1)?,
+                    reason: r.get(2)?,
+                })
+            })
+            .optional()
         })
         .map_err(db_err)?
         .ok_or_else(|| StoreError::NoSuchGame(id.to_string()))
-}
-
-/// True for a name PGN can write as a tag name: letters, digits and `_`, starting with a
-/// letter or digit.
-fn valid_tag_name(name: &str) -> bool {
-    !name.is_empty()
-        && name.len() <= 255
-        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
 impl GameStore for SqliteStore {
@@ -1081,8 +1073,7 @@ impl GameStore for SqliteStore {
         seats: &Seats,
     ) -> Result<(GameId, GameKey), StoreError> {
         check_moves(&game.start_fen, moves)?;
-        let plies = u32::try_from(moves.len())
-            .map_err(|_| StoreError::Conflict(format!("{} moves are too many", moves.len())))?;
+        let plies = rules::plies_of(moves)?;
         self.write(|tx| {
             let row = RowState {
                 plies,
@@ -1101,17 +1092,7 @@ impl GameStore for SqliteStore {
 
     fn append_move(&self, id: GameId, ply: u32, mv: &MoveRecord) -> Result<(), StoreError> {
         self.write(|tx| {
-            let (plies, result) = state(tx, id)?;
-            if result != "*" {
-                return Err(StoreError::Conflict(format!(
-                    "game {id} is finished ({result}); no move can be added"
-                )));
-            }
-            if plies != ply {
-                return Err(StoreError::Conflict(format!(
-                    "game {id} has {plies} half-moves; a move at half-move {ply} does not follow"
-                )));
-            }
+            rules::check_append(id, &state(tx, id)?, ply)?;
             let (fen, _, mut ucis) = stored_line(tx, id.0).map_err(db_err)?;
             let old = explorer::entries(&fen, ucis.iter().map(String::as_str));
             ucis.push(mv.uci.clone());
@@ -1129,12 +1110,7 @@ impl GameStore for SqliteStore {
 
     fn truncate_moves(&self, id: GameId, plies: u32) -> Result<(), StoreError> {
         self.write(|tx| {
-            let (have, _) = state(tx, id)?;
-            if plies > have {
-                return Err(StoreError::Conflict(format!(
-                    "game {id} has {have} half-moves; cannot keep {plies}"
-                )));
-            }
+            rules::check_truncate(id, &state(tx, id)?, plies)?;
             // The result is cleared too, so every remaining entry is written again.
             let (fen, _, ucis) = stored_line(tx, id.0).map_err(db_err)?;
             let old = explorer::entries(&fen, ucis.iter().map(String::as_str));
@@ -1158,20 +1134,10 @@ impl GameStore for SqliteStore {
     }
 
     fn finish_game(&self, id: GameId, finish: &Finish) -> Result<(), StoreError> {
-        if !finish.is_valid() {
-            return Err(StoreError::Conflict(format!(
-                "'{}' ({}) is not a result: expected 1-0, 0-1 or 1/2-1/2 (or * for an aborted game)",
-                finish.result, finish.reason
-            )));
-        }
+        rules::check_result(finish)?;
         self.write(|tx| {
-            let (_, result) = state(tx, id)?;
-            if result != "*" && result != finish.result.as_str() {
-                return Err(StoreError::Conflict(format!(
-                    "game {id} is already finished ({result})"
-                )));
-            }
-            let reason = (!finish.reason.is_empty()).then_some(finish.reason.as_str());
+            rules::check_finish(id, &state(tx, id)?, finish)?;
+            let reason = rules::stored_reason(finish);
             tx.execute(
                 "UPDATE games SET result = ?2, reason = ?3, updated_ms = ?4 WHERE id = ?1",
                 params![id.0, finish.result.as_str(), reason, now_ms()],
@@ -1196,11 +1162,7 @@ impl GameStore for SqliteStore {
             chess960_core::Color::White => ("white_seat", "white"),
             chess960_core::Color::Black => ("black_seat", "black"),
         };
-        if hash.is_empty() || hash == crate::seats::OPEN {
-            return Err(StoreError::Conflict(format!(
-                "'{hash}' is not a seat token's hash"
-            )));
-        }
+        rules::check_seat_hash(hash)?;
         self.write(|tx| {
             state(tx, id)?;
             let changed = tx
@@ -1229,29 +1191,9 @@ impl GameStore for SqliteStore {
         start_fen: &str,
         start_id: Option<u16>,
     ) -> Result<(), StoreError> {
-        let pos = chess960_core::Position::from_fen(start_fen).map_err(|e| {
-            StoreError::Conflict(format!("the start FEN '{start_fen}' cannot be read: {e}"))
-        })?;
-        if let Some(n) = start_id {
-            let fits = chess960_core::StartId::new(n.into()).is_ok_and(|s| s.position() == pos);
-            if !fits {
-                return Err(StoreError::Conflict(format!(
-                    "start position {n} is not the FEN '{start_fen}'"
-                )));
-            }
-        }
+        let pos = rules::check_new_start(start_fen, start_id)?;
         self.write(|tx| {
-            let (plies, result) = state(tx, id)?;
-            let reason: Option<String> = tx
-                .query_row("SELECT reason FROM games WHERE id = ?1", [id.0], |r| {
-                    r.get(0)
-                })
-                .map_err(db_err)?;
-            if plies > 0 || result != "*" || reason.is_some() {
-                return Err(StoreError::Conflict(format!(
-                    "game {id} has begun or ended: its start position is fixed"
-                )));
-            }
+            rules::check_start_open(id, &state(tx, id)?)?;
             tx.execute(
                 "UPDATE games SET start_fen = ?2, start_id = ?3, updated_ms = ?4 WHERE id = ?1",
                 params![id.0, pos.fen(), start_id, now_ms()],
@@ -1262,31 +1204,18 @@ impl GameStore for SqliteStore {
     }
 
     fn set_tag(&self, id: GameId, name: &str, value: Option<&str>) -> Result<(), StoreError> {
-        if !valid_tag_name(name) {
-            return Err(StoreError::Conflict(format!(
-                "'{name}' is not a PGN tag name (letters, digits and _)"
-            )));
-        }
-        if matches!(name, "Result" | "FEN" | "SetUp") {
-            return Err(StoreError::Conflict(format!(
-                "the {name} tag follows from the game itself and cannot be set"
-            )));
-        }
+        let home = rules::check_tag(name)?;
         self.write(|tx| {
             state(tx, id)?;
             let now = now_ms();
-            let column = match name {
-                "White" => Some("white"),
-                "Black" => Some("black"),
-                "TimeControl" => Some("time_control"),
-                _ => None,
+            let column = match home {
+                TagHome::White => Some("white"),
+                TagHome::Black => Some("black"),
+                TagHome::TimeControl => Some("time_control"),
+                TagHome::Date | TagHome::Other => None,
             };
             if let Some(col) = column {
-                // White and Black are never null: a removed name is PGN's unknown, "?".
-                let v = match (col, value) {
-                    ("time_control", v) => v.map(str::to_owned),
-                    (_, v) => Some(v.unwrap_or("?").to_owned()),
-                };
+                let v = home.column_value(value);
                 tx.execute(
                     &format!("UPDATE games SET {col} = ?2, updated_ms = ?3 WHERE id = ?1"),
                     params![id.0, v, now],
@@ -1318,7 +1247,7 @@ impl GameStore for SqliteStore {
                     (None, None) => Ok(0),
                 }
                 .map_err(db_err)?;
-                if name == "Date" {
+                if home == TagHome::Date {
                     let created: i64 = tx
                         .query_row("SELECT created_ms FROM games WHERE id = ?1", [id.0], |r| {
                             r.get(0)
@@ -1553,18 +1482,14 @@ impl SqliteStore {
                     .as_ref()
                     .map(|f| f.reason.as_str())
                     .filter(|r| !r.is_empty());
-                // An unfinished game is never a duplicate: two games stopped at the same
-                // move may be two different games, and nothing tells them apart.
-                let hash = result.is_decided().then(|| {
-                    game_hash(
-                        &game.start_fen,
-                        moves.iter().map(|m| m.uci.as_str()),
-                        &game.white,
-                        &game.black,
-                        result.as_str(),
-                        &game.tags,
-                    )
-                });
+                let hash = rules::stored_hash(
+                    &game.start_fen,
+                    moves.iter().map(|m| m.uci.as_str()),
+                    &game.white,
+                    &game.black,
+                    result,
+                    &game.tags,
+                );
                 if let Some(hash) = &hash {
                     let existing: Option<i64> = tx
                         .prepare_cached("SELECT id FROM games WHERE dup_hash = ?1 LIMIT 1")

@@ -1,0 +1,349 @@
+//! The rules every backend follows, in one place, so that SQLite and PostgreSQL agree by
+//! construction (and `tests/contract.rs` checks that they do):
+//!
+//! - **What a duplicate is**: [`game_hash`] over the canonical start, the main line, the
+//!   players, the result and the identifying tags (docs/store.md).
+//! - **What a stored game may become**: moves only at the next half-move of an unfinished
+//!   game ([`check_append`]), takebacks only of moves that exist ([`check_truncate`]), one
+//!   result per game ([`check_finish`]), a start position changed only before the first
+//!   move ([`check_start_open`]), tags PGN can write ([`check_tag`]), seats given to a token's
+//!   hash only ([`check_seat_hash`]).
+//! - **What a game with moves is**: legal moves from its start, in Chess960 UCI with their
+//!   SAN ([`check_moves`]).
+//!
+//! A backend reads the game's [`GameState`] inside its write transaction, asks these
+//! functions, and writes only when they agree: the checks and the write see the same
+//! snapshot, and a refused change leaves nothing behind.
+
+use crate::{Finish, GameId, GameResult, MoveRecord, StoreError, ABORTED};
+use chess960_core::{CastlingMode, Position};
+
+/// What the rules need to know of a stored game before changing it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameState {
+    /// Half-moves stored.
+    pub plies: u32,
+    /// The stored result (`*` while unfinished, and for an aborted game).
+    pub result: GameResult,
+    /// The stored reason (`None` while unfinished).
+    pub reason: Option<String>,
+}
+
+impl GameState {
+    /// True once the game has a result or was aborted ([`Finish::aborted`]).
+    pub fn is_over(&self) -> bool {
+        self.result.is_decided() || self.reason.as_deref() == Some(ABORTED)
+    }
+}
+
+/// A start position number must be one of the 960 (`None`: a FEN start).
+pub fn check_start_id(start_id: Option<u16>) -> Result<(), StoreError> {
+    match start_id {
+        Some(n) if n > 959 => Err(StoreError::Conflict(format!(
+            "start position ID {n} is not in 0..959"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// The number of half-moves of `moves`, as stored.
+pub fn plies_of(moves: &[MoveRecord]) -> Result<u32, StoreError> {
+    u32::try_from(moves.len())
+        .map_err(|_| StoreError::Conflict(format!("{} moves are too many", moves.len())))
+}
+
+/// A move may be added at half-move `ply` only to an unfinished game with exactly `ply`
+/// moves: a second process or a replayed request that is one move behind is refused, not
+/// written twice.
+pub fn check_append(id: GameId, s: &GameState, ply: u32) -> Result<(), StoreError> {
+    if s.is_over() {
+        let what = if s.result.is_decided() {
+            s.result.as_str()
+        } else {
+            ABORTED
+        };
+        return Err(StoreError::Conflict(format!(
+            "game {id} is finished ({what}); no move can be added"
+        )));
+    }
+    if s.plies != ply {
+        return Err(StoreError::Conflict(format!(
+            "game {id} has {} half-moves; a move at half-move {ply} does not follow",
+            s.plies
+        )));
+    }
+    Ok(())
+}
+
+/// A takeback may keep at most the moves the game has.
+pub fn check_truncate(id: GameId, s: &GameState, plies: u32) -> Result<(), StoreError> {
+    if plies > s.plies {
+        return Err(StoreError::Conflict(format!(
+            "game {id} has {} half-moves; cannot keep {plies}",
+            s.plies
+        )));
+    }
+    Ok(())
+}
+
+/// A finish must be a result (or [`Finish::aborted`]); checked before any transaction.
+pub fn check_result(finish: &Finish) -> Result<(), StoreError> {
+    if finish.is_valid() {
+        Ok(())
+    } else {
+        Err(StoreError::Conflict(format!(
+            "'{}' ({}) is not a result: expected 1-0, 0-1 or 1/2-1/2 (or * for an aborted game)",
+            finish.result, finish.reason
+        )))
+    }
+}
+
+/// A game gets one result: finishing it again with the same result is harmless (a retried
+/// request), with another is refused.
+pub fn check_finish(id: GameId, s: &GameState, finish: &Finish) -> Result<(), StoreError> {
+    check_result(finish)?;
+    if s.result.is_decided() && s.result != finish.result {
+        return Err(StoreError::Conflict(format!(
+            "game {id} is already finished ({})",
+            s.result
+        )));
+    }
+    Ok(())
+}
+
+/// A finish's reason as stored: `None` for an empty one.
+pub fn stored_reason(finish: &Finish) -> Option<&str> {
+    (!finish.reason.is_empty()).then_some(finish.reason.as_str())
+}
+
+/// A new start position must read, and its number (if given) must be that position; returns
+/// the position (whose FEN is what is stored).
+pub fn check_new_start(start_fen: &str, start_id: Option<u16>) -> Result<Position, StoreError> {
+    let pos = Position::from_fen(start_fen).map_err(|e| {
+        StoreError::Conflict(format!("the start FEN '{start_fen}' cannot be read: {e}"))
+    })?;
+    if let Some(n) = start_id {
+        let fits = chess960_core::StartId::new(n.into()).is_ok_and(|s| s.position() == pos);
+        if !fits {
+            return Err(StoreError::Conflict(format!(
+                "start position {n} is not the FEN '{start_fen}'"
+            )));
+        }
+    }
+    Ok(pos)
+}
+
+/// The start position can change only before the first move and before any finish.
+pub fn check_start_open(id: GameId, s: &GameState) -> Result<(), StoreError> {
+    if s.plies > 0 || s.result.is_decided() || s.reason.is_some() {
+        return Err(StoreError::Conflict(format!(
+            "game {id} has begun or ended: its start position is fixed"
+        )));
+    }
+    Ok(())
+}
+
+/// Where a tag is kept: three tags are columns of the game (the players and the time control),
+/// every other is a row of its tags.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TagHome {
+    White,
+    Black,
+    TimeControl,
+    /// The `Date` tag, which also sets the game's date (see [`crate::util`]'s `game_date`).
+    Date,
+    Other,
+}
+
+impl TagHome {
+    /// The value a column takes when the tag is set to `value` (`None`: removed). White and
+    /// Black are never empty: a removed name is PGN's unknown, `?`.
+    pub fn column_value(self, value: Option<&str>) -> Option<String> {
+        match self {
+            TagHome::White | TagHome::Black => Some(value.unwrap_or("?").to_owned()),
+            _ => value.map(str::to_owned),
+        }
+    }
+}
+
+/// A tag may be set when PGN can write its name (letters, digits and `_`, at most 255 bytes)
+/// and the game does not already say it (`Result`, `FEN`, `SetUp`); returns where it is kept.
+pub fn check_tag(name: &str) -> Result<TagHome, StoreError> {
+    let writable = !name.is_empty()
+        && name.len() <= 255
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    if !writable {
+        return Err(StoreError::Conflict(format!(
+            "'{name}' is not a PGN tag name (letters, digits and _)"
+        )));
+    }
+    Ok(match name {
+        "Result" | "FEN" | "SetUp" => {
+            return Err(StoreError::Conflict(format!(
+                "the {name} tag follows from the game itself and cannot be set"
+            )))
+        }
+        "White" => TagHome::White,
+        "Black" => TagHome::Black,
+        "TimeControl" => TagHome::TimeControl,
+        "Date" => TagHome::Date,
+        _ => TagHome::Other,
+    })
+}
+
+/// A seat is given to the SHA-256 of a token, never to nothing or to the open marker.
+pub fn check_seat_hash(hash: &str) -> Result<(), StoreError> {
+    if hash.is_empty() || hash == crate::seats::OPEN {
+        return Err(StoreError::Conflict(format!(
+            "'{hash}' is not a seat token's hash"
+        )));
+    }
+    Ok(())
+}
+
+/// The duplicate hash of a game as stored: finished games have one, unfinished games none
+/// (two games stopped at the same move may be two different games, and nothing tells them
+/// apart).
+pub fn stored_hash<'a>(
+    start_fen: &str,
+    ucis: impl Iterator<Item = &'a str>,
+    white: &str,
+    black: &str,
+    result: GameResult,
+    tags: &[(String, String)],
+) -> Option<[u8; 16]> {
+    result
+        .is_decided()
+        .then(|| game_hash(start_fen, ucis, white, black, result.as_str(), tags))
+}
+
+/// FNV-1a with 128 bits. Not cryptographic, and it needs not be: it only has to make two
+/// different games collide with negligible probability (about 10^-27 for a million games),
+/// be stable across versions and platforms (it is stored), and cost nothing beside parsing a
+/// game. A 64-bit hash would give roughly one false duplicate in 10^7 million-game imports;
+/// 128 bits removes the question.
+#[derive(Clone, Copy)]
+pub(crate) struct Fnv128(u128);
+
+impl Fnv128 {
+    const OFFSET: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
+    const PRIME: u128 = 0x0000_0000_0100_0000_0000_0000_0000_013b;
+
+    pub(crate) fn new() -> Fnv128 {
+        Fnv128(Self::OFFSET)
+    }
+
+    pub(crate) fn bytes(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= u128::from(b);
+            self.0 = self.0.wrapping_mul(Self::PRIME);
+        }
+    }
+
+    /// A field: its bytes then a separator that cannot occur in text, so that ("ab", "c")
+    /// and ("a", "bc") hash differently.
+    pub(crate) fn field(&mut self, s: &str) {
+        self.bytes(s.as_bytes());
+        self.bytes(&[0xff]);
+    }
+
+    pub(crate) fn finish(self) -> [u8; 16] {
+        self.0.to_be_bytes()
+    }
+}
+
+/// The start FEN as the hash sees it: re-written in X-FEN when it parses, so that the same
+/// start in Shredder-FEN or X-FEN is the same game.
+fn canonical_fen(fen: &str) -> String {
+    chess960_core::Position::from_fen(fen).map_or_else(|_| fen.trim().to_owned(), |p| p.fen())
+}
+
+/// The tags that, with the players, identify a game (the PGN standard's seven-tag roster
+/// less the players and the result, which are columns of their own).
+const IDENTIFYING_TAGS: [&str; 4] = ["Event", "Site", "Date", "Round"];
+
+/// The duplicate-detection hash of a finished game: start, main line, players, result, and
+/// the tags `Event`, `Site`, `Date` and `Round`. (docs/store.md says what a duplicate is; a
+/// change here needs a migration that recomputes the stored hashes.)
+pub fn game_hash<'a>(
+    start_fen: &str,
+    ucis: impl Iterator<Item = &'a str>,
+    white: &str,
+    black: &str,
+    result: &str,
+    tags: &[(String, String)],
+) -> [u8; 16] {
+    // A missing tag and PGN's "unknown" (`?`, `????.??.??`, as the writer fills in the
+    // seven-tag roster) are the same, so that an exported game is its own duplicate.
+    let unknown = |v: &str| {
+        v.trim()
+            .trim_matches(|c| c == '?' || c == '.' || c == '-')
+            .to_owned()
+    };
+    let mut values = [""; IDENTIFYING_TAGS.len()];
+    for (name, value) in tags {
+        if let Some(i) = IDENTIFYING_TAGS.iter().position(|n| n == name) {
+            values[i] = value;
+        }
+    }
+    let mut h = Fnv128::new();
+    h.field(&canonical_fen(start_fen));
+    for u in ucis {
+        h.bytes(u.as_bytes());
+        h.bytes(b" ");
+    }
+    h.field("");
+    h.field(&unknown(white));
+    h.field(&unknown(black));
+    h.field(result);
+    for v in values {
+        h.field(&unknown(v));
+    }
+    h.finish()
+}
+
+/// Checks that `moves` are a game from `start_fen`: each UCI (Chess960 form) is a legal move
+/// in the position before it and its SAN is the SAN of that move. `Conflict` names the
+/// first half-move that is not.
+pub fn check_moves(start_fen: &str, moves: &[MoveRecord]) -> Result<(), StoreError> {
+    let mut pos = Position::from_fen(start_fen).map_err(|e| {
+        StoreError::Conflict(format!("the start FEN '{start_fen}' cannot be read: {e}"))
+    })?;
+    for (i, record) in moves.iter().enumerate() {
+        let bad = |why: String| {
+            StoreError::Conflict(format!("half-move {} ('{}'): {why}", i + 1, record.uci))
+        };
+        let m = pos
+            .parse_uci(&record.uci, CastlingMode::Chess960)
+            .map_err(|e| bad(e.to_string()))?;
+        if m.to_uci(CastlingMode::Chess960) != record.uci {
+            return Err(bad(format!(
+                "not in Chess960 UCI form, which is '{}'",
+                m.to_uci(CastlingMode::Chess960)
+            )));
+        }
+        let san = pos.san(m);
+        if san != record.san {
+            return Err(bad(format!("its SAN is '{san}', not '{}'", record.san)));
+        }
+        pos.play_mut(m);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hash_separates_fields() {
+        let mut a = Fnv128::new();
+        a.field("ab");
+        a.field("c");
+        let mut b = Fnv128::new();
+        b.field("a");
+        b.field("bc");
+        assert_ne!(a.finish(), b.finish());
+    }
+
+}
