@@ -2,7 +2,8 @@
 # The whole test suite: formatting, lints, and every test (perft suites optimised).
 # Installs what it needs when missing: rustfmt/clippy components, python-chess (the
 # independent referee of the differential tests and the real UCI client of the engine's
-# tests), the Debian chess engines the match runner is tested against.
+# tests), the Debian chess engines the match runner is tested against, PostgreSQL (a throwaway
+# cluster of its own for the store's tests, stopped and removed at the end).
 #
 #   bash scripts/test.sh          # as CI runs it
 #   CHESS960_PERFT_DEPTH=6 bash scripts/test.sh   # opt-in: perft suites to depth 6
@@ -33,6 +34,10 @@ for pair in pgn-extract:pgn-extract tkscid:scid stockfish:stockfish glaurung:gla
   bin=${pair%%:*} pkg=${pair#*:}
   command -v "$bin" >/dev/null || [ -x "/usr/games/$bin" ] || missing+=("$pkg")
 done
+# PostgreSQL's server programs live in /usr/lib/postgresql/<version>/bin (not on PATH).
+if ! command -v pg_ctl >/dev/null && ! ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; then
+  missing+=(postgresql)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
@@ -61,6 +66,13 @@ cargo fmt --all -- --check
 
 step "cargo clippy -D warnings"
 cargo clippy --workspace --all-targets --profile ci -- -D warnings
+
+step "a throwaway PostgreSQL cluster (the store's tests run on SQLite and on PostgreSQL)"
+pg_dir=$(mktemp -d /tmp/chess960-pg.XXXXXX)
+trap 'bash scripts/pg-cluster.sh stop "$pg_dir"; rm -rf "$pg_dir"' EXIT
+CHESS960_TEST_PG=$(bash scripts/pg-cluster.sh start "$pg_dir")
+export CHESS960_TEST_PG CHESS960_TEST_PG_REQUIRED=1
+echo "PostgreSQL at $CHESS960_TEST_PG"
 
 step "cargo test (optimised profile 'ci')"
 cargo test --workspace --profile ci

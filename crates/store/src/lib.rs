@@ -20,6 +20,7 @@ use std::fmt;
 pub mod events;
 pub mod explorer;
 pub mod pgn;
+pub mod postgres;
 pub mod replay;
 pub mod rules;
 pub mod seats;
@@ -29,9 +30,29 @@ mod util;
 
 pub use events::{EventStore, EventSummary, StoredEvent};
 pub use explorer::{Explorer, ExplorerMove, Results};
+pub use postgres::{is_postgres_address, PgStore};
 pub use replay::ReplayError;
 pub use seats::{SeatRecord, Seats};
 pub use sqlite::{default_path, resolve_path, SqliteStore, DB_ENV};
+
+/// The database named by `explicit` (a `--db` option), else by `$CHESS960_DB` when set and
+/// not empty, else the default SQLite file ([`default_path`]): a file name, or a
+/// `postgres://` address.
+pub fn resolve_address(explicit: Option<&std::path::Path>) -> Result<String, StoreError> {
+    resolve_path(explicit).map(|p| p.to_string_lossy().into_owned())
+}
+
+/// Opens the game database named as [`resolve_address`] says: PostgreSQL ([`PgStore`]) for
+/// a `postgres://` or `postgresql://` address, else the SQLite file there ([`SqliteStore`],
+/// whose default location's directory is created when missing).
+pub fn open(explicit: Option<&std::path::Path>) -> Result<Box<dyn GameStore>, StoreError> {
+    let address = resolve_address(explicit)?;
+    if is_postgres_address(&address) {
+        Ok(Box::new(PgStore::open(&address)?))
+    } else {
+        Ok(Box::new(SqliteStore::open_default(explicit)?))
+    }
+}
 
 /// The database row number of a game: small, stable, shown by `chess960 db list` and taken by
 /// `chess960 db show ID`.
@@ -337,6 +358,37 @@ pub trait GameStore: Send + Sync {
     /// Where this database keeps events (tournaments), if it keeps any.
     fn event_store(&self) -> Option<&dyn EventStore> {
         None
+    }
+
+    /// Where the database is, for messages: a file's path, or a server's address without
+    /// its password.
+    fn describe(&self) -> String;
+
+    /// Checks the whole database for damage (time proportional to its size): `Corrupt`
+    /// with what is wrong.
+    fn check(&self) -> Result<(), StoreError>;
+
+    /// A bulk import's batch: [`GameStore::import_games`], except that a backend may leave
+    /// the position index of the added games to [`GameStore::index_pending`], which the
+    /// importer calls after its last batch. This default indexes at once.
+    fn import_games_unindexed(
+        &self,
+        games: &[ImportGame],
+    ) -> Result<Vec<ImportOutcome>, StoreError> {
+        self.import_games(games)
+    }
+
+    /// Number of games whose position index rows are not written yet (see
+    /// [`GameStore::import_games_unindexed`]).
+    fn pending_index(&self) -> Result<u64, StoreError> {
+        Ok(0)
+    }
+
+    /// Writes the position index rows left by [`GameStore::import_games_unindexed`];
+    /// `progress` is called with the games indexed so far. Returns how many it indexed.
+    fn index_pending(&self, progress: &mut dyn FnMut(u64)) -> Result<u64, StoreError> {
+        let _ = progress;
+        Ok(0)
     }
 
     /// Starts a game (autosave) and gives it an id and an unguessable key.

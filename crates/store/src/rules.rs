@@ -345,5 +345,4 @@ mod tests {
         b.field("bc");
         assert_ne!(a.finish(), b.finish());
     }
-
 }

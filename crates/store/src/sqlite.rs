@@ -427,23 +427,6 @@ impl SqliteStore {
         &self.path
     }
 
-    /// Runs SQLite's `quick_check` over the whole file (time proportional to its size):
-    /// `Corrupt` with SQLite's findings if anything is wrong.
-    pub fn check(&self) -> Result<(), StoreError> {
-        let problems: Vec<String> = self.read(|c| {
-            let mut st = c.prepare("PRAGMA quick_check")?;
-            let rows = st.query_map([], |r| r.get::<_, String>(0))?;
-            rows.collect()
-        })?;
-        if problems.len() == 1 && problems[0] == "ok" {
-            Ok(())
-        } else {
-            Err(StoreError::Corrupt {
-                detail: problems.join("; "),
-            })
-        }
-    }
-
     fn writer(&self) -> MutexGuard<'_, Connection> {
         // A panic while holding the lock leaves no half-done transaction behind (the
         // transaction is rolled back when dropped), so the connection is still good.
@@ -1057,6 +1040,27 @@ impl GameStore for SqliteStore {
         Some(self)
     }
 
+    fn describe(&self) -> String {
+        self.path.display().to_string()
+    }
+
+    /// Runs SQLite's `quick_check` over the whole file (time proportional to its size):
+    /// `Corrupt` with SQLite's findings if anything is wrong.
+    fn check(&self) -> Result<(), StoreError> {
+        let problems: Vec<String> = self.read(|c| {
+            let mut st = c.prepare("PRAGMA quick_check")?;
+            let rows = st.query_map([], |r| r.get::<_, String>(0))?;
+            rows.collect()
+        })?;
+        if problems.len() == 1 && problems[0] == "ok" {
+            Ok(())
+        } else {
+            Err(StoreError::Corrupt {
+                detail: problems.join("; "),
+            })
+        }
+    }
+
     fn create_game(&self, game: &NewGame) -> Result<(GameId, GameKey), StoreError> {
         self.write(|tx| {
             let (id, key) = insert_game(tx, game, now_ms(), &FRESH)?;
@@ -1194,6 +1198,14 @@ impl GameStore for SqliteStore {
         let pos = rules::check_new_start(start_fen, start_id)?;
         self.write(|tx| {
             rules::check_start_open(id, &state(tx, id)?)?;
+            // The index entry of the start position moves with it.
+            let (old_fen, _, _) = stored_line(tx, id.0).map_err(db_err)?;
+            let old: Vec<u64> = explorer::entries(&old_fen, [])
+                .iter()
+                .map(|e| e.key)
+                .collect();
+            remove_entries(tx, id.0, &old).map_err(db_err)?;
+            write_entries(tx, id.0, &explorer::entries(&pos.fen(), []), None).map_err(db_err)?;
             tx.execute(
                 "UPDATE games SET start_fen = ?2, start_id = ?3, updated_ms = ?4 WHERE id = ?1",
                 params![id.0, pos.fen(), start_id, now_ms()],
@@ -1420,16 +1432,14 @@ impl GameStore for SqliteStore {
     fn import_games(&self, games: &[ImportGame]) -> Result<Vec<ImportOutcome>, StoreError> {
         self.import(games, false)
     }
-}
 
-impl SqliteStore {
     /// A bulk import's batch: [`GameStore::import_games`], except that the position index
     /// rows of the added games are left to [`SqliteStore::index_pending`], which the importer
     /// calls after its last batch (and which opening the database does for any games a killed
     /// import left behind). Until then the explorer does not count those games. Written in
     /// bulk, the index costs a fraction of what batch-by-batch inserts of random keys cost on
     /// a large database (docs/performance.md).
-    pub fn import_games_unindexed(
+    fn import_games_unindexed(
         &self,
         games: &[ImportGame],
     ) -> Result<Vec<ImportOutcome>, StoreError> {
@@ -1438,7 +1448,7 @@ impl SqliteStore {
 
     /// Number of games whose position index rows are not written yet (see
     /// [`SqliteStore::import_games_unindexed`]).
-    pub fn pending_index(&self) -> Result<u64, StoreError> {
+    fn pending_index(&self) -> Result<u64, StoreError> {
         self.read(|c| {
             c.query_row("SELECT count(*) FROM positions_pending", [], |r| {
                 r.get::<_, i64>(0)
@@ -1451,7 +1461,7 @@ impl SqliteStore {
     /// [`SqliteStore::import_games_unindexed`], in steps of 40,000 games, each its own
     /// transaction; `progress` is called after each step with the games indexed so far.
     /// Returns how many games it indexed.
-    pub fn index_pending(&self, progress: &mut dyn FnMut(u64)) -> Result<u64, StoreError> {
+    fn index_pending(&self, progress: &mut dyn FnMut(u64)) -> Result<u64, StoreError> {
         let mut done = 0;
         loop {
             let n = self.write(|tx| index_pending_step(tx).map_err(db_err))?;
@@ -1462,7 +1472,9 @@ impl SqliteStore {
             progress(done);
         }
     }
+}
 
+impl SqliteStore {
     fn import(&self, games: &[ImportGame], defer: bool) -> Result<Vec<ImportOutcome>, StoreError> {
         self.write(|tx| {
             let now = now_ms();

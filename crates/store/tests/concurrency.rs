@@ -1,11 +1,13 @@
-//! Readers are never blocked by a write, and always see a consistent game.
+//! Readers are never blocked by a write, and always see a consistent game; two handles on
+//! one database (two processes, two servers) racing for the same move store it once.
 
 mod common;
 
-use chess960_store::{GameFilter, GameId, GameStore, ImportGame, MoveRecord, SqliteStore};
+use chess960_store::{
+    GameFilter, GameId, GameStore, ImportGame, ImportOutcome, MoveRecord, SqliteStore, StoreError,
+};
 use common::{new_game, scratch};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
 fn mv(ply: u32) -> MoveRecord {
     // The store keeps moves as given; these need not be legal for this test.
@@ -55,70 +57,118 @@ fn readers_see_the_last_commit_while_another_connection_writes() {
 
 #[test]
 fn concurrent_readers_during_a_stream_of_writes() {
-    let dir = scratch();
-    let store = Arc::new(SqliteStore::open(dir.path().join("c.sqlite3")).unwrap());
+    common::each_backend(|b| readers_during_writes(b.store()));
+}
+
+fn readers_during_writes(store: &dyn GameStore) {
     let (id, _) = store.create_game(&new_game(20, "A", "B")).unwrap();
-    let done = Arc::new(AtomicBool::new(false));
+    let done = AtomicBool::new(false);
     let total = 150u32;
-    let writer = {
-        let store = Arc::clone(&store);
-        let done = Arc::clone(&done);
-        std::thread::spawn(move || {
-            for ply in 0..total {
-                store.append_move(id, ply, &mv(ply)).unwrap();
-                if ply % 10 == 0 {
-                    // Whole new games too, each in one transaction.
-                    let g = new_game(ply as u16, "C", "D");
-                    store
-                        .import_games(&[ImportGame {
-                            game: g,
-                            moves: vec![mv(0), mv(1)],
-                            finish: None,
-                            movetext: None,
-                        }])
-                        .unwrap();
-                }
-            }
-            done.store(true, Ordering::SeqCst);
-        })
-    };
-    let readers: Vec<_> = (0..3)
-        .map(|_| {
-            let store = Arc::clone(&store);
-            let done = Arc::clone(&done);
-            std::thread::spawn(move || {
-                let (mut last_moves, mut last_count, mut reads) = (0usize, 0u64, 0u64);
-                loop {
-                    let finished = done.load(Ordering::SeqCst);
-                    let g = store.game(id).unwrap().unwrap();
-                    // A consistent snapshot: the moves are exactly 0..n, never torn.
-                    for (i, m) in g.moves.iter().enumerate() {
-                        assert_eq!(m, &mv(i as u32));
+    std::thread::scope(|scope| {
+        let writer = {
+            let done = &done;
+            scope.spawn(move || {
+                for ply in 0..total {
+                    store.append_move(id, ply, &mv(ply)).unwrap();
+                    if ply % 10 == 0 {
+                        // Whole new games too, each in one transaction.
+                        let g = new_game(ply as u16, "C", "D");
+                        store
+                            .import_games(&[ImportGame {
+                                game: g,
+                                moves: vec![mv(0), mv(1)],
+                                finish: None,
+                                movetext: None,
+                            }])
+                            .unwrap();
                     }
-                    assert!(g.moves.len() >= last_moves, "moves went backwards");
-                    last_moves = g.moves.len();
-                    let listed = store.list(&GameFilter::default()).unwrap();
-                    let count = store.count(&GameFilter::default()).unwrap();
-                    assert!(count >= last_count && listed.len() as u64 >= last_count);
-                    last_count = count;
-                    for s in &listed {
-                        if s.id != GameId(id.0) {
-                            assert_eq!(s.plies, 2);
+                }
+                done.store(true, Ordering::SeqCst);
+            })
+        };
+        let readers: Vec<_> = (0..3)
+            .map(|_| {
+                let done = &done;
+                scope.spawn(move || {
+                    let (mut last_moves, mut last_count, mut reads) = (0usize, 0u64, 0u64);
+                    loop {
+                        let finished = done.load(Ordering::SeqCst);
+                        let g = store.game(id).unwrap().unwrap();
+                        // A consistent snapshot: the moves are exactly 0..n, never torn.
+                        for (i, m) in g.moves.iter().enumerate() {
+                            assert_eq!(m, &mv(i as u32));
+                        }
+                        assert!(g.moves.len() >= last_moves, "moves went backwards");
+                        last_moves = g.moves.len();
+                        let listed = store.list(&GameFilter::default()).unwrap();
+                        let count = store.count(&GameFilter::default()).unwrap();
+                        assert!(count >= last_count && listed.len() as u64 >= last_count);
+                        last_count = count;
+                        for s in &listed {
+                            if s.id != GameId(id.0) {
+                                assert_eq!(s.plies, 2);
+                            }
+                        }
+                        reads += 1;
+                        if finished {
+                            return (last_moves, reads);
                         }
                     }
-                    reads += 1;
-                    if finished {
-                        return (last_moves, reads);
-                    }
-                }
+                })
             })
-        })
-        .collect();
-    writer.join().unwrap();
-    for r in readers {
-        let (moves, reads) = r.join().unwrap();
-        assert_eq!(moves, total as usize);
-        assert!(reads >= 1);
-    }
+            .collect();
+        writer.join().unwrap();
+        for r in readers {
+            let (moves, reads) = r.join().unwrap();
+            assert_eq!(moves, total as usize);
+            assert!(reads >= 1);
+        }
+    });
     assert_eq!(store.count(&GameFilter::default()).unwrap(), 1 + 15);
+}
+
+/// Two handles on one database, each with its own connections (two server processes), try
+/// to store every move at once, and import the same game at once: each move is stored once,
+/// by exactly one of them, the other is told `Conflict`; the game is imported once.
+#[test]
+fn two_handles_racing_for_the_same_move_store_it_once() {
+    common::each_backend(|b| {
+        let other = b.another();
+        let (id, _) = b.create_game(&new_game(30, "A", "B")).unwrap();
+        for ply in 0..40 {
+            let results: Vec<Result<(), StoreError>> = std::thread::scope(|scope| {
+                let handles = [b.store(), other.as_ref()]
+                    .map(|s| scope.spawn(move || s.append_move(id, ply, &mv(ply))));
+                handles.map(|h| h.join().unwrap()).into()
+            });
+            let won = results.iter().filter(|r| r.is_ok()).count();
+            assert_eq!(won, 1, "ply {ply}: {results:?}");
+            assert!(results
+                .iter()
+                .any(|r| matches!(r, Err(StoreError::Conflict(_)))));
+        }
+        assert_eq!(other.game(id).unwrap().unwrap().moves.len(), 40);
+        let finished = ImportGame {
+            game: new_game(31, "C", "D"),
+            moves: vec![mv(0), mv(1)],
+            finish: Some(chess960_store::Finish {
+                result: chess960_store::GameResult::Draw,
+                reason: "agreement".into(),
+            }),
+            movetext: None,
+        };
+        let outcomes: Vec<ImportOutcome> = std::thread::scope(|scope| {
+            let handles = [b.store(), other.as_ref()].map(|s| {
+                let g = finished.clone();
+                scope.spawn(move || s.import_games(&[g]).unwrap().remove(0))
+            });
+            handles.map(|h| h.join().unwrap()).into()
+        });
+        let added = outcomes
+            .iter()
+            .filter(|o| matches!(o, ImportOutcome::Added(_)))
+            .count();
+        assert_eq!(added, 1, "{outcomes:?}");
+        assert_eq!(b.count(&GameFilter::default()).unwrap(), 2);
+    });
 }

@@ -1,8 +1,11 @@
-//! Events in the SQLite store: made, read back by id and key, saved over the revision read
-//! (a stale save is refused), listed, deleted, and still there after the file is reopened.
+//! Events in every backend's store: made, read back by id and key, saved over the revision
+//! read (a stale save is refused), listed, deleted, and still there after the database is
+//! opened again.
+
+mod common;
 
 use chess960_events::event::{BoardResult, DrawSpec, Event, Format, Player, Side};
-use chess960_store::{EventStore, SqliteStore, StoreError};
+use chess960_store::StoreError;
 
 fn player(name: &str) -> Player {
     Player {
@@ -19,11 +22,13 @@ fn player(name: &str) -> Player {
 
 #[test]
 fn events_survive_a_reopen_and_refuse_stale_saves() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("games.db");
+    common::each_backend(events_on);
+}
+
+fn events_on(b: &mut common::Backend) {
     let key;
     {
-        let s = SqliteStore::open(&path).unwrap();
+        let s = b.event_store().expect("every backend keeps events");
         let mut e = Event::new("Winter 960", Format::Swiss, 5, Side::Black).unwrap();
         for n in ["A", "B", "C"] {
             e.add_player(player(n)).unwrap();
@@ -58,7 +63,8 @@ fn events_survive_a_reopen_and_refuse_stale_saves() {
         );
         assert_eq!(list[0].format, "swiss");
     }
-    let s = SqliteStore::open(&path).unwrap();
+    b.reopen();
+    let s = b.event_store().expect("every backend keeps events");
     let back = s.event(&key).unwrap();
     assert_eq!(back.revision, 2);
     assert_eq!(

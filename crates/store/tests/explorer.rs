@@ -42,7 +42,7 @@ fn add(r: &mut Results, result: Option<&str>) {
     }
 }
 
-fn all_games(store: &SqliteStore) -> Vec<StoredGame> {
+fn all_games(store: &dyn GameStore) -> Vec<StoredGame> {
     let mut out = Vec::new();
     store
         .for_each_game(&GameFilter::default(), &mut |g| {
@@ -103,7 +103,7 @@ fn every_position(games: &[StoredGame]) -> Vec<Position> {
 
 /// The explorer agrees with the brute-force count on every position of every stored game,
 /// and on a position no game reached.
-fn check_all(store: &SqliteStore) -> usize {
+fn check_all(store: &dyn GameStore) -> usize {
     let games = all_games(store);
     let positions = every_position(&games);
     let games: Vec<(StoredGame, Vec<String>)> = games
@@ -176,172 +176,167 @@ const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
 #[test]
 fn the_index_follows_every_change_to_the_games() {
-    let dir = scratch();
-    let store = SqliteStore::open(dir.path().join("g.sqlite3")).unwrap();
-    let start = StartId::new(518).unwrap().position();
+    common::each_backend(|store| {
+        let start = StartId::new(518).unwrap().position();
 
-    // Games played move by move (autosave), some finished.
-    let mut ids = Vec::new();
-    for seed in 0..8u32 {
-        let (id, _) = store.create_game(&new_game(518, "W", "B")).unwrap();
-        for (ply, mv) in line(&start, seed, 6 + seed).iter().enumerate() {
-            store.append_move(id, ply as u32, mv).unwrap();
-        }
-        if let Some(r) = RESULTS.get(seed as usize % 4).filter(|r| **r != "*") {
-            store.finish_game(id, &finish(r)).unwrap();
-        }
-        ids.push(id);
-    }
-    // A game with no move yet, and one begun with moves.
-    store.create_game(&new_game(518, "W", "B")).unwrap();
-    store
-        .create_game_with_moves(&new_game(518, "W", "B"), &line(&start, 3, 9), &Seats::NONE)
-        .unwrap();
-    // A game that comes back to the start position (Nf3 Nf6 Ng1 Ng8) and then plays e4: the
-    // start counts it once, with its first move.
-    let back = ["g1f3", "g8f6", "f3g1", "f6g8", "e2e4"];
-    let (rep, _) = store.create_game(&new_game(518, "W", "B")).unwrap();
-    let mut pos = start;
-    for (ply, uci) in back.iter().enumerate() {
-        let m = pos.parse_uci(uci, CastlingMode::Chess960).unwrap();
-        store
-            .append_move(rep, ply as u32, &MoveRecord::of(&pos, m, None, 0))
-            .unwrap();
-        pos = pos.play(m);
-    }
-    store.finish_game(rep, &finish("0-1")).unwrap();
-    assert!(check_all(&store) > 20);
-    let at_start = store.explore(&start, MAX_GAMES).unwrap();
-    assert_eq!(at_start.results.games, 11);
-    assert_eq!(at_start.ended.games, 1, "the game without a move");
-
-    // Takebacks: to the middle of a finished game (which clears its result), to nothing.
-    store.truncate_moves(ids[4], 3).unwrap();
-    store.truncate_moves(ids[5], 0).unwrap();
-    check_all(&store);
-    // Continued after the takeback along another line, then finished.
-    let other = line(&start, 0x5555, 8);
-    let g = store.game(ids[4]).unwrap().unwrap();
-    let mut pos = common::replay(&g.game.start_fen, &g.moves);
-    for ply in 3..8u32 {
-        let mv = branching_move(&pos, ply, 0x5555).unwrap();
-        store.append_move(ids[4], ply, &mv).unwrap();
-        pos = pos.play(pos.parse_uci(&mv.uci, CastlingMode::Chess960).unwrap());
-    }
-    assert_ne!(store.game(ids[4]).unwrap().unwrap().moves, other);
-    store.finish_game(ids[4], &finish("1/2-1/2")).unwrap();
-    check_all(&store);
-
-    // Deleting games removes their rows: nothing is left behind under any key.
-    store.delete_game(ids[0]).unwrap();
-    store.delete_game(rep).unwrap();
-    check_all(&store);
-
-    // Import: games of another start position, and the same start again.
-    let other_start = StartId::new(7).unwrap().position();
-    let batch: Vec<ImportGame> = (0..12u32)
-        .map(|seed| {
-            let (s, id) = if seed % 3 == 0 {
-                (start, 518)
-            } else {
-                (other_start, 7)
-            };
-            ImportGame {
-                game: {
-                    let mut g = new_game(id, &format!("P{seed}"), "Q");
-                    g.tags.push(("Round".into(), seed.to_string()));
-                    g
-                },
-                moves: line(&s, seed * 5, 4 + seed % 7),
-                finish: RESULTS
-                    .get(seed as usize % 4)
-                    .filter(|r| **r != "*")
-                    .map(|r| finish(r)),
-                movetext: None,
+        // Games played move by move (autosave), some finished.
+        let mut ids = Vec::new();
+        for seed in 0..8u32 {
+            let (id, _) = store.create_game(&new_game(518, "W", "B")).unwrap();
+            for (ply, mv) in line(&start, seed, 6 + seed).iter().enumerate() {
+                store.append_move(id, ply as u32, mv).unwrap();
             }
-        })
-        .collect();
-    store.import_games(&batch).unwrap();
-    let n = check_all(&store);
-    assert!(n > 60, "{n} positions");
+            if let Some(r) = RESULTS.get(seed as usize % 4).filter(|r| **r != "*") {
+                store.finish_game(id, &finish(r)).unwrap();
+            }
+            ids.push(id);
+        }
+        // A game with no move yet, and one begun with moves.
+        store.create_game(&new_game(518, "W", "B")).unwrap();
+        store
+            .create_game_with_moves(&new_game(518, "W", "B"), &line(&start, 3, 9), &Seats::NONE)
+            .unwrap();
+        // A game that comes back to the start position (Nf3 Nf6 Ng1 Ng8) and then plays e4: the
+        // start counts it once, with its first move.
+        let back = ["g1f3", "g8f6", "f3g1", "f6g8", "e2e4"];
+        let (rep, _) = store.create_game(&new_game(518, "W", "B")).unwrap();
+        let mut pos = start;
+        for (ply, uci) in back.iter().enumerate() {
+            let m = pos.parse_uci(uci, CastlingMode::Chess960).unwrap();
+            store
+                .append_move(rep, ply as u32, &MoveRecord::of(&pos, m, None, 0))
+                .unwrap();
+            pos = pos.play(m);
+        }
+        store.finish_game(rep, &finish("0-1")).unwrap();
+        assert!(check_all(store.store()) > 20);
+        let at_start = store.explore(&start, MAX_GAMES).unwrap();
+        assert_eq!(at_start.results.games, 11);
+        assert_eq!(at_start.ended.games, 1, "the game without a move");
 
-    // Everything removed: the index is empty.
-    for g in all_games(&store) {
-        store.delete_game(g.id).unwrap();
-    }
-    drop(store);
-    let conn = rusqlite::Connection::open(dir.path().join("g.sqlite3")).unwrap();
-    let rows: i64 = conn
-        .query_row("SELECT count(*) FROM positions", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(rows, 0);
+        // Takebacks: to the middle of a finished game (which clears its result), to nothing.
+        store.truncate_moves(ids[4], 3).unwrap();
+        store.truncate_moves(ids[5], 0).unwrap();
+        check_all(store.store());
+        // Continued after the takeback along another line, then finished.
+        let other = line(&start, 0x5555, 8);
+        let g = store.game(ids[4]).unwrap().unwrap();
+        let mut pos = common::replay(&g.game.start_fen, &g.moves);
+        for ply in 3..8u32 {
+            let mv = branching_move(&pos, ply, 0x5555).unwrap();
+            store.append_move(ids[4], ply, &mv).unwrap();
+            pos = pos.play(pos.parse_uci(&mv.uci, CastlingMode::Chess960).unwrap());
+        }
+        assert_ne!(store.game(ids[4]).unwrap().unwrap().moves, other);
+        store.finish_game(ids[4], &finish("1/2-1/2")).unwrap();
+        check_all(store.store());
+
+        // Deleting games removes their rows: nothing is left behind under any key.
+        store.delete_game(ids[0]).unwrap();
+        store.delete_game(rep).unwrap();
+        check_all(store.store());
+
+        // Import: games of another start position, and the same start again.
+        let other_start = StartId::new(7).unwrap().position();
+        let batch: Vec<ImportGame> = (0..12u32)
+            .map(|seed| {
+                let (s, id) = if seed % 3 == 0 {
+                    (start, 518)
+                } else {
+                    (other_start, 7)
+                };
+                ImportGame {
+                    game: {
+                        let mut g = new_game(id, &format!("P{seed}"), "Q");
+                        g.tags.push(("Round".into(), seed.to_string()));
+                        g
+                    },
+                    moves: line(&s, seed * 5, 4 + seed % 7),
+                    finish: RESULTS
+                        .get(seed as usize % 4)
+                        .filter(|r| **r != "*")
+                        .map(|r| finish(r)),
+                    movetext: None,
+                }
+            })
+            .collect();
+        store.import_games(&batch).unwrap();
+        let n = check_all(store.store());
+        assert!(n > 60, "{n} positions");
+
+        // Everything removed: the index is empty.
+        for g in all_games(store.store()) {
+            store.delete_game(g.id).unwrap();
+        }
+        assert_eq!(store.rows("positions"), 0);
+    });
 }
 
 #[test]
 fn counts_percentages_and_the_games_list() {
-    let dir = scratch();
-    let store = SqliteStore::open(dir.path().join("g.sqlite3")).unwrap();
-    let start = StartId::new(518).unwrap().position();
-    let play = |ucis: &[&str], result: Option<&str>| -> GameId {
-        let mut pos = start;
-        let mut moves = Vec::new();
-        for u in ucis {
-            let m = pos.parse_uci(u, CastlingMode::Chess960).unwrap();
-            moves.push(MoveRecord::of(&pos, m, None, 0));
-            pos = pos.play(m);
-        }
-        let (id, _) = store
-            .create_game_with_moves(&new_game(518, "W", "B"), &moves, &Seats::NONE)
-            .unwrap();
-        if let Some(r) = result {
-            store.finish_game(id, &finish(r)).unwrap();
-        }
-        id
-    };
-    play(&["e2e4", "e7e5"], Some("1-0"));
-    play(&["e2e4", "c7c5"], Some("0-1"));
-    play(&["e2e4", "e7e5"], Some("1/2-1/2"));
-    play(&["d2d4"], Some("1-0"));
-    let last = play(&["e2e4"], None);
-    let got = store.explore(&start, 2).unwrap();
-    assert_eq!(got.key, start.hash());
-    assert_eq!(
-        got.results,
-        Results {
-            games: 5,
-            white: 2,
-            draws: 1,
-            black: 1,
-            unfinished: 1
-        }
-    );
-    assert_eq!(got.results.score(), Some(2.5 / 4.0));
-    let e4 = &got.moves[0];
-    assert_eq!((e4.uci.as_str(), e4.san.as_str()), ("e2e4", "e4"));
-    assert_eq!(
-        (
-            e4.results.games,
-            e4.results.white,
-            e4.results.draws,
-            e4.results.black,
-            e4.results.unfinished
-        ),
-        (4, 1, 1, 1, 1)
-    );
-    assert_eq!(e4.results.score(), Some(0.5));
-    assert_eq!(got.moves[1].san, "d4");
-    assert_eq!(got.moves[1].results.score(), Some(1.0));
-    // Newest first, as many as asked.
-    assert_eq!(got.games.len(), 2);
-    assert_eq!(got.games[0].id, last);
-    assert!(got.games[0].id > got.games[1].id);
-    // Black to move after 1. e4: the same counts seen from there.
-    let after = start.play(start.parse_uci("e2e4", CastlingMode::Chess960).unwrap());
-    let got = store.explore(&after, 10).unwrap();
-    assert_eq!(got.results.games, 4);
-    assert_eq!(got.ended.unfinished, 1);
-    let sans: Vec<&str> = got.moves.iter().map(|m| m.san.as_str()).collect();
-    assert_eq!(sans, ["e5", "c5"]);
+    common::each_backend(|store| {
+        let start = StartId::new(518).unwrap().position();
+        let play = |ucis: &[&str], result: Option<&str>| -> GameId {
+            let mut pos = start;
+            let mut moves = Vec::new();
+            for u in ucis {
+                let m = pos.parse_uci(u, CastlingMode::Chess960).unwrap();
+                moves.push(MoveRecord::of(&pos, m, None, 0));
+                pos = pos.play(m);
+            }
+            let (id, _) = store
+                .create_game_with_moves(&new_game(518, "W", "B"), &moves, &Seats::NONE)
+                .unwrap();
+            if let Some(r) = result {
+                store.finish_game(id, &finish(r)).unwrap();
+            }
+            id
+        };
+        play(&["e2e4", "e7e5"], Some("1-0"));
+        play(&["e2e4", "c7c5"], Some("0-1"));
+        play(&["e2e4", "e7e5"], Some("1/2-1/2"));
+        play(&["d2d4"], Some("1-0"));
+        let last = play(&["e2e4"], None);
+        let got = store.explore(&start, 2).unwrap();
+        assert_eq!(got.key, start.hash());
+        assert_eq!(
+            got.results,
+            Results {
+                games: 5,
+                white: 2,
+                draws: 1,
+                black: 1,
+                unfinished: 1
+            }
+        );
+        assert_eq!(got.results.score(), Some(2.5 / 4.0));
+        let e4 = &got.moves[0];
+        assert_eq!((e4.uci.as_str(), e4.san.as_str()), ("e2e4", "e4"));
+        assert_eq!(
+            (
+                e4.results.games,
+                e4.results.white,
+                e4.results.draws,
+                e4.results.black,
+                e4.results.unfinished
+            ),
+            (4, 1, 1, 1, 1)
+        );
+        assert_eq!(e4.results.score(), Some(0.5));
+        assert_eq!(got.moves[1].san, "d4");
+        assert_eq!(got.moves[1].results.score(), Some(1.0));
+        // Newest first, as many as asked.
+        assert_eq!(got.games.len(), 2);
+        assert_eq!(got.games[0].id, last);
+        assert!(got.games[0].id > got.games[1].id);
+        // Black to move after 1. e4: the same counts seen from there.
+        let after = start.play(start.parse_uci("e2e4", CastlingMode::Chess960).unwrap());
+        let got = store.explore(&after, 10).unwrap();
+        assert_eq!(got.results.games, 4);
+        assert_eq!(got.ended.unfinished, 1);
+        let sans: Vec<&str> = got.moves.iter().map(|m| m.san.as_str()).collect();
+        assert_eq!(sans, ["e5", "c5"]);
+    });
 }
 
 #[test]

@@ -1,5 +1,6 @@
-//! The `GameStore` contract on the SQLite backend: autosave, takeback, finish, tags,
-//! lookups and filters, statistics, duplicates, migrations and reopening.
+//! The `GameStore` contract, on every backend (SQLite, and PostgreSQL when the test server is
+//! known: `common::backends`): autosave, takeback, finish, tags, lookups and filters,
+//! statistics, duplicates and reopening; and SQLite's migrations.
 
 mod common;
 
@@ -10,7 +11,7 @@ use chess960_store::{
 };
 use common::{new_game, replay, scratch, scripted_move};
 
-fn play(store: &SqliteStore, id: GameId, plies: u32) {
+fn play(store: &dyn GameStore, id: GameId, plies: u32) {
     let game = store.game(id).unwrap().unwrap();
     let mut pos = replay(&game.game.start_fen, &game.moves);
     for ply in game.moves.len() as u32..plies {
@@ -32,347 +33,345 @@ fn finish(result: &str, reason: &str) -> Finish {
 
 #[test]
 fn autosave_takeback_finish_and_read_back() {
-    let dir = scratch();
-    let path = dir.path().join("g.sqlite3");
-    let store = SqliteStore::open(&path).unwrap();
-    let new = new_game(100, "Alice", "Bob");
-    let (id, key) = store.create_game(&new).unwrap();
-    assert_eq!(GameKey::parse(key.as_str()), Some(key.clone()));
-    play(&store, id, 10);
+    common::each_backend(|store| {
+        let new = new_game(100, "Alice", "Bob");
+        let (id, key) = store.create_game(&new).unwrap();
+        assert_eq!(GameKey::parse(key.as_str()), Some(key.clone()));
+        play(store.store(), id, 10);
 
-    // Moves must follow on: a wrong ply is refused and nothing changes.
-    let extra = MoveRecord {
-        uci: "a1a1".into(),
-        san: "?".into(),
-        clocks: None,
-        played_at_ms: 0,
-    };
-    assert!(matches!(
-        store.append_move(id, 5, &extra),
-        Err(StoreError::Conflict(_))
-    ));
-    assert!(matches!(
-        store.append_move(id, 11, &extra),
-        Err(StoreError::Conflict(_))
-    ));
-    assert!(matches!(
-        store.append_move(GameId(999), 0, &extra),
-        Err(StoreError::NoSuchGame(_))
-    ));
+        // Moves must follow on: a wrong ply is refused and nothing changes.
+        let extra = MoveRecord {
+            uci: "a1a1".into(),
+            san: "?".into(),
+            clocks: None,
+            played_at_ms: 0,
+        };
+        assert!(matches!(
+            store.append_move(id, 5, &extra),
+            Err(StoreError::Conflict(_))
+        ));
+        assert!(matches!(
+            store.append_move(id, 11, &extra),
+            Err(StoreError::Conflict(_))
+        ));
+        assert!(matches!(
+            store.append_move(GameId(999), 0, &extra),
+            Err(StoreError::NoSuchGame(_))
+        ));
 
-    let g = store.game(id).unwrap().unwrap();
-    assert_eq!(g.game, new);
-    assert_eq!(g.key, key);
-    assert_eq!(g.moves.len(), 10);
-    assert!(g.finish.is_none());
-    assert_eq!(store.game_by_key(&key).unwrap().unwrap(), g);
+        let g = store.game(id).unwrap().unwrap();
+        assert_eq!(g.game, new);
+        assert_eq!(g.key, key);
+        assert_eq!(g.moves.len(), 10);
+        assert!(g.finish.is_none());
+        assert_eq!(store.game_by_key(&key).unwrap().unwrap(), g);
 
-    // Takeback: two half-moves back, then play on.
-    store.truncate_moves(id, 8).unwrap();
-    assert_eq!(
-        store.game(id).unwrap().unwrap().moves,
-        g.moves[..8].to_vec()
-    );
-    assert!(matches!(
-        store.truncate_moves(id, 9),
-        Err(StoreError::Conflict(_))
-    ));
-    play(&store, id, 12);
-    let g = store.game(id).unwrap().unwrap();
-    assert_eq!(g.moves.len(), 12);
+        // Takeback: two half-moves back, then play on.
+        store.truncate_moves(id, 8).unwrap();
+        assert_eq!(
+            store.game(id).unwrap().unwrap().moves,
+            g.moves[..8].to_vec()
+        );
+        assert!(matches!(
+            store.truncate_moves(id, 9),
+            Err(StoreError::Conflict(_))
+        ));
+        play(store.store(), id, 12);
+        let g = store.game(id).unwrap().unwrap();
+        assert_eq!(g.moves.len(), 12);
 
-    store
-        .finish_game(id, &finish("0-1", "resignation"))
-        .unwrap();
-    // The same finish again is harmless; another result is a conflict; so is a move.
-    store
-        .finish_game(id, &finish("0-1", "resignation"))
-        .unwrap();
-    assert!(matches!(
-        store.finish_game(id, &finish("1-0", "checkmate")),
-        Err(StoreError::Conflict(_))
-    ));
-    // `*` is no result unless the game was aborted.
-    assert!(matches!(
-        store.finish_game(id, &finish("*", "")),
-        Err(StoreError::Conflict(_))
-    ));
-    assert!(matches!(
-        store.append_move(id, 12, &extra),
-        Err(StoreError::Conflict(_))
-    ));
-    let g = store.game(id).unwrap().unwrap();
-    assert_eq!(g.finish, Some(finish("0-1", "resignation")));
-    assert!(g.updated_at_ms >= g.created_at_ms);
+        store
+            .finish_game(id, &finish("0-1", "resignation"))
+            .unwrap();
+        // The same finish again is harmless; another result is a conflict; so is a move.
+        store
+            .finish_game(id, &finish("0-1", "resignation"))
+            .unwrap();
+        assert!(matches!(
+            store.finish_game(id, &finish("1-0", "checkmate")),
+            Err(StoreError::Conflict(_))
+        ));
+        // `*` is no result unless the game was aborted.
+        assert!(matches!(
+            store.finish_game(id, &finish("*", "")),
+            Err(StoreError::Conflict(_))
+        ));
+        assert!(matches!(
+            store.append_move(id, 12, &extra),
+            Err(StoreError::Conflict(_))
+        ));
+        let g = store.game(id).unwrap().unwrap();
+        assert_eq!(g.finish, Some(finish("0-1", "resignation")));
+        assert!(g.updated_at_ms >= g.created_at_ms);
 
-    // A takeback clears the finish.
-    store.truncate_moves(id, 11).unwrap();
-    assert!(store.game(id).unwrap().unwrap().finish.is_none());
+        // A takeback clears the finish.
+        store.truncate_moves(id, 11).unwrap();
+        assert!(store.game(id).unwrap().unwrap().finish.is_none());
 
-    // Everything is still there after reopening.
-    drop(store);
-    let store = SqliteStore::open(&path).unwrap();
-    let again = store.game(id).unwrap().unwrap();
-    assert_eq!(again.moves, g.moves[..11].to_vec());
-    assert_eq!(again.moves[10].clocks, Some(common::clocks_after(10)));
+        // Everything is still there after reopening.
+        store.reopen();
+        let again = store.game(id).unwrap().unwrap();
+        assert_eq!(again.moves, g.moves[..11].to_vec());
+        assert_eq!(again.moves[10].clocks, Some(common::clocks_after(10)));
+    });
 }
 
 #[test]
 fn tags_players_and_dates() {
-    let dir = scratch();
-    let store = SqliteStore::open(dir.path().join("t.sqlite3")).unwrap();
-    let (id, _) = store.create_game(&new_game(5, "A", "B")).unwrap();
-    store.set_tag(id, "Round", Some("3")).unwrap();
-    store.set_tag(id, "Event", Some("renamed")).unwrap();
-    store.set_tag(id, "White", Some("Carol")).unwrap();
-    store.set_tag(id, "TimeControl", None).unwrap();
-    store.set_tag(id, "Date", Some("2024.06.30")).unwrap();
-    let g = store.game(id).unwrap().unwrap();
-    assert_eq!(g.game.white, "Carol");
-    assert_eq!(g.game.time_control, None);
-    assert_eq!(
-        g.game.tags,
-        vec![
-            ("Event".to_string(), "renamed".to_string()),
-            ("Date".to_string(), "2024.06.30".to_string()),
-            ("Round".to_string(), "3".to_string()),
-        ]
-    );
-    store.set_tag(id, "Event", None).unwrap();
-    assert_eq!(store.game(id).unwrap().unwrap().game.tags.len(), 2);
-    assert_eq!(
-        store.list(&GameFilter::default()).unwrap()[0].date,
-        "2024.06.30"
-    );
-    for bad in ["", "Two words", "Qu\"ote"] {
+    common::each_backend(|store| {
+        let (id, _) = store.create_game(&new_game(5, "A", "B")).unwrap();
+        store.set_tag(id, "Round", Some("3")).unwrap();
+        store.set_tag(id, "Event", Some("renamed")).unwrap();
+        store.set_tag(id, "White", Some("Carol")).unwrap();
+        store.set_tag(id, "TimeControl", None).unwrap();
+        store.set_tag(id, "Date", Some("2024.06.30")).unwrap();
+        let g = store.game(id).unwrap().unwrap();
+        assert_eq!(g.game.white, "Carol");
+        assert_eq!(g.game.time_control, None);
+        assert_eq!(
+            g.game.tags,
+            vec![
+                ("Event".to_string(), "renamed".to_string()),
+                ("Date".to_string(), "2024.06.30".to_string()),
+                ("Round".to_string(), "3".to_string()),
+            ]
+        );
+        store.set_tag(id, "Event", None).unwrap();
+        assert_eq!(store.game(id).unwrap().unwrap().game.tags.len(), 2);
+        assert_eq!(
+            store.list(&GameFilter::default()).unwrap()[0].date,
+            "2024.06.30"
+        );
+        for bad in ["", "Two words", "Qu\"ote"] {
+            assert!(matches!(
+                store.set_tag(id, bad, Some("x")),
+                Err(StoreError::Conflict(_))
+            ));
+        }
         assert!(matches!(
-            store.set_tag(id, bad, Some("x")),
+            store.set_tag(id, "Result", Some("1-0")),
             Err(StoreError::Conflict(_))
         ));
-    }
-    assert!(matches!(
-        store.set_tag(id, "Result", Some("1-0")),
-        Err(StoreError::Conflict(_))
-    ));
-    assert!(matches!(
-        store.set_tag(GameId(42), "Round", Some("1")),
-        Err(StoreError::NoSuchGame(_))
-    ));
+        assert!(matches!(
+            store.set_tag(GameId(42), "Round", Some("1")),
+            Err(StoreError::NoSuchGame(_))
+        ));
 
-    store.delete_game(id).unwrap();
-    assert!(store.game(id).unwrap().is_none());
-    assert!(matches!(
-        store.delete_game(id),
-        Err(StoreError::NoSuchGame(_))
-    ));
+        store.delete_game(id).unwrap();
+        assert!(store.game(id).unwrap().is_none());
+        assert!(matches!(
+            store.delete_game(id),
+            Err(StoreError::NoSuchGame(_))
+        ));
+    });
 }
 
 #[test]
 fn filters_counts_and_position_counts() {
-    let dir = scratch();
-    let store = SqliteStore::open(dir.path().join("f.sqlite3")).unwrap();
-    let mut ids = Vec::new();
-    let cases = [
-        (0u16, "Ann", "Ben", Some("1-0"), "2020.01.01"),
-        (0, "ben", "Ann", Some("1/2-1/2"), "2021.05.05"),
-        (0, "Cid", "Ann", Some("0-1"), "2022.12.31"),
-        (959, "Ann", "Cid", Some("1-0"), "2023.03.03"),
-        (959, "Ben", "Cid", None, "2024.04.04"),
-    ];
-    for (start, w, b, result, date) in cases {
-        let mut g = new_game(start, w, b);
-        g.tags[1].1 = date.into();
-        let (id, _) = store.create_game(&g).unwrap();
-        if let Some(r) = result {
-            store.finish_game(id, &finish(r, "")).unwrap();
+    common::each_backend(|store| {
+        let mut ids = Vec::new();
+        let cases = [
+            (0u16, "Ann", "Ben", Some("1-0"), "2020.01.01"),
+            (0, "ben", "Ann", Some("1/2-1/2"), "2021.05.05"),
+            (0, "Cid", "Ann", Some("0-1"), "2022.12.31"),
+            (959, "Ann", "Cid", Some("1-0"), "2023.03.03"),
+            (959, "Ben", "Cid", None, "2024.04.04"),
+        ];
+        for (start, w, b, result, date) in cases {
+            let mut g = new_game(start, w, b);
+            g.tags[1].1 = date.into();
+            let (id, _) = store.create_game(&g).unwrap();
+            if let Some(r) = result {
+                store.finish_game(id, &finish(r, "")).unwrap();
+            }
+            ids.push(id);
         }
-        ids.push(id);
-    }
-    // A game from a set-up position: no start ID.
-    let mut setup = new_game(0, "Ann", "Dee");
-    setup.start_fen = "4k3/8/8/8/8/8/8/4K2R w K - 0 1".into();
-    setup.start_id = None;
-    let (setup_id, _) = store.create_game(&setup).unwrap();
-    store
-        .finish_game(setup_id, &finish("1-0", "checkmate"))
-        .unwrap();
+        // A game from a set-up position: no start ID.
+        let mut setup = new_game(0, "Ann", "Dee");
+        setup.start_fen = "4k3/8/8/8/8/8/8/4K2R w K - 0 1".into();
+        setup.start_id = None;
+        let (setup_id, _) = store.create_game(&setup).unwrap();
+        store
+            .finish_game(setup_id, &finish("1-0", "checkmate"))
+            .unwrap();
 
-    let count = |f: GameFilter| store.count(&f).unwrap();
-    assert_eq!(count(GameFilter::default()), 6);
-    assert_eq!(
-        count(GameFilter {
-            start_id: Some(0),
-            ..Default::default()
-        }),
-        3
-    );
-    // Players match either colour, case-insensitively.
-    let ann = GameFilter {
-        player: Some("ANN".into()),
-        ..Default::default()
-    };
-    assert_eq!(count(ann.clone()), 5);
-    assert_eq!(
-        count(GameFilter {
-            player: Some("ben".into()),
-            ..Default::default()
-        }),
-        3
-    );
-    assert_eq!(
-        count(GameFilter {
-            result: Some(GameResult::parse("*").expect("a result")),
-            ..Default::default()
-        }),
-        1
-    );
-    assert_eq!(
-        count(GameFilter {
-            result: Some(GameResult::parse("1-0").expect("a result")),
-            ..Default::default()
-        }),
-        3
-    );
-    let range = GameFilter {
-        date_from: Some("2021.01.01".into()),
-        date_to: Some("2023.03.03".into()),
-        ..Default::default()
-    };
-    assert_eq!(count(range), 3);
-
-    // Newest first, limit and offset.
-    let page = store
-        .list(&GameFilter {
-            limit: Some(2),
-            offset: 1,
-            ..ann
-        })
-        .unwrap();
-    assert_eq!(
-        page.iter().map(|g| g.id).collect::<Vec<_>>(),
-        vec![ids[3], ids[2]]
-    );
-    assert_eq!(page[0].result.as_str(), "1-0");
-    assert_eq!(page[0].start_id, Some(959));
-    let all = store.list(&GameFilter::default()).unwrap();
-    assert_eq!(all[0].id, setup_id);
-    assert_eq!(all[0].start_id, None);
-    assert_eq!(all[0].reason.as_deref(), Some("checkmate"));
-    assert_eq!(all[1].result.as_str(), "*");
-
-    assert_eq!(
-        store.position_counts(&GameFilter::default()).unwrap(),
-        vec![
-            PositionCounts {
-                start_id: 0,
-                white_wins: 1,
-                draws: 1,
-                black_wins: 1
-            },
-            PositionCounts {
-                start_id: 959,
-                white_wins: 1,
-                draws: 0,
-                black_wins: 0
-            },
-        ]
-    );
-    let only_cid = GameFilter {
-        player: Some("Cid".into()),
-        ..Default::default()
-    };
-    assert_eq!(
-        store.position_counts(&only_cid).unwrap(),
-        vec![
-            PositionCounts {
-                start_id: 0,
-                white_wins: 0,
-                draws: 0,
-                black_wins: 1
-            },
-            PositionCounts {
-                start_id: 959,
-                white_wins: 1,
-                draws: 0,
-                black_wins: 0
-            },
-        ]
-    );
-
-    // Streaming visits the same games, oldest first.
-    let mut seen = Vec::new();
-    store
-        .for_each_game(
-            &GameFilter {
-                player: Some("Ann".into()),
+        let count = |f: GameFilter| store.count(&f).unwrap();
+        assert_eq!(count(GameFilter::default()), 6);
+        assert_eq!(
+            count(GameFilter {
+                start_id: Some(0),
                 ..Default::default()
-            },
-            &mut |g| {
-                seen.push(g.id);
-                true
-            },
-        )
-        .unwrap();
-    assert_eq!(seen, vec![ids[0], ids[1], ids[2], ids[3], setup_id]);
+            }),
+            3
+        );
+        // Players match either colour, case-insensitively.
+        let ann = GameFilter {
+            player: Some("ANN".into()),
+            ..Default::default()
+        };
+        assert_eq!(count(ann.clone()), 5);
+        assert_eq!(
+            count(GameFilter {
+                player: Some("ben".into()),
+                ..Default::default()
+            }),
+            3
+        );
+        assert_eq!(
+            count(GameFilter {
+                result: Some(GameResult::parse("*").expect("a result")),
+                ..Default::default()
+            }),
+            1
+        );
+        assert_eq!(
+            count(GameFilter {
+                result: Some(GameResult::parse("1-0").expect("a result")),
+                ..Default::default()
+            }),
+            3
+        );
+        let range = GameFilter {
+            date_from: Some("2021.01.01".into()),
+            date_to: Some("2023.03.03".into()),
+            ..Default::default()
+        };
+        assert_eq!(count(range), 3);
+
+        // Newest first, limit and offset.
+        let page = store
+            .list(&GameFilter {
+                limit: Some(2),
+                offset: 1,
+                ..ann
+            })
+            .unwrap();
+        assert_eq!(
+            page.iter().map(|g| g.id).collect::<Vec<_>>(),
+            vec![ids[3], ids[2]]
+        );
+        assert_eq!(page[0].result.as_str(), "1-0");
+        assert_eq!(page[0].start_id, Some(959));
+        let all = store.list(&GameFilter::default()).unwrap();
+        assert_eq!(all[0].id, setup_id);
+        assert_eq!(all[0].start_id, None);
+        assert_eq!(all[0].reason.as_deref(), Some("checkmate"));
+        assert_eq!(all[1].result.as_str(), "*");
+
+        assert_eq!(
+            store.position_counts(&GameFilter::default()).unwrap(),
+            vec![
+                PositionCounts {
+                    start_id: 0,
+                    white_wins: 1,
+                    draws: 1,
+                    black_wins: 1
+                },
+                PositionCounts {
+                    start_id: 959,
+                    white_wins: 1,
+                    draws: 0,
+                    black_wins: 0
+                },
+            ]
+        );
+        let only_cid = GameFilter {
+            player: Some("Cid".into()),
+            ..Default::default()
+        };
+        assert_eq!(
+            store.position_counts(&only_cid).unwrap(),
+            vec![
+                PositionCounts {
+                    start_id: 0,
+                    white_wins: 0,
+                    draws: 0,
+                    black_wins: 1
+                },
+                PositionCounts {
+                    start_id: 959,
+                    white_wins: 1,
+                    draws: 0,
+                    black_wins: 0
+                },
+            ]
+        );
+
+        // Streaming visits the same games, oldest first.
+        let mut seen = Vec::new();
+        store
+            .for_each_game(
+                &GameFilter {
+                    player: Some("Ann".into()),
+                    ..Default::default()
+                },
+                &mut |g| {
+                    seen.push(g.id);
+                    true
+                },
+            )
+            .unwrap();
+        assert_eq!(seen, vec![ids[0], ids[1], ids[2], ids[3], setup_id]);
+    });
 }
 
 #[test]
 fn import_detects_duplicates() {
-    let dir = scratch();
-    let store = SqliteStore::open(dir.path().join("d.sqlite3")).unwrap();
-    let game = new_game(300, "X", "Y");
-    let mut pos = chess960_core::StartId::new(300).unwrap().position();
-    let mut moves = Vec::new();
-    for ply in 0..6 {
-        let mv = scripted_move(&pos, ply).unwrap();
-        pos = pos.play(
-            pos.parse_uci(&mv.uci, chess960_core::CastlingMode::Chess960)
-                .unwrap(),
+    common::each_backend(|store| {
+        let game = new_game(300, "X", "Y");
+        let mut pos = chess960_core::StartId::new(300).unwrap().position();
+        let mut moves = Vec::new();
+        for ply in 0..6 {
+            let mv = scripted_move(&pos, ply).unwrap();
+            pos = pos.play(
+                pos.parse_uci(&mv.uci, chess960_core::CastlingMode::Chess960)
+                    .unwrap(),
+            );
+            moves.push(mv);
+        }
+        let one = ImportGame {
+            game: game.clone(),
+            moves: moves.clone(),
+            finish: Some(finish("1-0", "")),
+            movetext: None,
+        };
+        let mut other_round = one.clone();
+        other_round.game.tags.push(("Round".into(), "2".into()));
+        let mut shorter = one.clone();
+        shorter.moves.pop();
+        let out = store
+            .import_games(&[one.clone(), one.clone(), other_round, shorter])
+            .unwrap();
+        let ImportOutcome::Added(first) = out[0] else {
+            panic!("{out:?}")
+        };
+        assert_eq!(out[1], ImportOutcome::Duplicate(first));
+        assert!(matches!(out[2], ImportOutcome::Added(_)));
+        assert!(matches!(out[3], ImportOutcome::Added(_)));
+        // Again in a later batch, and a played game that ends the same way.
+        assert_eq!(
+            store.import_games(&[one]).unwrap(),
+            vec![ImportOutcome::Duplicate(first)]
         );
-        moves.push(mv);
-    }
-    let one = ImportGame {
-        game: game.clone(),
-        moves: moves.clone(),
-        finish: Some(finish("1-0", "")),
-        movetext: None,
-    };
-    let mut other_round = one.clone();
-    other_round.game.tags.push(("Round".into(), "2".into()));
-    let mut shorter = one.clone();
-    shorter.moves.pop();
-    let out = store
-        .import_games(&[one.clone(), one.clone(), other_round, shorter])
-        .unwrap();
-    let ImportOutcome::Added(first) = out[0] else {
-        panic!("{out:?}")
-    };
-    assert_eq!(out[1], ImportOutcome::Duplicate(first));
-    assert!(matches!(out[2], ImportOutcome::Added(_)));
-    assert!(matches!(out[3], ImportOutcome::Added(_)));
-    // Again in a later batch, and a played game that ends the same way.
-    assert_eq!(
-        store.import_games(&[one]).unwrap(),
-        vec![ImportOutcome::Duplicate(first)]
-    );
-    let (played, _) = store.create_game(&game).unwrap();
-    for (ply, m) in moves.iter().enumerate() {
-        store.append_move(played, ply as u32, m).unwrap();
-    }
-    store
-        .finish_game(played, &finish("1-0", "resignation"))
-        .unwrap();
-    let again = ImportGame {
-        game,
-        moves,
-        finish: Some(finish("1-0", "")),
-        movetext: None,
-    };
-    assert_eq!(
-        store.import_games(&[again]).unwrap(),
-        vec![ImportOutcome::Duplicate(first)]
-    );
-    assert_eq!(store.count(&GameFilter::default()).unwrap(), 4);
+        let (played, _) = store.create_game(&game).unwrap();
+        for (ply, m) in moves.iter().enumerate() {
+            store.append_move(played, ply as u32, m).unwrap();
+        }
+        store
+            .finish_game(played, &finish("1-0", "resignation"))
+            .unwrap();
+        let again = ImportGame {
+            game,
+            moves,
+            finish: Some(finish("1-0", "")),
+            movetext: None,
+        };
+        assert_eq!(
+            store.import_games(&[again]).unwrap(),
+            vec![ImportOutcome::Duplicate(first)]
+        );
+        assert_eq!(store.count(&GameFilter::default()).unwrap(), 4);
+    });
 }
 
 #[test]
@@ -424,186 +423,190 @@ fn migrations_from_an_empty_file_and_an_empty_database() {
 
 #[test]
 fn clocks_survive_export_and_import() {
-    let dir = scratch();
-    let store = SqliteStore::open(dir.path().join("c.sqlite3")).unwrap();
-    let (id, _) = store.create_game(&new_game(518, "W", "B")).unwrap();
-    play(&store, id, 9);
-    store
-        .finish_game(id, &finish("1-0", "time forfeit"))
-        .unwrap();
-    let g = store.game(id).unwrap().unwrap();
-    let pgn = chess960_store::pgn::to_pgn(&g).unwrap();
-    let text = chess960_pgn::game_to_string(&pgn, &Default::default());
-    // Whole seconds, as lichess writes them: the 0.3 s spent shows as 0:04:59.
-    assert!(text.contains("[%clk 0:04:59]"), "{text}");
-    assert!(!text.contains("[%clk 0:04:59."), "{text}");
-    assert!(text.contains("[Termination \"time forfeit\"]"), "{text}");
-    let back = chess960_pgn::Reader::new(text.as_bytes())
-        .read_game()
-        .unwrap()
-        .unwrap()
-        .unwrap();
-    let ImportGame {
-        game: new,
-        moves,
-        finish: fin,
-        movetext,
-    } = chess960_store::pgn::from_pgn(&back);
-    // The clocks say all there is: no movetext is kept beside them.
-    assert_eq!(movetext, None);
-    assert_eq!(
-        new.clocks,
-        Some(Clocks {
-            white_ms: 300_000,
-            black_ms: 300_000
-        })
-    );
-    assert_eq!(fin, Some(finish("1-0", "time forfeit")));
-    assert_eq!(moves.len(), g.moves.len());
-    let seconds = |c: Option<Clocks>| {
-        c.map(|c| Clocks {
-            white_ms: c.white_ms / 1000 * 1000,
-            black_ms: c.black_ms / 1000 * 1000,
-        })
-    };
-    for (a, b) in moves.iter().zip(&g.moves) {
-        assert_eq!(
-            (&a.uci, &a.san, a.clocks),
-            (&b.uci, &b.san, seconds(b.clocks))
-        );
-    }
-    // And that re-import is recognised as the game already stored.
-    assert_eq!(
+    common::each_backend(|store| {
+        let (id, _) = store.create_game(&new_game(518, "W", "B")).unwrap();
+        play(store.store(), id, 9);
         store
-            .import_games(&[ImportGame {
-                game: new,
-                moves,
-                finish: fin,
-                movetext: None
-            }])
-            .unwrap(),
-        vec![ImportOutcome::Duplicate(id)]
-    );
+            .finish_game(id, &finish("1-0", "time forfeit"))
+            .unwrap();
+        let g = store.game(id).unwrap().unwrap();
+        let pgn = chess960_store::pgn::to_pgn(&g).unwrap();
+        let text = chess960_pgn::game_to_string(&pgn, &Default::default());
+        // Whole seconds, as lichess writes them: the 0.3 s spent shows as 0:04:59.
+        assert!(text.contains("[%clk 0:04:59]"), "{text}");
+        assert!(!text.contains("[%clk 0:04:59."), "{text}");
+        assert!(text.contains("[Termination \"time forfeit\"]"), "{text}");
+        let back = chess960_pgn::Reader::new(text.as_bytes())
+            .read_game()
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        let ImportGame {
+            game: new,
+            moves,
+            finish: fin,
+            movetext,
+        } = chess960_store::pgn::from_pgn(&back);
+        // The clocks say all there is: no movetext is kept beside them.
+        assert_eq!(movetext, None);
+        assert_eq!(
+            new.clocks,
+            Some(Clocks {
+                white_ms: 300_000,
+                black_ms: 300_000
+            })
+        );
+        assert_eq!(fin, Some(finish("1-0", "time forfeit")));
+        assert_eq!(moves.len(), g.moves.len());
+        let seconds = |c: Option<Clocks>| {
+            c.map(|c| Clocks {
+                white_ms: c.white_ms / 1000 * 1000,
+                black_ms: c.black_ms / 1000 * 1000,
+            })
+        };
+        for (a, b) in moves.iter().zip(&g.moves) {
+            assert_eq!(
+                (&a.uci, &a.san, a.clocks),
+                (&b.uci, &b.san, seconds(b.clocks))
+            );
+        }
+        // And that re-import is recognised as the game already stored.
+        assert_eq!(
+            store
+                .import_games(&[ImportGame {
+                    game: new,
+                    moves,
+                    finish: fin,
+                    movetext: None
+                }])
+                .unwrap(),
+            vec![ImportOutcome::Duplicate(id)]
+        );
+    });
 }
 
 #[test]
 fn aborted_games_are_no_result_and_can_be_left_out() {
-    let dir = scratch();
-    let store = SqliteStore::open(dir.path().join("g.sqlite3")).unwrap();
-    let (won, _) = store.create_game(&new_game(100, "Alice", "Bob")).unwrap();
-    play(&store, won, 4);
-    store
-        .finish_game(won, &finish("1-0", "resignation"))
-        .unwrap();
-    let (aborted, _) = store.create_game(&new_game(100, "Alice", "Bob")).unwrap();
-    play(&store, aborted, 1);
-    let (open, _) = store.create_game(&new_game(100, "Alice", "Bob")).unwrap();
+    common::each_backend(|store| {
+        let (won, _) = store.create_game(&new_game(100, "Alice", "Bob")).unwrap();
+        play(store.store(), won, 4);
+        store
+            .finish_game(won, &finish("1-0", "resignation"))
+            .unwrap();
+        let (aborted, _) = store.create_game(&new_game(100, "Alice", "Bob")).unwrap();
+        play(store.store(), aborted, 1);
+        let (open, _) = store.create_game(&new_game(100, "Alice", "Bob")).unwrap();
 
-    // A '*' finish is only for an aborted game.
-    assert!(matches!(
-        store.finish_game(open, &finish("*", "resignation")),
-        Err(StoreError::Conflict(_))
-    ));
-    store.finish_game(aborted, &Finish::aborted()).unwrap();
-    let back = store.game(aborted).unwrap().unwrap();
-    assert_eq!(back.finish, Some(Finish::aborted()));
-    assert!(back.finish.unwrap().is_aborted());
-    assert_eq!(store.game(open).unwrap().unwrap().finish, None);
+        // A '*' finish is only for an aborted game.
+        assert!(matches!(
+            store.finish_game(open, &finish("*", "resignation")),
+            Err(StoreError::Conflict(_))
+        ));
+        store.finish_game(aborted, &Finish::aborted()).unwrap();
+        let back = store.game(aborted).unwrap().unwrap();
+        assert_eq!(back.finish, Some(Finish::aborted()));
+        assert!(back.finish.unwrap().is_aborted());
+        assert_eq!(store.game(open).unwrap().unwrap().finish, None);
 
-    let ids = |f: GameFilter| -> Vec<i64> {
-        let mut v: Vec<i64> = store.list(&f).unwrap().iter().map(|g| g.id.0).collect();
-        v.sort();
-        v
-    };
-    assert_eq!(ids(GameFilter::default()), vec![won.0, aborted.0, open.0]);
-    let without = GameFilter {
-        aborted: Some(false),
-        ..GameFilter::default()
-    };
-    assert_eq!(ids(without.clone()), vec![won.0, open.0]);
-    assert_eq!(store.count(&without).unwrap(), 2);
-    let only = GameFilter {
-        aborted: Some(true),
-        ..GameFilter::default()
-    };
-    assert_eq!(ids(only), vec![aborted.0]);
-    let summary = store.list(&GameFilter::default()).unwrap();
-    let row = summary.iter().find(|g| g.id == aborted).unwrap();
-    assert_eq!(
-        (row.result.as_str(), row.reason.as_deref()),
-        ("*", Some("aborted"))
-    );
+        let ids = |f: GameFilter| -> Vec<i64> {
+            let mut v: Vec<i64> = store.list(&f).unwrap().iter().map(|g| g.id.0).collect();
+            v.sort();
+            v
+        };
+        assert_eq!(ids(GameFilter::default()), vec![won.0, aborted.0, open.0]);
+        let without = GameFilter {
+            aborted: Some(false),
+            ..GameFilter::default()
+        };
+        assert_eq!(ids(without.clone()), vec![won.0, open.0]);
+        assert_eq!(store.count(&without).unwrap(), 2);
+        let only = GameFilter {
+            aborted: Some(true),
+            ..GameFilter::default()
+        };
+        assert_eq!(ids(only), vec![aborted.0]);
+        let summary = store.list(&GameFilter::default()).unwrap();
+        let row = summary.iter().find(|g| g.id == aborted).unwrap();
+        assert_eq!(
+            (row.result.as_str(), row.reason.as_deref()),
+            ("*", Some("aborted"))
+        );
 
-    // Statistics count the one result only.
-    let counts = store.position_counts(&GameFilter::default()).unwrap();
-    assert_eq!(
-        counts,
-        vec![PositionCounts {
-            start_id: 100,
-            white_wins: 1,
-            draws: 0,
-            black_wins: 0
-        }]
-    );
+        // Statistics count the one result only.
+        let counts = store.position_counts(&GameFilter::default()).unwrap();
+        assert_eq!(
+            counts,
+            vec![PositionCounts {
+                start_id: 100,
+                white_wins: 1,
+                draws: 0,
+                black_wins: 0
+            }]
+        );
+    });
 }
 
 #[test]
 fn a_start_set_before_the_first_move_only() {
-    let dir = scratch();
-    let store = SqliteStore::open(dir.path().join("g.sqlite3")).unwrap();
-    let classical = chess960_core::StartId::new(518).unwrap().position();
-    let chosen = chess960_core::StartId::new(42).unwrap().position();
-    let (id, _) = store
-        .create_game(&chess960_store::NewGame {
-            start_fen: classical.fen(),
-            start_id: Some(518),
-            white: "Ann".into(),
-            black: "Bob".into(),
-            time_control: None,
-            clocks: None,
-            tags: Vec::new(),
-        })
-        .unwrap();
-    // Not a start number of that FEN, or no FEN at all: refused.
-    assert!(matches!(
-        store.set_start(id, &chosen.fen(), Some(43)),
-        Err(StoreError::Conflict(_))
-    ));
-    assert!(matches!(
-        store.set_start(id, "8/8 w", None),
-        Err(StoreError::Conflict(_))
-    ));
-    store.set_start(id, &chosen.fen(), Some(42)).unwrap();
-    let g = store.game(id).unwrap().unwrap();
-    assert_eq!(
-        (g.game.start_fen.as_str(), g.game.start_id),
-        (chosen.fen().as_str(), Some(42))
-    );
-    // Once a move is stored, the start is fixed.
-    let pos = chosen;
-    let m = pos.legal_moves()[0];
-    store
-        .append_move(id, 0, &MoveRecord::of(&pos, m, None, 0))
-        .unwrap();
-    assert!(matches!(
-        store.set_start(id, &classical.fen(), Some(518)),
-        Err(StoreError::Conflict(_))
-    ));
-    // And for a finished (here: aborted) game.
-    let (id2, _) = store
-        .create_game(&chess960_store::NewGame {
-            start_fen: classical.fen(),
-            start_id: Some(518),
-            white: "A".into(),
-            black: "B".into(),
-            time_control: None,
-            clocks: None,
-            tags: Vec::new(),
-        })
-        .unwrap();
-    store.finish_game(id2, &Finish::aborted()).unwrap();
-    assert!(matches!(
-        store.set_start(id2, &chosen.fen(), Some(42)),
-        Err(StoreError::Conflict(_))
-    ));
+    common::each_backend(|store| {
+        let classical = chess960_core::StartId::new(518).unwrap().position();
+        let chosen = chess960_core::StartId::new(42).unwrap().position();
+        let (id, _) = store
+            .create_game(&chess960_store::NewGame {
+                start_fen: classical.fen(),
+                start_id: Some(518),
+                white: "Ann".into(),
+                black: "Bob".into(),
+                time_control: None,
+                clocks: None,
+                tags: Vec::new(),
+            })
+            .unwrap();
+        // Not a start number of that FEN, or no FEN at all: refused.
+        assert!(matches!(
+            store.set_start(id, &chosen.fen(), Some(43)),
+            Err(StoreError::Conflict(_))
+        ));
+        assert!(matches!(
+            store.set_start(id, "8/8 w", None),
+            Err(StoreError::Conflict(_))
+        ));
+        store.set_start(id, &chosen.fen(), Some(42)).unwrap();
+        let g = store.game(id).unwrap().unwrap();
+        assert_eq!(
+            (g.game.start_fen.as_str(), g.game.start_id),
+            (chosen.fen().as_str(), Some(42))
+        );
+        // The explorer moved the game with its start: counted at 42, no longer at 518.
+        let games_at = |pos: &chess960_core::Position| store.explore(pos, 10).unwrap().games;
+        assert_eq!(games_at(&chosen).len(), 1);
+        assert!(games_at(&classical).is_empty());
+        // Once a move is stored, the start is fixed.
+        let pos = chosen;
+        let m = pos.legal_moves()[0];
+        store
+            .append_move(id, 0, &MoveRecord::of(&pos, m, None, 0))
+            .unwrap();
+        assert!(matches!(
+            store.set_start(id, &classical.fen(), Some(518)),
+            Err(StoreError::Conflict(_))
+        ));
+        // And for a finished (here: aborted) game.
+        let (id2, _) = store
+            .create_game(&chess960_store::NewGame {
+                start_fen: classical.fen(),
+                start_id: Some(518),
+                white: "A".into(),
+                black: "B".into(),
+                time_control: None,
+                clocks: None,
+                tags: Vec::new(),
+            })
+            .unwrap();
+        store.finish_game(id2, &Finish::aborted()).unwrap();
+        assert!(matches!(
+            store.set_start(id2, &chosen.fen(), Some(42)),
+            Err(StoreError::Conflict(_))
+        ));
+    });
 }

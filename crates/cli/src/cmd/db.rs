@@ -15,8 +15,8 @@ use chess960_pgn::{PgnError, Reader};
 use chess960_store::pgn::{from_pgn, to_pgn, ImportGame};
 use chess960_store::stats::{all_stats, back_rank, chart_svg, counts_from_file, PositionStats};
 use chess960_store::{
-    GameFilter, GameId, GameKey, GameResult, GameStore, ImportOutcome, PositionCounts, SqliteStore,
-    StoreError, StoredGame,
+    GameFilter, GameId, GameKey, GameResult, GameStore, ImportOutcome, PositionCounts, StoreError,
+    StoredGame,
 };
 use clap::{Args, Subcommand};
 use serde::Serialize;
@@ -52,9 +52,10 @@ chess960 db stats --from-file per_position_stats.csv --dataset selfplay\n  \
 chess960 db --db /tmp/test.sqlite3 import games.pgn"
 )]
 pub struct DbArgs {
-    /// The database file (default: $CHESS960_DB, else games.sqlite3 in the user's data
-    /// directory, ~/.local/share/chess960/ on Linux). Created when it does not exist.
-    #[arg(long, value_name = "PATH", global = true)]
+    /// The game database: a SQLite file, created when it does not exist, or a PostgreSQL
+    /// database, postgres://user@host/dbname (default: $CHESS960_DB, else games.sqlite3 in
+    /// the user's data directory, ~/.local/share/chess960/ on Linux).
+    #[arg(long, value_name = "PATH|URL", global = true)]
     pub db: Option<PathBuf>,
     #[command(subcommand)]
     pub command: DbCommand,
@@ -326,10 +327,18 @@ fn store_err(path: &Path, e: StoreError) -> CliError {
     }
 }
 
-/// Opens the database chosen by `--db`, `$CHESS960_DB` or the default location.
-fn open(db: Option<&Path>) -> CliResult<SqliteStore> {
-    let path = chess960_store::resolve_path(db).map_err(|e| CliError::new(e.to_string()))?;
-    SqliteStore::open_default(db).map_err(|e| store_err(&path, e))
+/// Opens the database chosen by `--db`, `$CHESS960_DB` or the default location: a SQLite
+/// file, or PostgreSQL for a `postgres://` address.
+fn open(db: Option<&Path>) -> CliResult<Box<dyn GameStore>> {
+    let address = chess960_store::resolve_address(db).map_err(|e| CliError::new(e.to_string()))?;
+    chess960_store::open(db).map_err(|e| {
+        if chess960_store::is_postgres_address(&address) {
+            // PostgreSQL's errors name the database (without its password) themselves.
+            CliError::new(e.to_string())
+        } else {
+            store_err(Path::new(&address), e)
+        }
+    })
 }
 
 /// `1-0`, `0-1`, `1/2-1/2` or `*`, from what a user may type.
@@ -430,7 +439,7 @@ struct ImportJson {
 }
 
 fn flush(
-    store: &SqliteStore,
+    store: &dyn GameStore,
     db: &Path,
     batch: &mut Vec<ImportGame>,
     tally: &mut ImportJson,
@@ -468,7 +477,7 @@ fn import(db: Option<&Path>, args: &ImportArgs) -> CliResult<(String, bool)> {
         sources.push((path, Box::new(f), size));
     }
     let store = open(db)?;
-    let db_path = store.path().to_owned();
+    let db_path = std::path::PathBuf::from(store.describe());
     let started = Instant::now();
     let mut tally = ImportJson::default();
     let mut batch: Vec<ImportGame> = Vec::with_capacity(batch_size);
@@ -484,7 +493,7 @@ fn import(db: Option<&Path>, args: &ImportArgs) -> CliResult<(String, bool)> {
                 Ok(g) => {
                     batch.push(from_pgn(&g));
                     if batch.len() >= batch_size {
-                        flush(&store, &db_path, &mut batch, &mut tally)?;
+                        flush(&*store, &db_path, &mut batch, &mut tally)?;
                     }
                 }
                 Err(e) => {
@@ -501,7 +510,7 @@ fn import(db: Option<&Path>, args: &ImportArgs) -> CliResult<(String, bool)> {
         }
         progress.finish();
     }
-    flush(&store, &db_path, &mut batch, &mut tally)?;
+    flush(&*store, &db_path, &mut batch, &mut tally)?;
     let pending = store.pending_index().map_err(|e| store_err(&db_path, e))?;
     if pending >= 20_000 {
         eprintln!("chess960: writing the explorer's position index of {pending} games");
@@ -549,7 +558,7 @@ fn export(db: Option<&Path>, args: &ExportArgs) -> CliResult<(String, bool)> {
         .transpose()?
         .map(|l| l as u32);
     let store = open(db)?;
-    let db_path = store.path().to_owned();
+    let db_path = std::path::PathBuf::from(store.describe());
     if let (Ok(a), Ok(b)) = (db_path.canonicalize(), args.output.canonicalize()) {
         if a == b {
             return Err(CliError::new(format!(
@@ -646,7 +655,8 @@ fn list(db: Option<&Path>, args: &ListArgs) -> CliResult<String> {
     filter.limit = (limit > 0).then_some(limit);
     filter.offset = parse_count(&args.offset, "--offset", 0, u64::from(u32::MAX))? as u32;
     let store = open(db)?;
-    let err = |e| store_err(store.path(), e);
+    let label = std::path::PathBuf::from(store.describe());
+    let err = |e| store_err(&label, e);
     let total = store.count(&filter).map_err(err)?;
     let games = store.list(&filter).map_err(err)?;
     if args.json {
@@ -756,9 +766,10 @@ fn final_position(g: &StoredGame) -> Option<Position> {
 }
 
 /// The stored game that `text` names: a game ID (as 'db list' shows) or a 32-digit key.
-fn find_game(store: &SqliteStore, text: &str) -> CliResult<StoredGame> {
+fn find_game(store: &dyn GameStore, text: &str) -> CliResult<StoredGame> {
     let text = text.trim();
-    let err = |e| store_err(store.path(), e);
+    let label = std::path::PathBuf::from(store.describe());
+    let err = |e| store_err(&label, e);
     let found = if let Some(key) = GameKey::parse(text) {
         store.game_by_key(&key).map_err(err)?
     } else {
@@ -770,7 +781,13 @@ fn find_game(store: &SqliteStore, text: &str) -> CliResult<StoredGame> {
         })?;
         store.game(GameId(id)).map_err(err)?
     };
-    found.ok_or_else(|| CliError::new(format!("no game {} in {}", quote(text), name(store.path()))))
+    found.ok_or_else(|| {
+        CliError::new(format!(
+            "no game {} in {}",
+            quote(text),
+            name(Path::new(&store.describe()))
+        ))
+    })
 }
 
 /// `chess960 db delete`: every game is looked up before any is deleted.
@@ -778,7 +795,7 @@ fn delete(db: Option<&Path>, args: &DeleteArgs) -> CliResult<String> {
     let store = open(db)?;
     let mut games: Vec<StoredGame> = Vec::with_capacity(args.games.len());
     for text in &args.games {
-        let g = find_game(&store, text)?;
+        let g = find_game(&*store, text)?;
         // The same game named twice (by ID and by key) is deleted once.
         if !games.iter().any(|o| o.id == g.id) {
             games.push(g);
@@ -788,7 +805,7 @@ fn delete(db: Option<&Path>, args: &DeleteArgs) -> CliResult<String> {
     for g in &games {
         store
             .delete_game(g.id)
-            .map_err(|e| store_err(store.path(), e))?;
+            .map_err(|e| store_err(Path::new(&store.describe()), e))?;
         if !args.json {
             let _ = writeln!(
                 out,
@@ -813,7 +830,7 @@ fn delete(db: Option<&Path>, args: &DeleteArgs) -> CliResult<String> {
 fn show(db: Option<&Path>, args: &ShowArgs) -> CliResult<String> {
     let text = args.id.trim();
     let store = open(db)?;
-    let g = find_game(&store, text)?;
+    let g = find_game(&*store, text)?;
     let end = final_position(&g);
     if args.json {
         let moves: Vec<Value> = g
@@ -1012,7 +1029,7 @@ fn stats(db: Option<&Path>, args: &StatsArgs) -> CliResult<String> {
             let store = open(db)?;
             let counts = store
                 .position_counts(&filter)
-                .map_err(|e| store_err(store.path(), e))?;
+                .map_err(|e| store_err(Path::new(&store.describe()), e))?;
             (counts, "database".to_string())
         }
     };
@@ -1177,12 +1194,13 @@ fn stats(db: Option<&Path>, args: &StatsArgs) -> CliResult<String> {
 
 fn check(db: Option<&Path>) -> CliResult<String> {
     let store = open(db)?;
-    let err = |e| store_err(store.path(), e);
+    let label = std::path::PathBuf::from(store.describe());
+    let err = |e| store_err(&label, e);
     store.check().map_err(err)?;
     let games = store.count(&GameFilter::default()).map_err(err)?;
     Ok(format!(
         "{}: ok, {games} {}\n",
-        name(store.path()),
+        name(Path::new(&store.describe())),
         if games == 1 { "game" } else { "games" }
     ))
 }

@@ -12,7 +12,7 @@ use chess960_events::event::{
 use chess960_events::export::{to_pgn, to_trf};
 use chess960_events::standings::{crosstable_cell, show, standings};
 use chess960_events::trf;
-use chess960_store::{EventStore, GameStore, SqliteStore, StoreError, StoredEvent};
+use chess960_store::{EventStore, GameStore, StoreError, StoredEvent};
 use clap::{Args, Subcommand};
 use serde_json::json;
 use std::fmt::Write as _;
@@ -45,9 +45,10 @@ chess960 event standings 1\n  \
 chess960 event export 1 --format trf -o club.trf"
 )]
 pub struct EventArgs {
-    /// The database file (default: $CHESS960_DB, else games.sqlite3 in the user's data
-    /// directory).
-    #[arg(long, value_name = "PATH", global = true)]
+    /// The game database: a SQLite file, created when it does not exist, or a PostgreSQL
+    /// database, postgres://user@host/dbname (default: $CHESS960_DB, else games.sqlite3 in
+    /// the user's data directory, ~/.local/share/chess960/ on Linux).
+    #[arg(long, value_name = "PATH|URL", global = true)]
     pub db: Option<PathBuf>,
     #[command(subcommand)]
     pub command: EventCommand,
@@ -364,31 +365,59 @@ pub struct DeleteArgs {
     pub event: String,
 }
 
-fn open(db: Option<&Path>) -> CliResult<SqliteStore> {
-    SqliteStore::open_default(db).map_err(|e| CliError::new(e.to_string()))
+/// The game database, seen as its events (and its games, for the results played on the
+/// server).
+struct Db(Box<dyn GameStore>);
+
+impl Db {
+    fn games(&self) -> &dyn GameStore {
+        &*self.0
+    }
+}
+
+impl Db {
+    /// The events (`open` made sure the database keeps them).
+    fn ev(&self) -> &dyn EventStore {
+        self.0
+            .event_store()
+            .expect("open() checked that the database keeps events")
+    }
+}
+
+fn open(db: Option<&Path>) -> CliResult<Db> {
+    let store = chess960_store::open(db).map_err(|e| CliError::new(e.to_string()))?;
+    if store.event_store().is_none() {
+        return Err(CliError::new(format!(
+            "the database {} keeps no events",
+            store.describe()
+        )));
+    }
+    Ok(Db(store))
 }
 
 /// Loads an event, with the results of its games finished on the server since (kept).
-fn load(store: &SqliteStore, which: &str) -> CliResult<StoredEvent> {
-    let mut s = store.event(which).map_err(|e| match e {
+fn load(store: &Db, which: &str) -> CliResult<StoredEvent> {
+    let mut s = store.ev().event(which).map_err(|e| match e {
         StoreError::NoSuchEvent(_) => CliError::new(format!(
             "no event {} (see 'chess960 event list')",
             quote(which)
         )),
         other => CliError::new(other.to_string()),
     })?;
-    let taken = chess960_store::events::take_results(store, &mut s.event)
+    let taken = chess960_store::events::take_results(store.games(), &mut s.event)
         .map_err(|e| CliError::new(e.to_string()))?;
     if taken > 0 {
         s.revision = store
+            .ev()
             .save_event(s.id, s.revision, &s.event)
             .map_err(|e| CliError::new(e.to_string()))?;
     }
     Ok(s)
 }
 
-fn save(store: &SqliteStore, s: &StoredEvent) -> CliResult<()> {
+fn save(store: &Db, s: &StoredEvent) -> CliResult<()> {
     store
+        .ev()
         .save_event(s.id, s.revision, &s.event)
         .map(|_| ())
         .map_err(|e| CliError::new(e.to_string()))
@@ -565,6 +594,7 @@ pub fn run(args: &EventArgs) -> CliResult<String> {
         EventCommand::Delete(a) => {
             let s = load(&store, &a.event)?;
             store
+                .ev()
                 .delete_event(s.id)
                 .map_err(|e| CliError::new(e.to_string()))?;
             Ok(format!("event {} ({}) deleted\n", s.id, s.event.name))
@@ -572,7 +602,7 @@ pub fn run(args: &EventArgs) -> CliResult<String> {
     }
 }
 
-fn new(store: &SqliteStore, a: &NewArgs) -> CliResult<String> {
+fn new(store: &Db, a: &NewArgs) -> CliResult<String> {
     let format = if a.round_robin {
         Format::RoundRobin {
             cycles: if a.double { 2 } else { 1 },
@@ -665,6 +695,7 @@ fn new(store: &SqliteStore, a: &NewArgs) -> CliResult<String> {
             .collect::<CliResult<_>>()?;
     }
     let s = store
+        .ev()
         .create_event(&e, None)
         .map_err(|e| CliError::new(e.to_string()))?;
     if a.json {
@@ -716,8 +747,11 @@ fn format_text(e: &Event) -> String {
     t
 }
 
-fn list(store: &SqliteStore, a: &ListArgs) -> CliResult<String> {
-    let events = store.events().map_err(|e| CliError::new(e.to_string()))?;
+fn list(store: &Db, a: &ListArgs) -> CliResult<String> {
+    let events = store
+        .ev()
+        .events()
+        .map_err(|e| CliError::new(e.to_string()))?;
     if a.json {
         let v: Vec<_> = events
             .iter()
@@ -742,7 +776,7 @@ fn list(store: &SqliteStore, a: &ListArgs) -> CliResult<String> {
     Ok(out)
 }
 
-fn draw(store: &SqliteStore, a: &DrawArgs) -> CliResult<String> {
+fn draw(store: &Db, a: &DrawArgs) -> CliResult<String> {
     let mut s = load(store, &a.event)?;
     let round = a.round.unwrap_or(s.event.rounds_paired() + 1);
     let spec = if let Some(id) = a.set {
@@ -1040,7 +1074,7 @@ fn describe(s: &StoredEvent) -> String {
     out
 }
 
-fn export(store: &SqliteStore, a: &ExportArgs) -> CliResult<String> {
+fn export(store: &Db, a: &ExportArgs) -> CliResult<String> {
     let s = load(store, &a.event)?;
     let text = match a.format.trim() {
         "trf" => trf::write(&to_trf(&s.event)),
@@ -1052,6 +1086,7 @@ fn export(store: &SqliteStore, a: &ExportArgs) -> CliResult<String> {
         "pgn" => {
             let lookup = |key: &str| -> Option<chess960_pgn::Game> {
                 let game = store
+                    .games()
                     .game_by_key(&chess960_store::GameKey::parse(key)?)
                     .ok()??;
                 chess960_store::pgn::to_pgn(&game).ok()
@@ -1078,7 +1113,7 @@ fn export(store: &SqliteStore, a: &ExportArgs) -> CliResult<String> {
 /// The most bytes an imported file may have.
 const MAX_IMPORT: u64 = 50 << 20;
 
-fn import(store: &SqliteStore, a: &ImportArgs) -> CliResult<String> {
+fn import(store: &Db, a: &ImportArgs) -> CliResult<String> {
     let meta = std::fs::metadata(&a.file)
         .map_err(|e| CliError::new(format!("{}: {e}", a.file.display())))?;
     if meta.len() > MAX_IMPORT {
@@ -1117,6 +1152,7 @@ fn import(store: &SqliteStore, a: &ImportArgs) -> CliResult<String> {
         .verify_draws()
         .map_err(|(r, e)| CliError::new(format!("{}: round {r}: {e}", a.file.display())))?;
     let s = store
+        .ev()
         .create_event(&event, None)
         .map_err(|e| CliError::new(e.to_string()))?;
     Ok(format!(

@@ -11,9 +11,7 @@ use chess960_engine::uci::{ELO_MAX, ELO_MIN};
 use chess960_server::record::{
     engine_game, human_of, now_ms, parse_level_tag, TimeControl, LEVEL_TAG,
 };
-use chess960_store::{
-    Clocks, Finish, GameId, GameStore, MoveRecord, NewGame, SqliteStore, StoredGame,
-};
+use chess960_store::{Clocks, Finish, GameId, GameStore, MoveRecord, NewGame, StoredGame};
 use clap::{Args, ValueEnum};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -73,8 +71,10 @@ pub struct PlayArgs {
     /// Continue the unfinished game with this database ID (from 'chess960 db list').
     #[arg(long, value_name = "ID")]
     pub resume: Option<String>,
-    /// The game database (default: $CHESS960_DB, else the user's data directory).
-    #[arg(long, value_name = "PATH")]
+    /// The game database: a SQLite file, created when it does not exist, or a PostgreSQL
+    /// database, postgres://user@host/dbname (default: $CHESS960_DB, else games.sqlite3 in
+    /// the user's data directory, ~/.local/share/chess960/ on Linux).
+    #[arg(long, value_name = "PATH|URL")]
     pub db: Option<PathBuf>,
     /// Play a game between people on a 'chess960 serve' server from the terminal: the game's
     /// link as the browser shows it (http://HOST:8960/game/KEY; add ?token=T for a server with
@@ -122,7 +122,7 @@ pub fn main(args: &PlayArgs) -> ExitCode {
 
 /// Sets up (or resumes) the game and plays it.
 fn run(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), String> {
-    let store = SqliteStore::open_default(args.db.as_deref()).map_err(|e| e.to_string())?;
+    let store = chess960_store::open(args.db.as_deref()).map_err(|e| e.to_string())?;
     let mut session = match &args.resume {
         Some(id) => Session::resume(store, id)?,
         None => Session::start(store, args)?,
@@ -190,7 +190,7 @@ enum Saved {
 
 /// A game in progress on the terminal.
 struct Session {
-    store: SqliteStore,
+    store: Box<dyn GameStore>,
     /// Where the game is saved: a new game is written with the human's first move (with the
     /// engine's first move before it, when the human plays Black), so that a game nobody
     /// played, such as one started with standard input at its end, leaves nothing behind.
@@ -214,7 +214,7 @@ struct Session {
 
 impl Session {
     /// A new game as the command line says.
-    fn start(store: SqliteStore, args: &PlayArgs) -> Result<Session, String> {
+    fn start(store: Box<dyn GameStore>, args: &PlayArgs) -> Result<Session, String> {
         let level = parse_level(&args.level)?;
         let tc = args.tc.as_deref().map(parse_tc).transpose()?;
         let mut rng = match &args.seed {
@@ -268,7 +268,7 @@ impl Session {
     }
 
     /// An unfinished game from the database, exactly where it stopped (clocks included).
-    fn resume(store: SqliteStore, id_text: &str) -> Result<Session, String> {
+    fn resume(store: Box<dyn GameStore>, id_text: &str) -> Result<Session, String> {
         let id: i64 = id_text.trim().parse().map_err(|_| {
             format!(
                 "bad --resume '{}': expected a game ID",
@@ -278,7 +278,7 @@ impl Session {
         let stored = store
             .game(GameId(id))
             .map_err(|e| e.to_string())?
-            .ok_or_else(|| format!("no game {id} in {}", store.path().display()))?;
+            .ok_or_else(|| format!("no game {id} in {}", store.describe()))?;
         if let Some(f) = &stored.finish {
             return Err(format!("game {id} is over ({} by {})", f.result, f.reason));
         }
@@ -345,7 +345,7 @@ impl Session {
                 writeln!(
                     out,
                     "Saved as game {id} in {}. Type 'help' for the commands.",
-                    self.store.path().display()
+                    self.store.describe()
                 )?;
                 if !self.game.moves().is_empty() {
                     writeln!(out, "Moves so far: {}", self.moves_text())?;
@@ -354,7 +354,7 @@ impl Session {
             Saved::Not(..) => writeln!(
                 out,
                 "Saved in {} from your first move on. Type 'help' for the commands.",
-                self.store.path().display()
+                self.store.describe()
             )?,
         }
         loop {

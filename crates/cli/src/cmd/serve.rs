@@ -2,7 +2,6 @@
 //! database of `chess960 db`.
 
 use chess960_server::guard::{Access, TokenRule};
-use chess960_store::SqliteStore;
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
@@ -38,9 +37,10 @@ pub struct ServeArgs {
     /// The port to listen on (0: any free port).
     #[arg(long, value_name = "PORT", default_value_t = 8960)]
     pub port: u16,
-    /// The game database (default: $CHESS960_DB, else games.sqlite3 in the user's data
-    /// directory). Created when it does not exist.
-    #[arg(long, value_name = "PATH")]
+    /// The game database: a SQLite file, created when it does not exist, or a PostgreSQL
+    /// database, postgres://user@host/dbname (default: $CHESS960_DB, else games.sqlite3 in
+    /// the user's data directory, ~/.local/share/chess960/ on Linux).
+    #[arg(long, value_name = "PATH|URL")]
     pub db: Option<PathBuf>,
     /// Engine searches that run at once (default: one per core). More wait in a queue that
     /// serves clients in turn, so moves, new games and the database never wait for the engine.
@@ -85,11 +85,11 @@ pub fn main(args: &ServeArgs) -> ExitCode {
         eprintln!("chess960: {msg}");
         ExitCode::from(2)
     };
-    let store = match SqliteStore::open_default(args.db.as_deref()) {
+    let store = match chess960_store::open(args.db.as_deref()) {
         Ok(s) => s,
         Err(e) => return fail(format!("cannot open the game database: {e}")),
     };
-    let db_path = store.path().display().to_string();
+    let db_path = store.describe();
     chess960_server::init_logging(args.verbose);
     let mut capacity = chess960_server::Capacity {
         unload_after: std::time::Duration::from_secs(args.unload_after.into()),
@@ -110,7 +110,7 @@ pub fn main(args: &ServeArgs) -> ExitCode {
         },
     };
     let options = chess960_server::ServeOptions { capacity, access };
-    let result = chess960_server::run(&args.host, args.port, Arc::new(store), options, |url| {
+    let result = chess960_server::run(&args.host, args.port, Arc::from(store), options, |url| {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(
             out,
