@@ -77,6 +77,9 @@ echo "PostgreSQL at $CHESS960_TEST_PG"
 step "cargo test (optimised profile 'ci')"
 cargo test --workspace --profile ci
 
+step "the server's tests again, every server on a PostgreSQL database"
+CHESS960_TEST_BACKEND=postgres cargo test --profile ci -p chess960-server
+
 step "Swiss pairings against bbpPairings (FIDE Dutch): generated tournaments and variants"
 # Builds bbpPairings from ../shared/tools once (into target/bbp); the 6,000-tournament run of
 # docs/events.md is 'bash scripts/bbp-compare.sh --full'.

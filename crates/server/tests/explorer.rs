@@ -3,11 +3,11 @@
 mod common;
 
 use chess960_core::{CastlingMode, StartId};
-use chess960_store::{Finish, GameStore, MoveRecord, NewGame, SqliteStore};
+use chess960_store::{Finish, GameStore, MoveRecord, NewGame};
 use common::app;
 
 /// Stores a game of the classical start with `ucis` and `result` (`None`: unfinished).
-fn store_game(store: &SqliteStore, ucis: &[&str], result: Option<&str>) {
+fn store_game(store: &dyn GameStore, ucis: &[&str], result: Option<&str>) {
     let mut pos = StartId::new(518).unwrap().position();
     let game = NewGame {
         start_fen: pos.fen(),
@@ -44,12 +44,12 @@ fn store_game(store: &SqliteStore, ucis: &[&str], result: Option<&str>) {
 async fn the_explorer_counts_the_stored_games() {
     let a = app().await;
     {
-        let store = SqliteStore::open(&a.db).unwrap();
-        store_game(&store, &["e2e4", "e7e5"], Some("1-0"));
-        store_game(&store, &["e2e4", "c7c5"], Some("0-1"));
-        store_game(&store, &["e2e4", "e7e5", "g1f3"], Some("1/2-1/2"));
-        store_game(&store, &["d2d4"], Some("1-0"));
-        store_game(&store, &["e2e4"], None);
+        let store = common::store_at(&a.db);
+        store_game(&*store, &["e2e4", "e7e5"], Some("1-0"));
+        store_game(&*store, &["e2e4", "c7c5"], Some("0-1"));
+        store_game(&*store, &["e2e4", "e7e5", "g1f3"], Some("1/2-1/2"));
+        store_game(&*store, &["d2d4"], Some("1-0"));
+        store_game(&*store, &["e2e4"], None);
     }
     let r = a.get("/api/explorer?start=518").await;
     assert_eq!(r.status, 200, "{}", r.text);

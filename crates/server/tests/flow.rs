@@ -5,7 +5,7 @@
 mod common;
 
 use chess960_server::Capacity;
-use chess960_store::{Finish, GameStore, NewGame, SqliteStore};
+use chess960_store::{Finish, GameStore, NewGame};
 use common::{app, app_on_with, app_with, seat_of, App, Reply};
 use serde_json::{json, Value};
 use std::time::Duration;
@@ -38,7 +38,7 @@ async fn delete(a: &App, key: &str, seat: Option<&str>) -> Reply {
 }
 
 /// A game written straight to the store, as the terminal or an import writes one: no seat.
-fn seatless_game(store: &SqliteStore) -> chess960_store::GameKey {
+fn seatless_game(store: &dyn GameStore) -> chess960_store::GameKey {
     store
         .create_game(&NewGame {
             start_fen: chess960_core::StartId::new(5).unwrap().position().fen(),
@@ -171,7 +171,7 @@ async fn a_game_is_aborted_before_both_sides_move_and_leaves_the_list() {
     assert!(bad.error().contains("aborted"));
 
     // Stored as aborted: no result, so no statistics count it.
-    let store = SqliteStore::open(&a.db).unwrap();
+    let store = common::store_at(&a.db);
     let stored = store
         .game_by_key(&chess960_store::GameKey::parse(&k).unwrap())
         .unwrap()
@@ -237,7 +237,7 @@ async fn the_unloader_keeps_a_game_waiting_for_its_first_move_until_it_is_aborte
         "unloaded while waiting"
     );
     a.wait_for(&key(&g), |v| v["reason"] == "aborted").await;
-    let store = SqliteStore::open(&db).unwrap();
+    let store = common::store_at(&db);
     let stored = store
         .game_by_key(&chess960_store::GameKey::parse(&key(&g)).unwrap())
         .unwrap()
@@ -295,8 +295,8 @@ async fn games_are_deleted_by_their_seat_or_without_one() {
 
     // A game without a seat (imported, or played on the terminal): the server's access is
     // enough.
-    let store = SqliteStore::open(&a.db).unwrap();
-    let key2 = seatless_game(&store);
+    let store = common::store_at(&a.db);
+    let key2 = seatless_game(&*store);
     let r = delete(&a, key2.as_str(), None).await;
     assert_eq!(r.status, 204, "{}", r.text);
     assert!(store.game_by_key(&key2).unwrap().is_none());
@@ -364,8 +364,8 @@ async fn games_a_previous_run_left_unplayed_are_aborted_at_start() {
         (unplayed, key(&g))
     };
     // Terminal games have no seat: never touched.
-    let store = SqliteStore::open(&db).unwrap();
-    let terminal = seatless_game(&store);
+    let store = common::store_at(&db);
+    let terminal = seatless_game(&*store);
     let finish = |k: &str| {
         store
             .game_by_key(&chess960_store::GameKey::parse(k).unwrap())

@@ -4,7 +4,6 @@
 mod common;
 
 use chess960_server::record::{engine_game, TimeControl};
-use chess960_store::{GameStore, SqliteStore};
 use common::{app, app_on, seat_of, App};
 use serde_json::{json, Value};
 
@@ -135,7 +134,7 @@ async fn a_game_without_a_seat_is_watched_not_played() {
     let db = dir.path().join("games.sqlite3");
     // A game as `chess960 play` (or a server older than seat tokens) stores it.
     let (id, key) = {
-        let store = SqliteStore::open(&db).unwrap();
+        let store = common::store_at(&db);
         let start = chess960_core::StartId::new(518).unwrap();
         let meta = engine_game(
             &start.position(),

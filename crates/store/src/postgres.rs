@@ -134,6 +134,24 @@ const POOL_SIZE: usize = 8;
 /// How long connecting may take before the database counts as unreachable.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// Runs `f` where the synchronous PostgreSQL client may block. The client drives its
+/// connection with a small runtime of its own, which must not start (nor be dropped) on a
+/// thread that is already inside an async runtime; there `f` runs on a scoped thread of its
+/// own, which costs tens of microseconds beside a database round trip. Callers on the server
+/// (store calls on its blocking pool), in tests (`#[tokio::test]`) and on the command line
+/// (no runtime) are all served.
+fn off_runtime<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    if tokio::runtime::Handle::try_current().is_ok() {
+        std::thread::scope(|s| {
+            s.spawn(f)
+                .join()
+                .unwrap_or_else(|p| std::panic::resume_unwind(p))
+        })
+    } else {
+        f()
+    }
+}
+
 /// The game database in PostgreSQL. Safe to share between threads; each call takes a pooled
 /// connection for its transaction.
 pub struct PgStore {
@@ -186,9 +204,12 @@ impl PgStore {
             label,
             idle: Mutex::new(Vec::new()),
         };
-        let mut client = store.connect()?;
-        store.migrate(&mut client)?;
-        store.put(client);
+        off_runtime(|| {
+            let mut client = store.connect()?;
+            store.migrate(&mut client)?;
+            store.put(client);
+            Ok::<(), StoreError>(())
+        })?;
         Ok(store)
     }
 
@@ -234,40 +255,44 @@ impl PgStore {
 
     /// Runs `f` in one write transaction, committed when `f` succeeds; on any error nothing
     /// of it stays.
-    fn write<T>(
+    fn write<T: Send>(
         &self,
-        f: impl FnOnce(&mut Transaction<'_>, &PgStore) -> Result<T, StoreError>,
+        f: impl FnOnce(&mut Transaction<'_>, &PgStore) -> Result<T, StoreError> + Send,
     ) -> Result<T, StoreError> {
-        let mut client = self.take()?;
-        let out = (|| {
-            let mut tx = client.transaction().map_err(|e| self.err(&e))?;
-            let out = f(&mut tx, self)?;
-            tx.commit().map_err(|e| self.err(&e))?;
-            Ok(out)
-        })();
-        self.put(client);
-        out
+        off_runtime(|| {
+            let mut client = self.take()?;
+            let out = (|| {
+                let mut tx = client.transaction().map_err(|e| self.err(&e))?;
+                let out = f(&mut tx, self)?;
+                tx.commit().map_err(|e| self.err(&e))?;
+                Ok(out)
+            })();
+            self.put(client);
+            out
+        })
     }
 
     /// Runs `f` in one read-only snapshot.
-    fn read<T>(
+    fn read<T: Send>(
         &self,
-        f: impl FnOnce(&mut Transaction<'_>, &PgStore) -> Result<T, StoreError>,
+        f: impl FnOnce(&mut Transaction<'_>, &PgStore) -> Result<T, StoreError> + Send,
     ) -> Result<T, StoreError> {
-        let mut client = self.take()?;
-        let out = (|| {
-            let mut tx = client
-                .build_transaction()
-                .isolation_level(IsolationLevel::RepeatableRead)
-                .read_only(true)
-                .start()
-                .map_err(|e| self.err(&e))?;
-            let out = f(&mut tx, self)?;
-            tx.commit().map_err(|e| self.err(&e))?;
-            Ok(out)
-        })();
-        self.put(client);
-        out
+        off_runtime(|| {
+            let mut client = self.take()?;
+            let out = (|| {
+                let mut tx = client
+                    .build_transaction()
+                    .isolation_level(IsolationLevel::RepeatableRead)
+                    .read_only(true)
+                    .start()
+                    .map_err(|e| self.err(&e))?;
+                let out = f(&mut tx, self)?;
+                tx.commit().map_err(|e| self.err(&e))?;
+                Ok(out)
+            })();
+            self.put(client);
+            out
+        })
     }
 
     /// Brings the schema up to [`PG_SCHEMA_VERSION`] under the migration lock.
@@ -519,6 +544,49 @@ fn page(f: &GameFilter) -> String {
 }
 
 impl PgStore {
+    /// Streams the games of [`GameStore::for_each_game`] from one snapshot.
+    fn stream(
+        &self,
+        filter: &GameFilter,
+        visit: &mut (dyn FnMut(StoredGame) -> bool + Send),
+    ) -> Result<(), StoreError> {
+        // One snapshot; the games in chunks of CHUNK, oldest first, each chunk's moves and
+        // tags in two queries, so memory stays bounded whatever the number of games.
+        const CHUNK: i64 = 500;
+        let (where_sql, args) = where_clause(filter);
+        let chosen = format!(
+            "SELECT g.id FROM games g {where_sql} ORDER BY g.id DESC {}",
+            page(filter)
+        );
+        let n = args.len();
+        let sql = format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE id IN ({chosen}) AND id > ${} \
+             ORDER BY id LIMIT {CHUNK}",
+            n + 1
+        );
+        self.read(|tx, s| {
+            let mut after: i64 = i64::MIN;
+            loop {
+                let mut all = refs(&args);
+                all.push(&after);
+                let rows = tx.query(&sql, &all).map_err(|e| s.err(&e))?;
+                let Some(last) = rows.last() else {
+                    return Ok(());
+                };
+                let next: i64 = s.col(last, 0)?;
+                for game in s.complete(tx, &rows)? {
+                    if !visit(game) {
+                        return Ok(());
+                    }
+                }
+                if (rows.len() as i64) < CHUNK {
+                    return Ok(());
+                }
+                after = next;
+            }
+        })
+    }
+
     fn summary(&self, r: &Row) -> Result<GameSummary, StoreError> {
         Ok(GameSummary {
             id: GameId(self.col(r, 0)?),
@@ -1233,40 +1301,20 @@ impl GameStore for PgStore {
         filter: &GameFilter,
         visit: &mut dyn FnMut(StoredGame) -> bool,
     ) -> Result<(), StoreError> {
-        // One snapshot; the games in chunks of CHUNK, oldest first, each chunk's moves and
-        // tags in two queries, so memory stays bounded whatever the number of games.
-        const CHUNK: i64 = 500;
-        let (where_sql, args) = where_clause(filter);
-        let chosen = format!(
-            "SELECT g.id FROM games g {where_sql} ORDER BY g.id DESC {}",
-            page(filter)
-        );
-        let n = args.len();
-        let sql = format!(
-            "SELECT {GAME_COLUMNS} FROM games WHERE id IN ({chosen}) AND id > ${} \
-             ORDER BY id LIMIT {CHUNK}",
-            n + 1
-        );
-        self.read(|tx, s| {
-            let mut after: i64 = i64::MIN;
-            loop {
-                let mut all = refs(&args);
-                all.push(&after);
-                let rows = tx.query(&sql, &all).map_err(|e| s.err(&e))?;
-                let Some(last) = rows.last() else {
-                    return Ok(());
-                };
-                let next: i64 = s.col(last, 0)?;
-                for game in s.complete(tx, &rows)? {
-                    if !visit(game) {
-                        return Ok(());
-                    }
+        // The snapshot is read where the client may block (see `off_runtime`); the games
+        // come back through a small channel, so `visit` runs here and memory stays bounded.
+        let (tx, rx) = std::sync::mpsc::sync_channel::<StoredGame>(64);
+        std::thread::scope(|scope| {
+            let producer = scope.spawn(move || self.stream(filter, &mut |g| tx.send(g).is_ok()));
+            for game in rx.iter() {
+                if !visit(game) {
+                    break;
                 }
-                if (rows.len() as i64) < CHUNK {
-                    return Ok(());
-                }
-                after = next;
             }
+            drop(rx);
+            producer
+                .join()
+                .unwrap_or_else(|p| std::panic::resume_unwind(p))
         })
     }
 
@@ -1383,6 +1431,14 @@ impl GameStore for PgStore {
             s.write_entries(tx, &index)?;
             Ok(out)
         })
+    }
+}
+
+impl Drop for PgStore {
+    fn drop(&mut self) {
+        // Each client owns a small runtime, which cannot be dropped inside another one.
+        let idle = std::mem::take(self.idle.get_mut().unwrap_or_else(|p| p.into_inner()));
+        off_runtime(move || drop(idle));
     }
 }
 

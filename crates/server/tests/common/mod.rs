@@ -4,7 +4,6 @@
 #![allow(dead_code)] // each test binary uses its own part of this
 
 use chess960_server::{Capacity, Server};
-use chess960_store::SqliteStore;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -51,22 +50,63 @@ pub struct App {
     _dir: Option<tempfile::TempDir>,
 }
 
+/// The backend of the fresh databases of [`app`]: SQLite, or PostgreSQL when
+/// `CHESS960_TEST_BACKEND=postgres` (then `CHESS960_TEST_PG` is the server to make them on;
+/// `scripts/test.sh` runs the server's tests once on each backend).
+fn on_postgres() -> Option<String> {
+    if std::env::var("CHESS960_TEST_BACKEND").ok().as_deref() != Some("postgres") {
+        return None;
+    }
+    let admin = std::env::var("CHESS960_TEST_PG")
+        .expect("CHESS960_TEST_BACKEND=postgres needs CHESS960_TEST_PG (a server address)");
+    Some(admin)
+}
+
+/// A fresh database: a SQLite file in a new temporary directory, or a new database on the
+/// PostgreSQL test server (left to the throwaway cluster, which is removed whole).
+fn fresh_db() -> (PathBuf, Option<tempfile::TempDir>) {
+    if let Some(admin) = on_postgres() {
+        use std::sync::atomic::{AtomicU32, Ordering};
+        static NEXT: AtomicU32 = AtomicU32::new(0);
+        let name = format!(
+            "c960_srv_{}_{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        );
+        let address = std::thread::spawn(move || {
+            let mut c = postgres::Client::connect(&admin, postgres::NoTls)
+                .unwrap_or_else(|e| panic!("the test PostgreSQL server {admin}: {e}"));
+            c.batch_execute(&format!("CREATE DATABASE {name}"))
+                .unwrap_or_else(|e| panic!("CREATE DATABASE {name}: {e}"));
+            let (base, _) = admin
+                .rsplit_once('/')
+                .expect("an address ending in /dbname");
+            format!("{base}/{name}")
+        })
+        .join()
+        .expect("a test database");
+        return (PathBuf::from(address), None);
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    (dir.path().join("games.sqlite3"), Some(dir))
+}
+
 /// A server on a fresh database.
 pub async fn app() -> App {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let db = dir.path().join("games.sqlite3");
-    let mut a = app_on(&db).await;
-    a._dir = Some(dir);
-    a
+    app_with(Capacity::default()).await
 }
 
 /// A server on a fresh database with `capacity`.
 pub async fn app_with(capacity: Capacity) -> App {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let db = dir.path().join("games.sqlite3");
+    let (db, dir) = fresh_db();
     let mut a = app_on_with(&db, capacity).await;
-    a._dir = Some(dir);
+    a._dir = dir;
     a
+}
+
+/// The store at `db` (a SQLite file or a PostgreSQL address), as the server opens it.
+pub fn store_at(db: &Path) -> Box<dyn chess960_store::GameStore> {
+    chess960_store::open(Some(db)).expect("open the store")
 }
 
 /// A server on the database at `db`.
@@ -76,8 +116,8 @@ pub async fn app_on(db: &Path) -> App {
 
 /// A server on the database at `db` with `capacity`.
 pub async fn app_on_with(db: &Path, capacity: Capacity) -> App {
-    let store = SqliteStore::open(db).expect("open the store");
-    let server = Server::bind_with("127.0.0.1:0", Arc::new(store), capacity)
+    let store: Arc<dyn chess960_store::GameStore> = Arc::from(store_at(db));
+    let server = Server::bind_with("127.0.0.1:0", store, capacity)
         .await
         .expect("bind");
     App {
