@@ -19,6 +19,7 @@ use std::fmt;
 
 pub mod events;
 pub mod explorer;
+mod filter;
 pub mod pgn;
 pub mod postgres;
 pub mod replay;
@@ -283,6 +284,26 @@ pub struct PositionCounts {
     pub white_wins: u64,
     pub draws: u64,
     pub black_wins: u64,
+}
+
+impl PositionCounts {
+    /// Adds `n` games with `result` (`1-0`, `0-1`, else a draw) from start position `id` to
+    /// `out`, a list sorted by position that the rows arrive in order for.
+    pub(crate) fn tally(out: &mut Vec<PositionCounts>, id: u16, result: &str, n: u64) {
+        if out.last().map(|p| p.start_id) != Some(id) {
+            out.push(PositionCounts {
+                start_id: id,
+                ..PositionCounts::default()
+            });
+        }
+        if let Some(p) = out.last_mut() {
+            match result {
+                "1-0" => p.white_wins += n,
+                "0-1" => p.black_wins += n,
+                _ => p.draws += n,
+            }
+        }
+    }
 }
 
 /// What import did with one game.

@@ -26,12 +26,12 @@
 mod events;
 
 use crate::explorer::{self, KeyCount};
+use crate::filter;
 use crate::rules::{self, check_moves, GameState, TagHome};
-use crate::util::{game_date, new_key, now_ms};
+use crate::util::{clocks, game_date, ms, new_key, now_ms};
 use crate::{
     Clocks, Finish, GameFilter, GameId, GameKey, GameResult, GameStore, GameSummary, ImportGame,
     ImportOutcome, MoveRecord, NewGame, PositionCounts, SeatRecord, Seats, StoreError, StoredGame,
-    ABORTED,
 };
 use postgres::types::ToSql;
 use postgres::{Client, IsolationLevel, NoTls, Row, Transaction};
@@ -309,29 +309,13 @@ impl PgStore {
             .and_then(|r| r.try_get(0))
             .map_err(|e| self.err(&e))?;
         let found: u32 = if has_meta {
-            let app: Option<String> = tx
-                .query_opt(
-                    "SELECT value FROM chess960_meta WHERE name = 'application'",
-                    &[],
-                )
-                .map_err(|e| self.err(&e))?
-                .map(|r| r.try_get(0))
-                .transpose()
-                .map_err(|e| self.err(&e))?;
+            let app = self.meta(&mut tx, "application")?;
             if app.as_deref() != Some("chess960") {
                 return Err(not_ours(
                     "its chess960_meta table does not name chess960".into(),
                 ));
             }
-            let v: Option<String> = tx
-                .query_opt(
-                    "SELECT value FROM chess960_meta WHERE name = 'schema_version'",
-                    &[],
-                )
-                .map_err(|e| self.err(&e))?
-                .map(|r| r.try_get(0))
-                .transpose()
-                .map_err(|e| self.err(&e))?;
+            let v = self.meta(&mut tx, "schema_version")?;
             v.and_then(|v| v.parse().ok())
                 .ok_or_else(|| StoreError::Corrupt {
                     detail: format!("{}: chess960_meta has no schema version", self.label),
@@ -374,6 +358,13 @@ impl PgStore {
             .map_err(|e| self.err(&e))?;
         }
         tx.commit().map_err(|e| self.err(&e))
+    }
+
+    /// One value of the `chess960_meta` table.
+    fn meta(&self, tx: &mut Transaction<'_>, name: &str) -> Result<Option<String>, StoreError> {
+        tx.query_opt("SELECT value FROM chess960_meta WHERE name = $1", &[&name])
+            .and_then(|r| r.map(|r| r.try_get(0)).transpose())
+            .map_err(|e| self.err(&e))
     }
 
     /// The game's state for the rules, with its row locked until the transaction ends.
@@ -462,31 +453,11 @@ fn redact(address: &str) -> String {
         .join(" ")
 }
 
-fn clocks(white: Option<i64>, black: Option<i64>) -> Option<Clocks> {
-    match (white, black) {
-        (Some(w), Some(b)) => Some(Clocks {
-            white_ms: u64::try_from(w).unwrap_or(0),
-            black_ms: u64::try_from(b).unwrap_or(0),
-        }),
-        _ => None,
-    }
-}
-
-fn ms(v: u64) -> i64 {
-    i64::try_from(v).unwrap_or(i64::MAX)
-}
-
 const GAME_COLUMNS: &str = "id, key, start_id, start_fen, white, black, time_control, \
     white_ms, black_ms, result, reason, created_ms, updated_ms, movetext, white_seat, black_seat";
 
 const SUMMARY_COLUMNS: &str =
     "g.id, g.key, g.start_id, g.white, g.black, g.result, g.reason, g.date, g.plies, g.created_ms";
-
-/// A player's name folded as SQLite's `NOCASE` folds it (ASCII letters only).
-const FOLD_WHITE: &str =
-    "translate(g.white, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')";
-const FOLD_BLACK: &str =
-    "translate(g.black, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')";
 
 type Args = Vec<Box<dyn ToSql + Sync>>;
 
@@ -494,45 +465,33 @@ fn refs(args: &Args) -> Vec<&(dyn ToSql + Sync)> {
     args.iter().map(|a| a.as_ref()).collect()
 }
 
+/// PostgreSQL's way of writing a filter (see [`crate::filter`]): a player's name is folded as
+/// SQLite's `NOCASE` folds it, ASCII letters only, so both backends match the same names.
+const DIALECT: filter::Dialect = filter::Dialect {
+    placeholder: |n| format!("${n}"),
+    equal_folded: |column, p| {
+        format!(
+            "translate({column}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') = {p}"
+        )
+    },
+    fold_arg: |name| name.to_ascii_lowercase(),
+    null_safe_equal: |a, b| format!("{a} IS NOT DISTINCT FROM {b}"),
+    table: "g.",
+};
+
 /// The SQL condition of a filter (over `games g`) with its arguments.
 fn where_clause(f: &GameFilter) -> (String, Args) {
-    let mut conds: Vec<String> = Vec::new();
-    let mut args: Args = Vec::new();
-    if let Some(id) = f.start_id {
-        args.push(Box::new(i32::from(id)));
-        conds.push(format!("g.start_id = ${}", args.len()));
-    }
-    if let Some(p) = &f.player {
-        args.push(Box::new(p.to_ascii_lowercase()));
-        let n = args.len();
-        conds.push(format!("({FOLD_WHITE} = ${n} OR {FOLD_BLACK} = ${n})"));
-    }
-    if let Some(r) = &f.result {
-        args.push(Box::new(r.as_str().to_owned()));
-        conds.push(format!("g.result = ${}", args.len()));
-    }
-    if let Some(aborted) = f.aborted {
-        args.push(Box::new(ABORTED.to_owned()));
-        let n = args.len();
-        conds.push(if aborted {
-            format!("(g.result = '*' AND g.reason = ${n})")
-        } else {
-            format!("NOT (g.result = '*' AND g.reason IS NOT DISTINCT FROM ${n})")
-        });
-    }
-    if let Some(d) = &f.date_from {
-        args.push(Box::new(d.clone()));
-        conds.push(format!("g.date >= ${}", args.len()));
-    }
-    if let Some(d) = &f.date_to {
-        args.push(Box::new(d.clone()));
-        conds.push(format!("g.date <= ${}", args.len()));
-    }
-    if conds.is_empty() {
-        (String::new(), args)
-    } else {
-        (format!("WHERE {}", conds.join(" AND ")), args)
-    }
+    let (sql, args) = filter::where_clause(f, &DIALECT, 1);
+    let values = args
+        .into_iter()
+        .map(|a| -> Box<dyn ToSql + Sync> {
+            match a {
+                filter::Arg::Int(i) => Box::new(i32::try_from(i).unwrap_or(i32::MAX)),
+                filter::Arg::Text(t) => Box::new(t),
+            }
+        })
+        .collect();
+    (sql, values)
 }
 
 /// `LIMIT … OFFSET …` of a filter.
@@ -649,12 +608,7 @@ impl PgStore {
                 let id: i64 = self.col(r, 0)?;
                 let result = self.result_col(r, 9)?;
                 let reason: Option<String> = self.col(r, 10)?;
-                // `*` with a reason is an aborted game (the only finish without a result).
-                let finish =
-                    (result.is_decided() || reason.as_deref() == Some(ABORTED)).then(|| Finish {
-                        result,
-                        reason: reason.unwrap_or_default(),
-                    });
+                let finish = rules::stored_finish(result, reason);
                 Ok(StoredGame {
                     id: GameId(id),
                     key: self.key_col(r, 1)?,
@@ -1278,19 +1232,7 @@ impl GameStore for PgStore {
                 let id = u16::try_from(s.col::<i32>(&r, 0)?).unwrap_or(0);
                 let result: String = s.col(&r, 1)?;
                 let n = s.col::<i64>(&r, 2)? as u64;
-                if out.last().map(|p| p.start_id) != Some(id) {
-                    out.push(PositionCounts {
-                        start_id: id,
-                        ..PositionCounts::default()
-                    });
-                }
-                if let Some(p) = out.last_mut() {
-                    match result.as_str() {
-                        "1-0" => p.white_wins += n,
-                        "0-1" => p.black_wins += n,
-                        _ => p.draws += n,
-                    }
-                }
+                PositionCounts::tally(&mut out, id, &result, n);
             }
             Ok(out)
         })

@@ -111,6 +111,15 @@ pub fn check_finish(id: GameId, s: &GameState, finish: &Finish) -> Result<(), St
     Ok(())
 }
 
+/// The finish of a stored game from its result and reason columns: a win or a draw, or `*`
+/// with the reason [`ABORTED`] (the only finish without a result); `None` while unfinished.
+pub fn stored_finish(result: GameResult, reason: Option<String>) -> Option<Finish> {
+    (result.is_decided() || reason.as_deref() == Some(ABORTED)).then(|| Finish {
+        result,
+        reason: reason.unwrap_or_default(),
+    })
+}
+
 /// A finish's reason as stored: `None` for an empty one.
 pub fn stored_reason(finish: &Finish) -> Option<&str> {
     (!finish.reason.is_empty()).then_some(finish.reason.as_str())

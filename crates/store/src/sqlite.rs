@@ -15,12 +15,12 @@
 mod events;
 
 use crate::explorer::{self, IndexEntry, KeyCount};
+use crate::filter;
 use crate::rules::{self, check_moves, GameState, TagHome};
-use crate::util::{game_date, new_key, now_ms};
+use crate::util::{clocks, game_date, ms, new_key, now_ms};
 use crate::{
     Clocks, Finish, GameFilter, GameId, GameKey, GameResult, GameStore, GameSummary, ImportGame,
     ImportOutcome, MoveRecord, NewGame, PositionCounts, SeatRecord, Seats, StoreError, StoredGame,
-    ABORTED,
 };
 use rusqlite::{params, params_from_iter, Connection, ErrorCode, OpenFlags, OptionalExtension};
 use std::fs::File;
@@ -590,20 +590,6 @@ fn result_column(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<GameResult
     })
 }
 
-fn clocks(white: Option<i64>, black: Option<i64>) -> Option<Clocks> {
-    match (white, black) {
-        (Some(w), Some(b)) => Some(Clocks {
-            white_ms: u64::try_from(w).unwrap_or(0),
-            black_ms: u64::try_from(b).unwrap_or(0),
-        }),
-        _ => None,
-    }
-}
-
-fn ms(v: u64) -> i64 {
-    i64::try_from(v).unwrap_or(i64::MAX)
-}
-
 fn game_head(r: &rusqlite::Row<'_>) -> rusqlite::Result<Head> {
     Ok(Head {
         id: r.get(0)?,
@@ -649,11 +635,7 @@ fn complete(c: &Connection, h: Head) -> rusqlite::Result<StoredGame> {
     let key = GameKey::parse(&h.key).ok_or_else(|| {
         rusqlite::Error::InvalidColumnType(1, "key".into(), rusqlite::types::Type::Text)
     })?;
-    // `*` with a reason is an aborted game (the only finish without a result).
-    let finish = (h.result.is_decided() || h.reason.as_deref() == Some(ABORTED)).then(|| Finish {
-        result: h.result,
-        reason: h.reason.unwrap_or_default(),
-    });
+    let finish = rules::stored_finish(h.result, h.reason);
     Ok(StoredGame {
         id: GameId(h.id),
         key,
@@ -675,49 +657,27 @@ fn complete(c: &Connection, h: Head) -> rusqlite::Result<StoredGame> {
     })
 }
 
+/// SQLite's way of writing a filter (see [`crate::filter`]).
+const DIALECT: filter::Dialect = filter::Dialect {
+    placeholder: |n| format!("?{n}"),
+    equal_folded: |column, p| format!("{column} = {p} COLLATE NOCASE"),
+    fold_arg: |name| name.to_owned(),
+    null_safe_equal: |a, b| format!("{a} IS {b}"),
+    table: "",
+};
+
 /// The SQL condition of a filter with its arguments.
 fn where_clause(f: &GameFilter) -> (String, Vec<rusqlite::types::Value>) {
     use rusqlite::types::Value;
-    let mut conds: Vec<String> = Vec::new();
-    let mut args: Vec<Value> = Vec::new();
-    if let Some(id) = f.start_id {
-        args.push(Value::Integer(i64::from(id)));
-        conds.push(format!("start_id = ?{}", args.len()));
-    }
-    if let Some(p) = &f.player {
-        args.push(Value::Text(p.clone()));
-        let n = args.len();
-        conds.push(format!(
-            "(white = ?{n} COLLATE NOCASE OR black = ?{n} COLLATE NOCASE)"
-        ));
-    }
-    if let Some(r) = &f.result {
-        args.push(Value::Text(r.as_str().into()));
-        conds.push(format!("result = ?{}", args.len()));
-    }
-    if let Some(aborted) = f.aborted {
-        args.push(Value::Text(ABORTED.into()));
-        let n = args.len();
-        conds.push(if aborted {
-            format!("(result = '*' AND reason = ?{n})")
-        } else {
-            format!("NOT (result = '*' AND reason IS ?{n})")
-        });
-    }
-    if let Some(d) = &f.date_from {
-        args.push(Value::Text(d.clone()));
-        conds.push(format!("date >= ?{}", args.len()));
-    }
-    if let Some(d) = &f.date_to {
-        // Inclusive of partial dates within the day range, e.g. `2019.??.??` for `2019.12.31`.
-        args.push(Value::Text(d.clone()));
-        conds.push(format!("date <= ?{}", args.len()));
-    }
-    if conds.is_empty() {
-        (String::new(), args)
-    } else {
-        (format!("WHERE {}", conds.join(" AND ")), args)
-    }
+    let (sql, args) = filter::where_clause(f, &DIALECT, 1);
+    let values = args
+        .into_iter()
+        .map(|a| match a {
+            filter::Arg::Int(i) => Value::Integer(i),
+            filter::Arg::Text(t) => Value::Text(t),
+        })
+        .collect();
+    (sql, values)
 }
 
 /// Recomputes the stored hash of a game from what is stored (after its result or a tag
@@ -1369,19 +1329,7 @@ impl GameStore for SqliteStore {
                 let id: u16 = r.get(0)?;
                 let result: String = r.get(1)?;
                 let n = r.get::<_, i64>(2)? as u64;
-                if out.last().map(|p| p.start_id) != Some(id) {
-                    out.push(PositionCounts {
-                        start_id: id,
-                        ..PositionCounts::default()
-                    });
-                }
-                if let Some(p) = out.last_mut() {
-                    match result.as_str() {
-                        "1-0" => p.white_wins += n,
-                        "0-1" => p.black_wins += n,
-                        _ => p.draws += n,
-                    }
-                }
+                PositionCounts::tally(&mut out, id, &result, n);
             }
             Ok(out)
         })

@@ -1,8 +1,24 @@
 //! Small helpers every backend uses: timestamps, calendar dates, random keys. (The rules a
 //! backend must follow are in [`crate::rules`].)
 
-use crate::{GameKey, StoreError};
+use crate::{Clocks, GameKey, StoreError};
 use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Both clocks from their two columns; `None` unless both are there (an untimed game).
+pub(crate) fn clocks(white: Option<i64>, black: Option<i64>) -> Option<Clocks> {
+    match (white, black) {
+        (Some(w), Some(b)) => Some(Clocks {
+            white_ms: u64::try_from(w).unwrap_or(0),
+            black_ms: u64::try_from(b).unwrap_or(0),
+        }),
+        _ => None,
+    }
+}
+
+/// Milliseconds as a column holds them.
+pub(crate) fn ms(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
+}
 
 /// Milliseconds since the Unix epoch, now.
 pub(crate) fn now_ms() -> i64 {
