@@ -1309,39 +1309,25 @@ impl GameStore for PgStore {
             let now = now_ms();
             let mut out = Vec::with_capacity(games.len());
             let mut index: Vec<(i64, i64, Option<i32>, Option<i16>)> = Vec::new();
-            let mut seen: std::collections::HashMap<[u8; 16], i64> = Default::default();
-            for ImportGame {
-                game,
-                moves,
-                finish,
-                movetext,
-            } in games
-            {
-                let result = finish.as_ref().map_or(GameResult::Unknown, |f| f.result);
-                let reason = finish
-                    .as_ref()
-                    .map(|f| f.reason.as_str())
-                    .filter(|r| !r.is_empty());
-                let hash = rules::stored_hash(
-                    &game.start_fen,
-                    moves.iter().map(|m| m.uci.as_str()),
-                    &game.white,
-                    &game.black,
-                    result,
-                    &game.tags,
-                );
+            for g in games {
+                let ImportGame {
+                    game,
+                    moves,
+                    movetext,
+                    ..
+                } = g;
+                let (result, reason, hash) = rules::import_row(g);
                 if let Some(hash) = &hash {
-                    let earlier = match seen.get(hash) {
-                        Some(&id) => Some(id),
-                        None => tx
-                            .query_opt(
-                                "SELECT id FROM games WHERE dup_hash = $1 LIMIT 1",
-                                &[&hash.to_vec()],
-                            )
-                            .map_err(|e| s.err(&e))?
-                            .map(|r| s.col::<i64>(&r, 0))
-                            .transpose()?,
-                    };
+                    // The transaction sees its own inserts: a duplicate earlier in the batch
+                    // is found too.
+                    let earlier = tx
+                        .query_opt(
+                            "SELECT id FROM games WHERE dup_hash = $1 LIMIT 1",
+                            &[&hash.to_vec()],
+                        )
+                        .map_err(|e| s.err(&e))?
+                        .map(|r| s.col::<i64>(&r, 0))
+                        .transpose()?;
                     if let Some(id) = earlier {
                         out.push(ImportOutcome::Duplicate(GameId(id)));
                         continue;
@@ -1356,9 +1342,6 @@ impl GameStore for PgStore {
                     seats: &Seats::NONE,
                 };
                 let (id, _) = s.insert_game(tx, game, now, &row)?;
-                if let Some(hash) = hash {
-                    seen.insert(hash, id.0);
-                }
                 s.insert_moves(tx, id.0, 0, moves)?;
                 let entries =
                     explorer::entries(&game.start_fen, moves.iter().map(|m| m.uci.as_str()));

@@ -210,6 +210,26 @@ pub fn check_seat_hash(hash: &str) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// What an imported game is as stored: its result (`*` when unfinished), its reason (`None`
+/// when empty) and its duplicate hash ([`stored_hash`]: finished games only).
+pub fn import_row(g: &crate::ImportGame) -> (GameResult, Option<&str>, Option<[u8; 16]>) {
+    let result = g.finish.as_ref().map_or(GameResult::Unknown, |f| f.result);
+    let reason = g
+        .finish
+        .as_ref()
+        .map(|f| f.reason.as_str())
+        .filter(|r| !r.is_empty());
+    let hash = stored_hash(
+        &g.game.start_fen,
+        g.moves.iter().map(|m| m.uci.as_str()),
+        &g.game.white,
+        &g.game.black,
+        result,
+        &g.game.tags,
+    );
+    (result, reason, hash)
+}
+
 /// The duplicate hash of a game as stored: finished games have one, unfinished games none
 /// (two games stopped at the same move may be two different games, and nothing tells them
 /// apart).

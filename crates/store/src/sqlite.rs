@@ -1430,26 +1430,14 @@ impl SqliteStore {
             // The batch's index rows, written in key order at the end: the keys are random,
             // and sorted inserts touch each page of the index once per batch.
             let mut index: Vec<(IndexEntry, i64, Option<u8>)> = Vec::new();
-            for ImportGame {
-                game,
-                moves,
-                finish,
-                movetext,
-            } in games
-            {
-                let result = finish.as_ref().map_or(GameResult::Unknown, |f| f.result);
-                let reason = finish
-                    .as_ref()
-                    .map(|f| f.reason.as_str())
-                    .filter(|r| !r.is_empty());
-                let hash = rules::stored_hash(
-                    &game.start_fen,
-                    moves.iter().map(|m| m.uci.as_str()),
-                    &game.white,
-                    &game.black,
-                    result,
-                    &game.tags,
-                );
+            for g in games {
+                let ImportGame {
+                    game,
+                    moves,
+                    movetext,
+                    ..
+                } = g;
+                let (result, reason, hash) = rules::import_row(g);
                 if let Some(hash) = &hash {
                     let existing: Option<i64> = tx
                         .prepare_cached("SELECT id FROM games WHERE dup_hash = ?1 LIMIT 1")
