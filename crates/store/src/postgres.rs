@@ -933,6 +933,7 @@ impl GameStore for PgStore {
         moves: &[MoveRecord],
         seats: &Seats,
     ) -> Result<(GameId, GameKey), StoreError> {
+        let game = &*rules::storable_game(game);
         check_moves(&game.start_fen, moves)?;
         let plies = rules::plies_of(moves)?;
         self.write(|tx, s| {
@@ -956,6 +957,7 @@ impl GameStore for PgStore {
         hash: &str,
         name: &str,
     ) -> Result<(), StoreError> {
+        let name = &*rules::storable(name);
         let (column, name_column) = match color {
             chess960_core::Color::White => ("white_seat", "white"),
             chess960_core::Color::Black => ("black_seat", "black"),
@@ -1038,6 +1040,7 @@ impl GameStore for PgStore {
     }
 
     fn finish_game(&self, id: GameId, finish: &Finish) -> Result<(), StoreError> {
+        let finish = &*rules::storable_finish(finish);
         rules::check_result(finish)?;
         self.write(|tx, s| {
             rules::check_finish(id, &s.lock_state(tx, id)?, finish)?;
@@ -1089,6 +1092,8 @@ impl GameStore for PgStore {
     }
 
     fn set_tag(&self, id: GameId, name: &str, value: Option<&str>) -> Result<(), StoreError> {
+        let value = value.map(rules::storable);
+        let value = value.as_deref();
         let home = rules::check_tag(name)?;
         self.write(|tx, s| {
             s.lock_state(tx, id)?;
@@ -1301,6 +1306,7 @@ impl GameStore for PgStore {
     }
 
     fn import_games(&self, games: &[ImportGame]) -> Result<Vec<ImportOutcome>, StoreError> {
+        let games = &*rules::storable_imports(games);
         self.write(|tx, s| {
             // Two imports of the same game at once must store it once: the duplicate check
             // and the insert happen under one lock.

@@ -15,8 +15,9 @@
 //! functions, and writes only when they agree: the checks and the write see the same
 //! snapshot, and a refused change leaves nothing behind.
 
-use crate::{Finish, GameId, GameResult, MoveRecord, StoreError, ABORTED};
+use crate::{Finish, GameId, GameResult, ImportGame, MoveRecord, NewGame, StoreError, ABORTED};
 use chess960_core::{CastlingMode, Position};
+use std::borrow::Cow;
 
 /// What the rules need to know of a stored game before changing it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -208,6 +209,85 @@ pub fn check_seat_hash(hash: &str) -> Result<(), StoreError> {
         )));
     }
     Ok(())
+}
+
+/// Text as the store keeps it: without NUL characters, each replaced by U+FFFD. PostgreSQL's
+/// text cannot hold a NUL and PGN allows no control characters, so both backends replace it
+/// before anything is hashed or written, and keep the same text.
+pub fn storable(s: &str) -> Cow<'_, str> {
+    if s.contains('\0') {
+        Cow::Owned(s.replace('\0', "\u{FFFD}"))
+    } else {
+        Cow::Borrowed(s)
+    }
+}
+
+/// A game's texts as the store keeps them ([`storable`]); borrowed when there is nothing to
+/// replace.
+pub fn storable_game(g: &NewGame) -> Cow<'_, NewGame> {
+    let clean = |s: &str| !s.contains('\0');
+    let all_clean = clean(&g.start_fen)
+        && clean(&g.white)
+        && clean(&g.black)
+        && g.time_control.as_deref().is_none_or(clean)
+        && g.tags.iter().all(|(n, v)| clean(n) && clean(v));
+    if all_clean {
+        return Cow::Borrowed(g);
+    }
+    let own = |s: &str| storable(s).into_owned();
+    Cow::Owned(NewGame {
+        start_fen: own(&g.start_fen),
+        start_id: g.start_id,
+        white: own(&g.white),
+        black: own(&g.black),
+        time_control: g.time_control.as_deref().map(own),
+        clocks: g.clocks,
+        tags: g.tags.iter().map(|(n, v)| (own(n), own(v))).collect(),
+    })
+}
+
+/// An imported game's texts as the store keeps them ([`storable`]).
+pub fn storable_import(g: &ImportGame) -> Cow<'_, ImportGame> {
+    let game = storable_game(&g.game);
+    let reason_clean = g.finish.as_ref().is_none_or(|f| !f.reason.contains('\0'));
+    let movetext_clean = g.movetext.as_deref().is_none_or(|m| !m.contains('\0'));
+    if matches!(game, Cow::Borrowed(_)) && reason_clean && movetext_clean {
+        return Cow::Borrowed(g);
+    }
+    Cow::Owned(ImportGame {
+        game: game.into_owned(),
+        moves: g.moves.clone(),
+        finish: g.finish.as_ref().map(storable_finish).map(Cow::into_owned),
+        movetext: g.movetext.as_deref().map(|m| storable(m).into_owned()),
+    })
+}
+
+/// A batch of imported games as the store keeps them ([`storable_import`]); borrowed, with
+/// nothing copied, unless a game has something to replace.
+pub fn storable_imports(games: &[ImportGame]) -> Cow<'_, [ImportGame]> {
+    if games
+        .iter()
+        .all(|g| matches!(storable_import(g), Cow::Borrowed(_)))
+    {
+        return Cow::Borrowed(games);
+    }
+    Cow::Owned(
+        games
+            .iter()
+            .map(|g| storable_import(g).into_owned())
+            .collect(),
+    )
+}
+
+/// A finish's reason as the store keeps it ([`storable`]).
+pub fn storable_finish(f: &Finish) -> Cow<'_, Finish> {
+    match storable(&f.reason) {
+        Cow::Borrowed(_) => Cow::Borrowed(f),
+        Cow::Owned(reason) => Cow::Owned(Finish {
+            result: f.result,
+            reason,
+        }),
+    }
 }
 
 /// What an imported game is as stored: its result (`*` when unfinished), its reason (`None`

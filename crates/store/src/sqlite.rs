@@ -1022,6 +1022,7 @@ impl GameStore for SqliteStore {
     }
 
     fn create_game(&self, game: &NewGame) -> Result<(GameId, GameKey), StoreError> {
+        let game = &*rules::storable_game(game);
         self.write(|tx| {
             let (id, key) = insert_game(tx, game, now_ms(), &FRESH)?;
             let entries = explorer::entries(&game.start_fen, []);
@@ -1036,6 +1037,7 @@ impl GameStore for SqliteStore {
         moves: &[MoveRecord],
         seats: &Seats,
     ) -> Result<(GameId, GameKey), StoreError> {
+        let game = &*rules::storable_game(game);
         check_moves(&game.start_fen, moves)?;
         let plies = rules::plies_of(moves)?;
         self.write(|tx| {
@@ -1098,6 +1100,7 @@ impl GameStore for SqliteStore {
     }
 
     fn finish_game(&self, id: GameId, finish: &Finish) -> Result<(), StoreError> {
+        let finish = &*rules::storable_finish(finish);
         rules::check_result(finish)?;
         self.write(|tx| {
             rules::check_finish(id, &state(tx, id)?, finish)?;
@@ -1122,6 +1125,7 @@ impl GameStore for SqliteStore {
         hash: &str,
         name: &str,
     ) -> Result<(), StoreError> {
+        let name = &*rules::storable(name);
         let (column, name_column) = match color {
             chess960_core::Color::White => ("white_seat", "white"),
             chess960_core::Color::Black => ("black_seat", "black"),
@@ -1176,6 +1180,8 @@ impl GameStore for SqliteStore {
     }
 
     fn set_tag(&self, id: GameId, name: &str, value: Option<&str>) -> Result<(), StoreError> {
+        let value = value.map(rules::storable);
+        let value = value.as_deref();
         let home = rules::check_tag(name)?;
         self.write(|tx| {
             state(tx, id)?;
@@ -1424,6 +1430,7 @@ impl GameStore for SqliteStore {
 
 impl SqliteStore {
     fn import(&self, games: &[ImportGame], defer: bool) -> Result<Vec<ImportOutcome>, StoreError> {
+        let games = &*rules::storable_imports(games);
         self.write(|tx| {
             let now = now_ms();
             let mut out = Vec::with_capacity(games.len());

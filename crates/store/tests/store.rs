@@ -610,3 +610,41 @@ fn a_start_set_before_the_first_move_only() {
         ));
     });
 }
+
+/// A NUL character (PGN allows no control characters; PostgreSQL's text cannot hold one) is
+/// kept as U+FFFD by every backend, in games made, imported, tagged and finished alike, and
+/// nothing else about the game changes.
+#[test]
+fn a_nul_character_is_kept_as_a_replacement_character() {
+    common::each_backend(|store| {
+        let mut g = new_game(7, "Ann\0Lee", "Bob");
+        g.tags.push(("Site".into(), "Oslo\0".into()));
+        let (id, _) = store.create_game(&g).unwrap();
+        store.set_tag(id, "Round", Some("1\0a")).unwrap();
+        store.finish_game(id, &finish("1-0", "resigned\0")).unwrap();
+        let back = store.game(id).unwrap().unwrap();
+        assert_eq!(back.game.white, "Ann\u{FFFD}Lee");
+        assert!(back
+            .game
+            .tags
+            .contains(&("Site".into(), "Oslo\u{FFFD}".into())));
+        assert!(back
+            .game
+            .tags
+            .contains(&("Round".into(), "1\u{FFFD}a".into())));
+        assert_eq!(back.finish.unwrap().reason, "resigned\u{FFFD}");
+
+        let imported = ImportGame {
+            game: new_game(8, "Cy\0", "Di"),
+            moves: Vec::new(),
+            finish: Some(finish("1/2-1/2", "agreed")),
+            movetext: None,
+        };
+        let out = store.import_games(&[imported.clone(), imported]).unwrap();
+        let ImportOutcome::Added(first) = out[0] else {
+            panic!("{out:?}")
+        };
+        assert_eq!(out[1], ImportOutcome::Duplicate(first));
+        assert_eq!(store.game(first).unwrap().unwrap().game.white, "Cy\u{FFFD}");
+    });
+}

@@ -38,7 +38,13 @@ impl EventStore for PgStore {
             tx.query_one(
                 "INSERT INTO events (key, name, revision, arbiter, created_ms, updated_ms, doc)
                  VALUES ($1, $2, 1, $3, $4, $4, $5) RETURNING id",
-                &[&key, &event.name, &arbiter_hash, &now, &doc],
+                &[
+                    &key,
+                    &crate::rules::storable(&event.name),
+                    &arbiter_hash,
+                    &now,
+                    &doc,
+                ],
             )
             .and_then(|r| r.try_get::<_, i64>(0))
             .map_err(|e| s.err(&e))
@@ -106,7 +112,7 @@ impl EventStore for PgStore {
             tx.execute(
                 "UPDATE events SET name = $2, revision = $3, updated_ms = $4, doc = $5
                   WHERE id = $1",
-                &[&id, &event.name, &((revision + 1) as i64), &now_ms(), &doc],
+                &[&id, &crate::rules::storable(&event.name), &((revision + 1) as i64), &now_ms(), &doc],
             )
             .map_err(|e| s.err(&e))?;
             Ok(revision + 1)

@@ -33,7 +33,13 @@ impl EventStore for SqliteStore {
             tx.execute(
                 "INSERT INTO events (key, name, revision, arbiter, created_ms, updated_ms, doc)
                  VALUES (?1, ?2, 1, ?3, ?4, ?4, ?5)",
-                params![key, event.name, arbiter_hash, now, doc],
+                params![
+                    key,
+                    crate::rules::storable(&event.name),
+                    arbiter_hash,
+                    now,
+                    doc
+                ],
             )
             .map_err(db_err)?;
             Ok(tx.last_insert_rowid())
@@ -109,7 +115,7 @@ impl EventStore for SqliteStore {
             }
             tx.execute(
                 "UPDATE events SET name = ?2, revision = ?3, updated_ms = ?4, doc = ?5 WHERE id = ?1",
-                params![id, event.name, (revision + 1) as i64, now_ms(), doc],
+                params![id, crate::rules::storable(&event.name), (revision + 1) as i64, now_ms(), doc],
             )
             .map_err(db_err)?;
             Ok(revision + 1)
