@@ -36,7 +36,7 @@ use crate::{
 use postgres::types::ToSql;
 use postgres::{Client, IsolationLevel, NoTls, Row, Transaction};
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
 /// True for a database address this backend takes rather than a SQLite file name.
@@ -128,8 +128,13 @@ const MIGRATIONS: &[&str] = &[
 /// The schema version this program writes to PostgreSQL.
 pub const PG_SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
 
-/// Idle connections kept for the next call.
-const POOL_SIZE: usize = 8;
+/// The most connections a store opens at once: calls beyond wait for one to come back, so
+/// that a busy server cannot exhaust the database's `max_connections` (100 by default,
+/// shared by every server process).
+const MAX_OPEN: usize = 16;
+
+/// How long a call waits for a connection when all [`MAX_OPEN`] are busy.
+const POOL_WAIT: Duration = Duration::from_secs(30);
 
 /// How long connecting may take before the database counts as unreachable.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -158,7 +163,16 @@ pub struct PgStore {
     config: postgres::Config,
     /// The address without its password, for messages.
     label: String,
-    idle: Mutex<Vec<Client>>,
+    pool: Mutex<Pool>,
+    /// Signalled when a connection comes back or closes.
+    freed: Condvar,
+}
+
+/// The connections of a store: the idle ones, and how many are open in all (idle or in use).
+#[derive(Default)]
+struct Pool {
+    idle: Vec<Client>,
+    open: usize,
 }
 
 /// The address of `config` without its password: `postgres://user@host:port/dbname`.
@@ -202,10 +216,11 @@ impl PgStore {
         let store = PgStore {
             config,
             label,
-            idle: Mutex::new(Vec::new()),
+            pool: Mutex::new(Pool::default()),
+            freed: Condvar::new(),
         };
         off_runtime(|| {
-            let mut client = store.connect()?;
+            let mut client = store.take()?;
             store.migrate(&mut client)?;
             store.put(client);
             Ok::<(), StoreError>(())
@@ -228,24 +243,59 @@ impl PgStore {
         })
     }
 
-    /// A connection from the pool, or a new one.
+    fn lock_pool(&self) -> std::sync::MutexGuard<'_, Pool> {
+        // A panic while holding the lock leaves the list itself intact.
+        self.pool.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// An idle connection, or a new one while fewer than [`MAX_OPEN`] are open, or the next
+    /// one to come back within [`POOL_WAIT`]. Every connection taken goes back with
+    /// [`PgStore::put`].
     fn take(&self) -> Result<Client, StoreError> {
-        let pooled = self.idle.lock().unwrap_or_else(|p| p.into_inner()).pop();
-        match pooled {
-            Some(c) if !c.is_closed() => Ok(c),
-            _ => self.connect(),
+        let deadline = std::time::Instant::now() + POOL_WAIT;
+        let mut pool = self.lock_pool();
+        loop {
+            if let Some(c) = pool.idle.pop() {
+                if !c.is_closed() {
+                    return Ok(c);
+                }
+                pool.open -= 1;
+                continue;
+            }
+            if pool.open < MAX_OPEN {
+                pool.open += 1;
+                drop(pool);
+                return self.connect().inspect_err(|_| {
+                    self.lock_pool().open -= 1;
+                    self.freed.notify_one();
+                });
+            }
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                return Err(StoreError::Backend(format!(
+                    "PostgreSQL database {}: all {MAX_OPEN} connections stayed busy for {} s",
+                    self.label,
+                    POOL_WAIT.as_secs()
+                )));
+            }
+            pool = self
+                .freed
+                .wait_timeout(pool, left)
+                .map(|(g, _)| g)
+                .unwrap_or_else(|p| p.into_inner().0);
         }
     }
 
-    /// Gives a connection back to the pool (a closed one is dropped).
+    /// Gives a connection back to the pool (a closed one is counted out and dropped).
     fn put(&self, c: Client) {
+        let mut pool = self.lock_pool();
         if c.is_closed() {
-            return;
+            pool.open -= 1;
+        } else {
+            pool.idle.push(c);
         }
-        let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
-        if idle.len() < POOL_SIZE {
-            idle.push(c);
-        }
+        drop(pool);
+        self.freed.notify_one();
     }
 
     /// A backend error, naming the database.
@@ -1368,7 +1418,7 @@ impl GameStore for PgStore {
 impl Drop for PgStore {
     fn drop(&mut self) {
         // Each client owns a small runtime, which cannot be dropped inside another one.
-        let idle = std::mem::take(self.idle.get_mut().unwrap_or_else(|p| p.into_inner()));
+        let idle = std::mem::take(&mut self.pool.get_mut().unwrap_or_else(|p| p.into_inner()).idle);
         off_runtime(move || drop(idle));
     }
 }

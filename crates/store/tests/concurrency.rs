@@ -172,3 +172,26 @@ fn two_handles_racing_for_the_same_move_store_it_once() {
         assert_eq!(b.count(&GameFilter::default()).unwrap(), 2);
     });
 }
+
+/// More threads than a store opens connections (PostgreSQL's pool holds at most 16) each
+/// play a game at once: every call waits its turn and succeeds, and every move is there.
+#[test]
+fn more_writers_than_connections_all_get_through() {
+    common::each_backend(|b| {
+        let store = b.store();
+        std::thread::scope(|scope| {
+            for t in 0..40u16 {
+                scope.spawn(move || {
+                    let (id, _) = store.create_game(&new_game(t, "W", "B")).unwrap();
+                    for ply in 0..5 {
+                        store.append_move(id, ply, &mv(ply)).unwrap();
+                        store.game(id).unwrap().unwrap();
+                    }
+                });
+            }
+        });
+        let games = store.list(&GameFilter::default()).unwrap();
+        assert_eq!(games.len(), 40);
+        assert!(games.iter().all(|g| g.plies == 5));
+    });
+}
