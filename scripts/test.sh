@@ -30,7 +30,7 @@ step "Debian packages: pgn-extract and Scid (read back our PGN), engines (match 
 missing=()
 for pair in pgn-extract:pgn-extract tkscid:scid stockfish:stockfish glaurung:glaurung \
             ethereal-chess:ethereal-chess fairy-stockfish:fairy-stockfish polyglot:polyglot \
-            chromium:chromium g++:g++ make:make; do
+            chromium:chromium g++:g++ make:make gzip:gzip zstd:zstd; do
   bin=${pair%%:*} pkg=${pair#*:}
   command -v "$bin" >/dev/null || [ -x "/usr/games/$bin" ] || missing+=("$pkg")
 done

@@ -9,6 +9,7 @@ mod cmd;
 mod error;
 mod input;
 mod progress;
+mod source;
 
 use clap::{Parser, Subcommand};
 use std::io::Write;

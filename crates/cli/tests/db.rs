@@ -415,3 +415,84 @@ fn delete_by_id_and_key_all_or_nothing() {
         .unwrap();
     assert!(stdout(&help).contains("Exit status"), "{}", stdout(&help));
 }
+
+/// Compresses `input` into `output` with the system's `gzip` or `zstd` (scripts/test.sh
+/// installs them): an independent writer of both formats.
+fn compress(tool: &str, input: &Path, output: &Path) {
+    let out = Command::new(tool)
+        .args(["-c", "-q"])
+        .arg(input)
+        .output()
+        .unwrap_or_else(|e| panic!("{tool} is needed for this test (apt-get install {tool}): {e}"));
+    assert!(out.status.success(), "{tool}: {}", stderr(&out));
+    let mut bytes = std::fs::read(output).unwrap_or_default();
+    // Appended, so that a second call makes a file of two members or frames, as concatenated
+    // and parallel compressors write.
+    bytes.extend_from_slice(&out.stdout);
+    std::fs::write(output, bytes).unwrap();
+}
+
+#[test]
+fn gzip_and_zstd_files_import_as_their_text() {
+    let dir = scratch("compressed");
+    let tcec = shared("pgn/tcec/TCEC_Season_6_-_FRC.pgn");
+    let fatics = shared("pgn/fatics/chess960.pgn");
+    let plain_db = dir.join("plain.sqlite3");
+    let out = run(&plain_db, &["import", "--json", &tcec, &fatics]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let plain: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert!(plain["added"].as_u64().unwrap() > 100, "{plain}");
+    let expected = export_all(&plain_db, &dir.join("plain.pgn"));
+    for (tool, ext) in [("gzip", "gz"), ("zstd", "zst")] {
+        // Two members (frames): each file compressed on its own, then concatenated.
+        let packed = dir.join(format!("both.pgn.{ext}"));
+        compress(tool, Path::new(&tcec), &packed);
+        compress(tool, Path::new(&fatics), &packed);
+        let db = dir.join(format!("{ext}.sqlite3"));
+        let out = run(&db, &["import", "--json", packed.to_str().unwrap()]);
+        assert!(out.status.success(), "{ext}: {}", stderr(&out));
+        let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+        assert_eq!(v, plain, "{ext}");
+        assert!(
+            export_all(&db, &dir.join(format!("{ext}.pgn"))) == expected,
+            "{ext}: the games differ from the plain file's"
+        );
+        // From standard input too (the format is told by the first bytes, not the name).
+        let piped = Command::new(env!("CARGO_BIN_EXE_chess960"))
+            .args(["db", "--db"])
+            .arg(dir.join(format!("{ext}-stdin.sqlite3")))
+            .args(["import", "--json", "-"])
+            .stdin(std::fs::File::open(&packed).unwrap())
+            .output()
+            .unwrap();
+        assert!(piped.status.success(), "{ext}: {}", stderr(&piped));
+        assert_eq!(
+            serde_json::from_str::<Value>(&stdout(&piped)).unwrap(),
+            plain
+        );
+        // `pgn check` reads them as well.
+        let checked = Command::new(env!("CARGO_BIN_EXE_chess960"))
+            .args(["pgn", "check", "--json"])
+            .arg(&packed)
+            .output()
+            .unwrap();
+        let c: Value = serde_json::from_str(&stdout(&checked)).unwrap();
+        assert_eq!(c["games"], plain["games"], "{ext}");
+        // Cut short: exit 2, the file and its compression named; the games before the cut
+        // are kept (committed batches, as for an interrupted import).
+        let bytes = std::fs::read(&packed).unwrap();
+        let cut = dir.join(format!("cut.pgn.{ext}"));
+        std::fs::write(&cut, &bytes[..bytes.len() / 3]).unwrap();
+        let out = run(
+            &dir.join(format!("{ext}-cut.sqlite3")),
+            &["import", "--batch", "10", cut.to_str().unwrap()],
+        );
+        assert_eq!(out.status.code(), Some(2), "{ext}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.starts_with("chess960: cannot read ")
+                && err.contains(&format!("cut.pgn.{ext} ({tool})")),
+            "{err}"
+        );
+    }
+}

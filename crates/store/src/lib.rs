@@ -20,6 +20,7 @@ use std::fmt;
 pub mod events;
 pub mod explorer;
 mod filter;
+pub mod packed;
 pub mod pgn;
 pub mod postgres;
 pub mod replay;

@@ -27,6 +27,7 @@ mod events;
 
 use crate::explorer::{self, KeyCount};
 use crate::filter;
+use crate::packed;
 use crate::rules::{self, check_moves, GameState, TagHome};
 use crate::util::{clocks, game_date, ms, new_key, now_ms};
 use crate::{
@@ -123,6 +124,9 @@ const MIGRATIONS: &[&str] = &[
         updated_ms  BIGINT NOT NULL,
         doc         TEXT   NOT NULL
     );",
+    // Version 2: the main line of an imported game packed into one value (crate::packed)
+    // instead of a `moves` row per move; NULL for games whose moves are rows.
+    "ALTER TABLE games ADD COLUMN packed_moves BYTEA;",
 ];
 
 /// The schema version this program writes to PostgreSQL.
@@ -504,7 +508,8 @@ fn redact(address: &str) -> String {
 }
 
 const GAME_COLUMNS: &str = "id, key, start_id, start_fen, white, black, time_control, \
-    white_ms, black_ms, result, reason, created_ms, updated_ms, movetext, white_seat, black_seat";
+    white_ms, black_ms, result, reason, created_ms, updated_ms, movetext, white_seat, black_seat, \
+    packed_moves";
 
 const SUMMARY_COLUMNS: &str =
     "g.id, g.key, g.start_id, g.white, g.black, g.result, g.reason, g.date, g.plies, g.created_ms";
@@ -659,11 +664,16 @@ impl PgStore {
                 let result = self.result_col(r, 9)?;
                 let reason: Option<String> = self.col(r, 10)?;
                 let finish = rules::stored_finish(result, reason);
+                let start_fen: String = self.col(r, 3)?;
+                let moves = match self.col::<Option<Vec<u8>>>(r, 16)? {
+                    Some(bytes) => packed::unpack(&start_fen, &bytes)?,
+                    None => moves.remove(&id).unwrap_or_default(),
+                };
                 Ok(StoredGame {
                     id: GameId(id),
                     key: self.key_col(r, 1)?,
                     game: NewGame {
-                        start_fen: self.col(r, 3)?,
+                        start_fen,
                         start_id: self
                             .col::<Option<i32>>(r, 2)?
                             .and_then(|v| u16::try_from(v).ok()),
@@ -673,7 +683,7 @@ impl PgStore {
                         clocks: self.clocks_col(r, 7)?,
                         tags: tags.remove(&id).unwrap_or_default(),
                     },
-                    moves: moves.remove(&id).unwrap_or_default(),
+                    moves,
                     finish,
                     movetext: self.col(r, 13)?,
                     created_at_ms: self.col(r, 11)?,
@@ -706,9 +716,9 @@ impl PgStore {
             .query_one(
                 "INSERT INTO games (key, start_id, start_fen, white, black, time_control,
                      white_ms, black_ms, result, reason, date, created_ms, updated_ms, plies,
-                     dup_hash, movetext, white_seat, black_seat)
+                     dup_hash, movetext, white_seat, black_seat, packed_moves)
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13, $14, $15,
-                     $16, $17)
+                     $16, $17, $18)
                  RETURNING id",
                 &[
                     &key.as_str(),
@@ -728,6 +738,7 @@ impl PgStore {
                     &row.movetext,
                     &row.seats.white.to_column(),
                     &row.seats.black.to_column(),
+                    &row.packed,
                 ],
             )
             .and_then(|r| r.try_get(0))
@@ -843,22 +854,28 @@ impl PgStore {
         id: i64,
     ) -> Result<Option<(String, GameResult, Vec<String>)>, StoreError> {
         let Some(row) = tx
-            .query_opt("SELECT start_fen, result FROM games WHERE id = $1", &[&id])
+            .query_opt(
+                "SELECT start_fen, result, packed_moves FROM games WHERE id = $1",
+                &[&id],
+            )
             .map_err(|e| self.err(&e))?
         else {
             return Ok(None);
         };
         let fen: String = self.col(&row, 0)?;
         let result = self.result_col(&row, 1)?;
-        let ucis = tx
-            .query(
-                "SELECT uci FROM moves WHERE game_id = $1 ORDER BY ply",
-                &[&id],
-            )
-            .map_err(|e| self.err(&e))?
-            .iter()
-            .map(|r| self.col::<String>(r, 0))
-            .collect::<Result<_, _>>()?;
+        let ucis = match self.col::<Option<Vec<u8>>>(&row, 2)? {
+            Some(bytes) => packed::ucis(&bytes)?,
+            None => tx
+                .query(
+                    "SELECT uci FROM moves WHERE game_id = $1 ORDER BY ply",
+                    &[&id],
+                )
+                .map_err(|e| self.err(&e))?
+                .iter()
+                .map(|r| self.col::<String>(r, 0))
+                .collect::<Result<_, _>>()?,
+        };
         Ok(Some((fen, result, ucis)))
     }
 
@@ -917,6 +934,8 @@ struct RowState<'a> {
     hash: Option<[u8; 16]>,
     movetext: Option<&'a str>,
     seats: &'a Seats,
+    /// The moves packed ([`packed`]) instead of written as rows.
+    packed: Option<&'a [u8]>,
 }
 
 /// A game not yet finished, with no moves.
@@ -927,6 +946,7 @@ const FRESH: RowState<'static> = RowState {
     hash: None,
     movetext: None,
     seats: &Seats::NONE,
+    packed: None,
 };
 
 impl GameStore for PgStore {
@@ -947,6 +967,7 @@ impl GameStore for PgStore {
                 .query(
                     "SELECT g.id, g.plies, count(m.ply), coalesce(max(m.ply) + 1, 0)
                        FROM games g LEFT JOIN moves m ON m.game_id = g.id
+                      WHERE g.packed_moves IS NULL
                       GROUP BY g.id, g.plies
                      HAVING g.plies <> count(m.ply) OR count(m.ply) <> coalesce(max(m.ply) + 1, 0)
                       ORDER BY g.id LIMIT 10",
@@ -1079,9 +1100,19 @@ impl GameStore for PgStore {
                 &[&id.0, &keep],
             )
             .map_err(|e| s.err(&e))?;
+            // A packed line belongs to finished games only; the game is unfinished again and
+            // may take moves, which are rows: its remaining moves become rows.
+            let packed: Option<Vec<u8>> = tx
+                .query_one("SELECT packed_moves FROM games WHERE id = $1", &[&id.0])
+                .and_then(|r| r.try_get(0))
+                .map_err(|e| s.err(&e))?;
+            if let Some(bytes) = packed {
+                let moves = packed::unpack(&fen, &bytes)?;
+                s.insert_moves(tx, id.0, 0, &moves[..moves.len().min(plies as usize)])?;
+            }
             tx.execute(
                 "UPDATE games SET plies = $2, result = '*', reason = NULL, dup_hash = NULL,
-                     updated_ms = $3 WHERE id = $1",
+                     packed_moves = NULL, updated_ms = $3 WHERE id = $1",
                 &[&id.0, &keep, &now_ms()],
             )
             .map_err(|e| s.err(&e))?;
@@ -1389,6 +1420,7 @@ impl GameStore for PgStore {
                         continue;
                     }
                 }
+                let packed = rules::import_packed(g);
                 let row = RowState {
                     result,
                     reason,
@@ -1396,9 +1428,12 @@ impl GameStore for PgStore {
                     hash,
                     movetext: movetext.as_deref(),
                     seats: &Seats::NONE,
+                    packed: packed.as_deref(),
                 };
                 let (id, _) = s.insert_game(tx, game, now, &row)?;
-                s.insert_moves(tx, id.0, 0, moves)?;
+                if packed.is_none() {
+                    s.insert_moves(tx, id.0, 0, moves)?;
+                }
                 let entries =
                     explorer::entries(&game.start_fen, moves.iter().map(|m| m.uci.as_str()));
                 index.extend(Self::entry_rows(

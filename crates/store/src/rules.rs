@@ -310,6 +310,14 @@ pub fn import_row(g: &crate::ImportGame) -> (GameResult, Option<&str>, Option<[u
     (result, reason, hash)
 }
 
+/// How an imported game's moves are stored: packed ([`crate::packed`]) when the game is
+/// finished, so that it never takes another move, and its moves can be packed exactly;
+/// `None`: a row per move, as for games played here.
+pub fn import_packed(g: &crate::ImportGame) -> Option<Vec<u8>> {
+    g.finish.as_ref()?;
+    crate::packed::pack(&g.moves)
+}
+
 /// The duplicate hash of a game as stored: finished games have one, unfinished games none
 /// (two games stopped at the same move may be two different games, and nothing tells them
 /// apart).

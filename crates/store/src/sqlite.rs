@@ -16,6 +16,7 @@ mod events;
 
 use crate::explorer::{self, IndexEntry, KeyCount};
 use crate::filter;
+use crate::packed;
 use crate::rules::{self, check_moves, GameState, TagHome};
 use crate::util::{clocks, game_date, ms, new_key, now_ms};
 use crate::{
@@ -135,6 +136,10 @@ const MIGRATIONS: &[&str] = &[
         updated_ms  INTEGER NOT NULL,
         doc         TEXT NOT NULL
     );",
+    // Version 7: the main line of an imported game packed into one value (crate::packed)
+    // instead of a `moves` row per move; NULL for games whose moves are rows (every game
+    // played here, and any game stored before).
+    "ALTER TABLE games ADD COLUMN packed_moves BLOB;",
 ];
 
 /// What a migration needs beyond its SQL, run in the same transaction right after the SQL
@@ -147,7 +152,7 @@ fn after_migration(tx: &Connection, version: u32) -> rusqlite::Result<()> {
                 .query_map([], |r| r.get(0))?
                 .collect::<rusqlite::Result<_>>()?;
             for id in ids {
-                refresh_hash(tx, id)?;
+                refresh_hash_with(tx, id, row_ucis)?;
             }
             Ok(())
         }
@@ -182,6 +187,11 @@ enum Probe {
 
 /// Maps an SQLite failure to a store error: damage is reported as such.
 fn db_err(e: rusqlite::Error) -> StoreError {
+    if let rusqlite::Error::FromSqlConversionFailure(_, rusqlite::types::Type::Blob, inner) = &e {
+        return StoreError::Corrupt {
+            detail: inner.to_string(),
+        };
+    }
     match e.sqlite_error_code() {
         Some(ErrorCode::DatabaseCorrupt) | Some(ErrorCode::NotADatabase) => StoreError::Corrupt {
             detail: e.to_string(),
@@ -390,14 +400,13 @@ impl SqliteStore {
             writer: Mutex::new(conn),
             readers: Mutex::new(Vec::new()),
         };
-        // Games a killed bulk import left without their index rows.
+        // Games without their index rows: left by a killed bulk import, or every game of a
+        // database that comes from before the index (migration to version 4).
         let pending = store.pending_index()?;
         if pending > 0 {
             let note = pending >= INDEX_NOTE;
             if note {
-                eprintln!(
-                    "chess960: writing the explorer's position index of {pending} imported games"
-                );
+                eprintln!("chess960: writing the explorer's position index of {pending} games");
             }
             store.index_pending(&mut |done| {
                 if note {
@@ -557,7 +566,8 @@ impl Drop for SqliteStore {
 }
 
 const GAME_COLUMNS: &str = "id, key, start_id, start_fen, white, black, time_control, \
-    white_ms, black_ms, result, reason, created_ms, updated_ms, movetext, white_seat, black_seat";
+    white_ms, black_ms, result, reason, created_ms, updated_ms, movetext, white_seat, black_seat, \
+    packed_moves";
 
 /// A games row, before its moves and tags are read.
 struct Head {
@@ -575,6 +585,7 @@ struct Head {
     updated_at_ms: i64,
     movetext: Option<String>,
     seats: Seats,
+    packed_moves: Option<Vec<u8>>,
 }
 
 /// A result column: `1-0`, `0-1`, `1/2-1/2` or `*` (what [`GameStore::finish_game`] and the
@@ -609,24 +620,31 @@ fn game_head(r: &rusqlite::Row<'_>) -> rusqlite::Result<Head> {
             white: SeatRecord::from_column(r.get(14)?),
             black: SeatRecord::from_column(r.get(15)?),
         },
+        packed_moves: r.get(16)?,
     })
 }
 
 /// Reads a game's moves and tags.
 fn complete(c: &Connection, h: Head) -> rusqlite::Result<StoredGame> {
-    let mut st = c.prepare_cached(
-        "SELECT uci, san, white_ms, black_ms, played_ms FROM moves WHERE game_id = ?1 ORDER BY ply",
-    )?;
-    let moves = st
-        .query_map([h.id], |r| {
-            Ok(MoveRecord {
-                uci: r.get(0)?,
-                san: r.get(1)?,
-                clocks: clocks(r.get(2)?, r.get(3)?),
-                played_at_ms: r.get(4)?,
-            })
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let moves = match &h.packed_moves {
+        Some(bytes) => packed::unpack(&h.start_fen, bytes).map_err(packed_err)?,
+        None => {
+            let mut st = c.prepare_cached(
+                "SELECT uci, san, white_ms, black_ms, played_ms FROM moves WHERE game_id = ?1 ORDER BY ply",
+            )?;
+            let rows = st
+                .query_map([h.id], |r| {
+                    Ok(MoveRecord {
+                        uci: r.get(0)?,
+                        san: r.get(1)?,
+                        clocks: clocks(r.get(2)?, r.get(3)?),
+                        played_at_ms: r.get(4)?,
+                    })
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            rows
+        }
+    };
     let mut st =
         c.prepare_cached("SELECT name, value FROM tags WHERE game_id = ?1 ORDER BY ord")?;
     let tags = st
@@ -683,6 +701,16 @@ fn where_clause(f: &GameFilter) -> (String, Vec<rusqlite::types::Value>) {
 /// Recomputes the stored hash of a game from what is stored (after its result or a tag
 /// changed): finished games have one, unfinished games none (they are never duplicates).
 fn refresh_hash(tx: &Connection, id: i64) -> rusqlite::Result<()> {
+    refresh_hash_with(tx, id, ucis_of)
+}
+
+/// [`refresh_hash`] with the game's moves read by `ucis` (the migration to version 2 reads
+/// them from rows: the packed lines of version 7 do not exist yet).
+fn refresh_hash_with(
+    tx: &Connection,
+    id: i64,
+    ucis: fn(&Connection, i64) -> rusqlite::Result<Vec<String>>,
+) -> rusqlite::Result<()> {
     let (fen, white, black, result): (String, String, String, String) = tx.query_row(
         "SELECT start_fen, white, black, result FROM games WHERE id = ?1",
         [id],
@@ -690,10 +718,7 @@ fn refresh_hash(tx: &Connection, id: i64) -> rusqlite::Result<()> {
     )?;
     let result = GameResult::parse(&result).unwrap_or(GameResult::Unknown);
     let hash = if result.is_decided() {
-        let ucis: Vec<String> = tx
-            .prepare_cached("SELECT uci FROM moves WHERE game_id = ?1 ORDER BY ply")?
-            .query_map([id], |r| r.get(0))?
-            .collect::<rusqlite::Result<_>>()?;
+        let ucis = ucis(tx, id)?;
         let tags: Vec<(String, String)> = tx
             .prepare_cached("SELECT name, value FROM tags WHERE game_id = ?1 ORDER BY ord")?
             .query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))?
@@ -725,6 +750,8 @@ struct RowState<'a> {
     hash: Option<&'a [u8]>,
     movetext: Option<&'a str>,
     seats: &'a Seats,
+    /// The moves packed ([`packed`]) instead of written as rows.
+    packed: Option<&'a [u8]>,
 }
 
 /// A game not yet finished, with no moves.
@@ -735,6 +762,7 @@ const FRESH: RowState<'static> = RowState {
     hash: None,
     movetext: None,
     seats: &Seats::NONE,
+    packed: None,
 };
 
 /// Inserts a game row and its tags; returns its id and key.
@@ -754,9 +782,9 @@ fn insert_game(
     tx.prepare_cached(
         "INSERT INTO games (key, start_id, start_fen, white, black, time_control, white_ms,
              black_ms, result, reason, date, created_ms, updated_ms, plies, dup_hash, movetext,
-             white_seat, black_seat)
+             white_seat, black_seat, packed_moves)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?12, ?13, ?14, ?15, ?16,
-             ?17)",
+             ?17, ?18)",
     )
     .and_then(|mut st| {
         st.execute(params![
@@ -777,6 +805,7 @@ fn insert_game(
             row.movetext,
             row.seats.white.to_column(),
             row.seats.black.to_column(),
+            row.packed,
         ])
     })
     .map_err(db_err)?;
@@ -833,11 +862,36 @@ fn stored_line(tx: &Connection, id: i64) -> rusqlite::Result<(String, String, Ve
     let (fen, result): (String, String) = tx
         .prepare_cached("SELECT start_fen, result FROM games WHERE id = ?1")?
         .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    let ucis = tx
-        .prepare_cached("SELECT uci FROM moves WHERE game_id = ?1 ORDER BY ply")?
-        .query_map([id], |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?;
+    let ucis = ucis_of(tx, id)?;
     Ok((fen, result, ucis))
+}
+
+/// A game's moves in UCI, from its rows or its packed line.
+fn ucis_of(tx: &Connection, id: i64) -> rusqlite::Result<Vec<String>> {
+    let packed: Option<Vec<u8>> = tx
+        .prepare_cached("SELECT packed_moves FROM games WHERE id = ?1")?
+        .query_row([id], |r| r.get(0))?;
+    match packed {
+        Some(bytes) => packed::ucis(&bytes).map_err(packed_err),
+        None => row_ucis(tx, id),
+    }
+}
+
+/// A game's moves in UCI, from its rows.
+fn row_ucis(tx: &Connection, id: i64) -> rusqlite::Result<Vec<String>> {
+    tx.prepare_cached("SELECT uci FROM moves WHERE game_id = ?1 ORDER BY ply")?
+        .query_map([id], |r| r.get(0))?
+        .collect()
+}
+
+/// A damaged packed line, as the rusqlite error a row reader returns (reported as
+/// [`StoreError::Corrupt`] by [`db_err`]).
+fn packed_err(e: StoreError) -> rusqlite::Error {
+    rusqlite::Error::FromSqlConversionFailure(
+        16,
+        rusqlite::types::Type::Blob,
+        Box::new(std::io::Error::other(e.to_string())),
+    )
 }
 
 /// Writes (inserts or replaces) one row of the position index.
@@ -904,7 +958,7 @@ fn index_pending_step(tx: &Connection) -> rusqlite::Result<u64> {
     let mut rows: Vec<(i64, i64, Option<u16>, Option<u8>)> = Vec::new();
     {
         let mut st = tx.prepare_cached(
-            "SELECT g.id, g.start_fen, g.result, m.uci
+            "SELECT g.id, g.start_fen, g.result, g.packed_moves, m.uci
              FROM positions_pending p JOIN games g ON g.id = p.game_id
                  LEFT JOIN moves m ON m.game_id = g.id
              WHERE p.game_id BETWEEN ?1 AND ?2 ORDER BY g.id, m.ply",
@@ -928,8 +982,11 @@ fn index_pending_step(tx: &Connection) -> rusqlite::Result<u64> {
                 }
                 game = Some((id, r.get(1)?, r.get(2)?));
                 ucis.clear();
+                if let Some(bytes) = r.get_ref(3)?.as_blob_or_null()? {
+                    ucis = packed::ucis(bytes).map_err(packed_err)?;
+                }
             }
-            if let Some(u) = r.get::<_, Option<String>>(3)? {
+            if let Some(u) = r.get::<_, Option<String>>(4)? {
                 ucis.push(u);
             }
         }
@@ -951,30 +1008,15 @@ fn index_pending_step(tx: &Connection) -> rusqlite::Result<u64> {
     Ok(n as u64)
 }
 
-/// Builds the position index of every stored game (migration to version 4), in the
-/// migration's transaction, with notes on standard error for a large database.
+/// Marks every stored game for the position index (migration to version 4); opening the
+/// database then builds it ([`SqliteStore::index_pending`]), 40,000 games a transaction, with
+/// notes on standard error for a large database. (Building it here, inside the migration,
+/// would read the games with the columns of version 4, which later versions change.)
 fn fill_index(tx: &Connection) -> rusqlite::Result<()> {
-    let total = tx.execute(
+    tx.execute(
         "INSERT INTO positions_pending (game_id) SELECT id FROM games",
         [],
-    )? as u64;
-    let note = total >= INDEX_NOTE;
-    if note {
-        eprintln!(
-            "chess960: building the explorer's position index of {total} games (schema version 4, once)"
-        );
-    }
-    let mut done = 0;
-    loop {
-        let n = index_pending_step(tx)?;
-        if n == 0 {
-            break;
-        }
-        done += n;
-        if note {
-            eprintln!("chess960: {done} of {total} games indexed");
-        }
-    }
+    )?;
     Ok(())
 }
 
@@ -1089,9 +1131,24 @@ impl GameStore for SqliteStore {
                 params![id.0, plies],
             )
             .map_err(db_err)?;
+            // A packed line belongs to finished games only; the game is unfinished again and
+            // may take moves, which are rows: its remaining moves become rows.
+            let packed: Option<Vec<u8>> = tx
+                .query_row(
+                    "SELECT packed_moves FROM games WHERE id = ?1",
+                    [id.0],
+                    |r| r.get(0),
+                )
+                .map_err(db_err)?;
+            if let Some(bytes) = packed {
+                let moves = packed::unpack(&fen, &bytes)?;
+                for (ply, mv) in moves.iter().take(plies as usize).enumerate() {
+                    insert_move(tx, id.0, ply as u32, mv).map_err(db_err)?;
+                }
+            }
             tx.execute(
                 "UPDATE games SET plies = ?2, result = '*', reason = NULL, dup_hash = NULL,
-                     updated_ms = ?3 WHERE id = ?1",
+                     packed_moves = NULL, updated_ms = ?3 WHERE id = ?1",
                 params![id.0, plies, now_ms()],
             )
             .map_err(db_err)?;
@@ -1455,6 +1512,7 @@ impl SqliteStore {
                         continue;
                     }
                 }
+                let packed = rules::import_packed(g);
                 let row = RowState {
                     result: result.as_str(),
                     reason,
@@ -1462,10 +1520,13 @@ impl SqliteStore {
                     hash: hash.as_ref().map(|h| &h[..]),
                     movetext: movetext.as_deref(),
                     seats: &Seats::NONE,
+                    packed: packed.as_deref(),
                 };
                 let (id, _) = insert_game(tx, game, now, &row)?;
-                for (ply, mv) in moves.iter().enumerate() {
-                    insert_move(tx, id.0, ply as u32, mv).map_err(db_err)?;
+                if packed.is_none() {
+                    for (ply, mv) in moves.iter().enumerate() {
+                        insert_move(tx, id.0, ply as u32, mv).map_err(db_err)?;
+                    }
                 }
                 if defer {
                     tx.prepare_cached("INSERT INTO positions_pending (game_id) VALUES (?1)")

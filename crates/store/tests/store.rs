@@ -648,3 +648,126 @@ fn a_nul_character_is_kept_as_a_replacement_character() {
         assert_eq!(store.game(first).unwrap().unwrap().game.white, "Cy\u{FFFD}");
     });
 }
+
+/// How many `moves` rows and whether a packed line a game has, read straight from the
+/// database (the contract does not show how moves are kept; this test checks that imports
+/// pack them and that a takeback turns them back into rows).
+fn kept_as(backend: &common::Backend, id: GameId) -> (i64, bool) {
+    match backend.name {
+        "sqlite" => {
+            let c = rusqlite::Connection::open(backend.address()).unwrap();
+            c.query_row(
+                "SELECT (SELECT count(*) FROM moves WHERE game_id = ?1),
+                        packed_moves IS NOT NULL FROM games WHERE id = ?1",
+                [id.0],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap()
+        }
+        _ => {
+            let mut c = postgres::Client::connect(backend.address(), postgres::NoTls).unwrap();
+            let r = c
+                .query_one(
+                    "SELECT (SELECT count(*) FROM moves WHERE game_id = $1),
+                            packed_moves IS NOT NULL FROM games WHERE id = $1",
+                    &[&id.0],
+                )
+                .unwrap();
+            (r.get(0), r.get(1))
+        }
+    }
+}
+
+#[test]
+fn imported_games_are_packed_and_play_on_as_rows_after_a_takeback() {
+    common::each_backend(|store| {
+        let game = new_game(77, "Packed", "Rows");
+        let start = chess960_core::StartId::new(77).unwrap().position();
+        let mut pos = start;
+        let mut moves = Vec::new();
+        for ply in 0..12 {
+            let mut mv = scripted_move(&pos, ply).unwrap();
+            // An import's moves carry no time of their own (from_pgn gives 0).
+            mv.played_at_ms = 0;
+            if ply == 5 {
+                mv.clocks = None;
+            }
+            pos = pos.play(
+                pos.parse_uci(&mv.uci, chess960_core::CastlingMode::Chess960)
+                    .unwrap(),
+            );
+            moves.push(mv);
+        }
+        let finished = ImportGame {
+            game: game.clone(),
+            moves: moves.clone(),
+            finish: Some(finish("0-1", "resignation")),
+            movetext: None,
+        };
+        // Unfinished games may go on, and moves played at different times are autosave's:
+        // both keep their rows.
+        let mut unfinished = finished.clone();
+        unfinished.finish = None;
+        let mut timed = finished.clone();
+        timed.game.white = "Timed".into();
+        for (i, m) in timed.moves.iter_mut().enumerate() {
+            m.played_at_ms = 1_000 + i as i64;
+        }
+        let out = store
+            .import_games(&[finished.clone(), unfinished, timed.clone()])
+            .unwrap();
+        let ids: Vec<GameId> = out
+            .iter()
+            .map(|o| match o {
+                ImportOutcome::Added(id) => *id,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(kept_as(store, ids[0]), (0, true));
+        assert_eq!(kept_as(store, ids[1]), (12, false));
+        assert_eq!(kept_as(store, ids[2]), (12, false));
+        // Read back exactly, UCI, SAN and clocks, and found by the explorer.
+        let read = store.game(ids[0]).unwrap().unwrap();
+        assert_eq!(read.moves, moves);
+        assert_eq!(store.game(ids[2]).unwrap().unwrap().moves, timed.moves);
+        let after_six = common::replay(&start.fen(), &moves[..6]);
+        assert_eq!(store.explore(&after_six, 10).unwrap().results.games, 3);
+        // A changed tag recomputes the hash from the packed line: an import of the game
+        // with that tag is its duplicate.
+        store.set_tag(ids[0], "Round", Some("3")).unwrap();
+        let mut tagged = finished.clone();
+        tagged.game.tags.push(("Round".into(), "3".into()));
+        assert_eq!(
+            store.import_games(&[tagged]).unwrap(),
+            vec![ImportOutcome::Duplicate(ids[0])]
+        );
+        // A takeback reopens the game: its remaining moves become rows and it plays on.
+        store.truncate_moves(ids[0], 7).unwrap();
+        assert_eq!(kept_as(store, ids[0]), (7, false));
+        let reopened = store.game(ids[0]).unwrap().unwrap();
+        assert_eq!(reopened.moves, moves[..7].to_vec());
+        assert!(reopened.finish.is_none());
+        let pos7 = common::replay(&start.fen(), &moves[..7]);
+        let next = scripted_move(&pos7, 7).unwrap();
+        store.append_move(ids[0], 7, &next).unwrap();
+        store
+            .finish_game(ids[0], &finish("1-0", "resignation"))
+            .unwrap();
+        let mut expected = moves[..7].to_vec();
+        expected.push(next);
+        store.reopen();
+        assert_eq!(store.game(ids[0]).unwrap().unwrap().moves, expected);
+        assert_eq!(store.explore(&after_six, 10).unwrap().results.games, 3);
+        // Exported in the export order, every game comes whole.
+        let mut seen = Vec::new();
+        store
+            .for_each_game(&GameFilter::default(), &mut |g| {
+                seen.push((g.id, g.moves.len()));
+                true
+            })
+            .unwrap();
+        seen.sort();
+        assert_eq!(seen, vec![(ids[0], 8), (ids[1], 12), (ids[2], 12)]);
+        store.check().unwrap();
+    });
+}

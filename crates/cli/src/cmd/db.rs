@@ -10,6 +10,7 @@ use crate::cmd::json_line;
 use crate::error::{quote, CliError, CliResult};
 use crate::input::{parse_count, parse_id, ID_HELP};
 use crate::progress::GameProgress;
+use crate::source::Source;
 use chess960_core::{Color, Position};
 use chess960_pgn::{PgnError, Reader};
 use chess960_store::pgn::{from_pgn, to_pgn, ImportGame};
@@ -22,10 +23,10 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::fmt::Write as _;
-use std::fs::File;
-use std::io::{self, Read};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::mpsc;
 use std::time::Instant;
 
 /// Arguments of `chess960 db`.
@@ -98,7 +99,9 @@ pub struct FilterArgs {
 #[derive(Debug, Args)]
 #[command(
     about = "Add the games of PGN files to the database",
-    long_about = "Read PGN files as streams (any size, in constant memory) and store every \
+    long_about = "Read PGN files as streams (any size, in constant memory), plain or \
+compressed with gzip or Zstandard (told by their first bytes: lichess's monthly \
+.pgn.zst databases are read as published, never unpacked to disk), and store every \
 good game: tags, start position, main line, result, the clocks of [%clk] comments, and every \
 other comment, NAG and variation (kept as 'chess960 pgn convert' writes them, so that \
 'db export' gives them back). A game already in the database is counted as a duplicate and \
@@ -109,13 +112,18 @@ never a duplicate. A game with an error is reported on standard error as \
 batches, so an interrupted import keeps every batch before the interruption, and importing \
 the same file again adds only what is missing (and its unfinished games again).\n\n\
 A summary line goes to standard output. On a terminal, a progress bar appears on standard \
-error when a file takes longer than a second.\n\n\
+error when a file takes longer than a second: the bytes of the file read of its size \
+(compressed bytes for a compressed file), the games read and games per second. A finished \
+game's moves are stored packed in its row (schema version 7); the explorer's index of the \
+imported games is written once at the end.\n\n\
 Exit status: 0 if every game was good, 1 if any was skipped or a file has no games at all \
 ('chess960: no games found in FILE' on standard error), 2 if a file or the database cannot \
 be read or written.",
     after_help = "JSON (--json), one line:\n  \
 {\"games\":440,\"added\":430,\"duplicates\":10,\"errors\":0}\n\n\
-Examples:\n  chess960 db import tcec.pgn lichess.pgn\n  zcat big.pgn.gz | chess960 db import -"
+Examples:\n  chess960 db import tcec.pgn lichess.pgn\n  \
+chess960 db import lichess_db_chess960_rated_2024-01.pgn.zst\n  \
+curl -s https://example.org/games.pgn.gz | chess960 db import -"
 )]
 pub struct ImportArgs {
     /// PGN files ('-' for standard input).
@@ -441,7 +449,7 @@ struct ImportJson {
 fn flush(
     store: &dyn GameStore,
     db: &Path,
-    batch: &mut Vec<ImportGame>,
+    batch: &[ImportGame],
     tally: &mut ImportJson,
 ) -> CliResult<()> {
     if batch.is_empty() {
@@ -458,42 +466,44 @@ fn flush(
             ImportOutcome::Duplicate(_) => tally.duplicates += 1,
         }
     }
-    batch.clear();
     Ok(())
 }
 
-fn import(db: Option<&Path>, args: &ImportArgs) -> CliResult<(String, bool)> {
-    let batch_size = parse_count(&args.batch, "--batch", 1, 100_000)? as usize;
-    // Open every file before touching the database, so that a mistyped name costs nothing.
-    let mut sources: Vec<(&PathBuf, Box<dyn Read>, Option<u64>)> = Vec::new();
-    for path in &args.files {
-        if path.as_os_str() == "-" {
-            sources.push((path, Box::new(io::stdin().lock()), None));
-            continue;
-        }
-        let f = File::open(path)
-            .map_err(|e| CliError::new(format!("cannot read {}: {e}", name(path))))?;
-        let size = f.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
-        sources.push((path, Box::new(f), size));
-    }
-    let store = open(db)?;
-    let db_path = std::path::PathBuf::from(store.describe());
-    let started = Instant::now();
-    let mut tally = ImportJson::default();
+/// What the reading side of an import counted.
+#[derive(Default)]
+struct ReadTally {
+    games: u64,
+    errors: u64,
+    empty: bool,
+}
+
+/// Reads every source's games, reports the ones with errors, and sends the others to the
+/// storing side in batches of `batch_size`. Stops early, without an error, when the storing
+/// side has stopped listening (it failed and says why).
+fn read_sources(
+    sources: Vec<(&PathBuf, Source)>,
+    batch_size: usize,
+    to_store: mpsc::SyncSender<Vec<ImportGame>>,
+) -> CliResult<ReadTally> {
+    let mut tally = ReadTally::default();
     let mut batch: Vec<ImportGame> = Vec::with_capacity(batch_size);
-    let mut empty = false;
-    for (path, src, size) in sources {
-        let mut reader = Reader::new(src);
-        let mut progress = import_progress(name(path), size);
+    for (path, source) in sources {
+        let compression = source.compression;
+        let read = source.read.clone();
+        let mut reader = Reader::new(source.reader);
+        let mut progress = import_progress(name(path), source.size);
         while let Some(game) = reader
             .read_game()
-            .map_err(|e| CliError::new(format!("cannot read {}: {e}", name(path))))?
+            .map_err(|e| compression.read_error(path, e))?
         {
             match game {
                 Ok(g) => {
                     batch.push(from_pgn(&g));
                     if batch.len() >= batch_size {
-                        flush(&*store, &db_path, &mut batch, &mut tally)?;
+                        let full = std::mem::replace(&mut batch, Vec::with_capacity(batch_size));
+                        if to_store.send(full).is_err() {
+                            return Ok(tally);
+                        }
                     }
                 }
                 Err(e) => {
@@ -501,16 +511,54 @@ fn import(db: Option<&Path>, args: &ImportArgs) -> CliResult<(String, bool)> {
                     tally.errors += 1;
                 }
             }
-            progress.tick(reader.bytes_read(), tally.games + reader.games());
+            progress.tick(read.get(), tally.games + reader.games());
         }
         tally.games += reader.games();
         if reader.games() == 0 {
             progress.suspend(|| eprintln!("chess960: {}", crate::cmd::no_games(path)));
-            empty = true;
+            tally.empty = true;
         }
         progress.finish();
     }
-    flush(&*store, &db_path, &mut batch, &mut tally)?;
+    if !batch.is_empty() {
+        let _ = to_store.send(batch);
+    }
+    Ok(tally)
+}
+
+fn import(db: Option<&Path>, args: &ImportArgs) -> CliResult<(String, bool)> {
+    let batch_size = parse_count(&args.batch, "--batch", 1, 100_000)? as usize;
+    // Open every file before touching the database, so that a mistyped name costs nothing.
+    let mut sources: Vec<(&PathBuf, Source)> = Vec::new();
+    for path in &args.files {
+        sources.push((path, crate::source::open(path)?));
+    }
+    let store = open(db)?;
+    let db_path = std::path::PathBuf::from(store.describe());
+    let started = Instant::now();
+    let mut tally = ImportJson::default();
+    // Reading and checking the PGN runs on a thread of its own and storing on this one, two
+    // batches apart at most: on two cores each side has one, and memory stays bounded.
+    let (to_store, batches) = mpsc::sync_channel::<Vec<ImportGame>>(2);
+    let read = std::thread::scope(|scope| -> CliResult<ReadTally> {
+        let reading = scope.spawn(move || read_sources(sources, batch_size, to_store));
+        let mut stored = Ok(());
+        for batch in batches.iter() {
+            stored = flush(&*store, &db_path, &batch, &mut tally);
+            if stored.is_err() {
+                break;
+            }
+        }
+        // Dropping the receiver lets the reader see that nobody listens any more.
+        drop(batches);
+        let read = reading
+            .join()
+            .unwrap_or_else(|_| Err(CliError::new("the PGN reader failed")));
+        stored?;
+        read
+    })?;
+    tally.games = read.games;
+    tally.errors = read.errors;
     let pending = store.pending_index().map_err(|e| store_err(&db_path, e))?;
     if pending >= 20_000 {
         eprintln!("chess960: writing the explorer's position index of {pending} games");
@@ -522,7 +570,7 @@ fn import(db: Option<&Path>, args: &ImportArgs) -> CliResult<(String, bool)> {
             }
         })
         .map_err(|e| store_err(&db_path, e))?;
-    let failed = tally.errors > 0 || empty;
+    let failed = tally.errors > 0 || read.empty;
     if args.json {
         return Ok((json_line(&tally)?, failed));
     }

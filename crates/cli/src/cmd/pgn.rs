@@ -15,8 +15,7 @@ use chess960_pgn::{GameResult, PgnError, Reader};
 use clap::{Args, Subcommand};
 use serde::Serialize;
 use std::fmt::Write as _;
-use std::fs::File;
-use std::io::{self, Read};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -145,22 +144,6 @@ pub fn main(args: &PgnArgs) -> ExitCode {
     crate::cmd::print_with_failures(result)
 }
 
-/// Opens `path` for reading ('-' is standard input), with its size when known.
-fn open(path: &Path) -> CliResult<(Box<dyn Read>, Option<u64>)> {
-    if path.as_os_str() == "-" {
-        return Ok((Box::new(io::stdin().lock()), None));
-    }
-    let f =
-        File::open(path).map_err(|e| CliError::new(format!("cannot read {}: {e}", name(path))))?;
-    let size = f.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
-    Ok((Box::new(f), size))
-}
-
-/// An I/O failure while reading `path`.
-fn read_failed(path: &Path, e: io::Error) -> CliError {
-    CliError::new(format!("cannot read {}: {e}", name(path)))
-}
-
 /// `FILE:LINE:COLUMN: game N, at MOVE: REASON`.
 fn describe(path: &Path, e: &PgnError) -> String {
     let mut s = format!("{}:{}:{}: game {}", name(path), e.line, e.column, e.game);
@@ -205,10 +188,13 @@ fn check(args: &CheckArgs) -> CliResult<(String, bool)> {
     let mut errors = Vec::new();
     let mut lines = String::new();
     for path in &args.files {
-        let (src, size) = open(path)?;
-        let mut reader = Reader::new(src);
-        let mut progress = read_progress(path, size);
-        while let Some(game) = reader.read_summary().map_err(|e| read_failed(path, e))? {
+        let src = crate::source::open(path)?;
+        let read = src.read.clone();
+        let compression = src.compression;
+        let read_failed = |e| compression.read_error(path, e);
+        let mut progress = read_progress(path, src.size);
+        let mut reader = Reader::new(src.reader);
+        while let Some(game) = reader.read_summary().map_err(read_failed)? {
             if let Err(e) = game {
                 let _ = writeln!(lines, "{}", describe(path, &e));
                 errors.push(ErrorJson {
@@ -220,7 +206,7 @@ fn check(args: &CheckArgs) -> CliResult<(String, bool)> {
                     at_move: e.at_move,
                 });
             }
-            progress.tick(reader.bytes_read(), reader.games());
+            progress.tick(read.get(), reader.games());
         }
         progress.finish();
         games += reader.games();
@@ -253,16 +239,16 @@ fn convert(args: &ConvertArgs) -> CliResult<(String, bool)> {
             }
         }
     }
-    let (src, size) = open(&args.input)?;
+    let src = crate::source::open(&args.input)?;
+    let read = src.read.clone();
+    let compression = src.compression;
+    let read_failed = |e| compression.read_error(&args.input, e);
     let write_failed = |e: io::Error| crate::cmd::write_error(&args.output, e);
     let mut writer = crate::cmd::pgn_writer(&args.output, dialect)?;
-    let mut reader = Reader::new(src);
-    let mut progress = read_progress(&args.input, size);
+    let mut progress = read_progress(&args.input, src.size);
+    let mut reader = Reader::new(src.reader);
     let (mut written, mut skipped) = (0u64, 0u64);
-    while let Some(game) = reader
-        .read_game()
-        .map_err(|e| read_failed(&args.input, e))?
-    {
+    while let Some(game) = reader.read_game().map_err(read_failed)? {
         match game {
             Ok(g) => match writer.write_game(&g) {
                 Ok(()) => written += 1,
@@ -277,7 +263,7 @@ fn convert(args: &ConvertArgs) -> CliResult<(String, bool)> {
                 skipped += 1;
             }
         }
-        progress.tick(reader.bytes_read(), reader.games());
+        progress.tick(read.get(), reader.games());
     }
     progress.finish();
     crate::cmd::finish_pgn(writer, &args.output)?;
@@ -365,10 +351,13 @@ fn stats(args: &StatsArgs) -> CliResult<(String, bool)> {
     let (mut games, mut errors) = (0u64, 0u64);
     let mut empty = false;
     for path in &args.files {
-        let (src, size) = open(path)?;
-        let mut reader = Reader::new(src);
-        let mut progress = read_progress(path, size);
-        while let Some(game) = reader.read_summary().map_err(|e| read_failed(path, e))? {
+        let src = crate::source::open(path)?;
+        let read = src.read.clone();
+        let compression = src.compression;
+        let read_failed = |e| compression.read_error(path, e);
+        let mut progress = read_progress(path, src.size);
+        let mut reader = Reader::new(src.reader);
+        while let Some(game) = reader.read_summary().map_err(read_failed)? {
             match game {
                 Ok(s) => {
                     match s.start_id() {
@@ -382,7 +371,7 @@ fn stats(args: &StatsArgs) -> CliResult<(String, bool)> {
                     errors += 1;
                 }
             }
-            progress.tick(reader.bytes_read(), reader.games());
+            progress.tick(read.get(), reader.games());
         }
         progress.finish();
         games += reader.games();
