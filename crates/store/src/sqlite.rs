@@ -381,10 +381,14 @@ impl SqliteStore {
         // acknowledged move is kept, so each commit pays one fsync. Import batches many games
         // into one commit, so it hardly notices.
         // Foreign keys are declared in the schema but not enforced: this module deletes a
-        // game's moves and tags itself, and enforcement would cost a lookup of the game for
-        // every move row imported (about a tenth of import time).
+        // game's moves, tags and index rows itself. Enforcement would cost a lookup of the
+        // game for every move and index row written, in random order for the index (most of
+        // the time of building it), and deleting a game would scan the whole index, which
+        // has no index by game. The bundled SQLite enforces them by default
+        // (SQLITE_DEFAULT_FOREIGN_KEYS=1 in libsqlite3-sys), so they are turned off here.
         conn.execute_batch(
-            "PRAGMA synchronous = FULL;
+            "PRAGMA foreign_keys = OFF;
+             PRAGMA synchronous = FULL;
              PRAGMA cache_size = -32768;",
         )
         .map_err(db_err)?;
@@ -937,13 +941,10 @@ const INDEX_STEP: usize = 40_000;
 /// A database with at least this many games to index says so on standard error.
 const INDEX_NOTE: u64 = 20_000;
 
-/// One step of building the index of the games in `positions_pending` (bulk import, the
-/// migration to version 4): up to [`INDEX_STEP`] of them, oldest first, replayed from their
-/// stored moves, their rows sorted by key and then inserted, so that each page of the index is
-/// written once per step rather than once per random key; then they leave
-/// `positions_pending`. Returns how many games it indexed (0 when none was pending).
-fn index_pending_step(tx: &Connection) -> rusqlite::Result<u64> {
-    let range: Option<(i64, i64, i64)> = tx
+/// The next up to [`INDEX_STEP`] games of `positions_pending`, oldest first: the first and
+/// last id and how many; `None` when none is pending.
+fn pending_range(tx: &Connection) -> rusqlite::Result<Option<(i64, i64, i64)>> {
+    Ok(tx
         .query_row(
             "SELECT min(game_id), max(game_id), count(*) FROM
                  (SELECT game_id FROM positions_pending ORDER BY game_id LIMIT ?1)",
@@ -951,49 +952,65 @@ fn index_pending_step(tx: &Connection) -> rusqlite::Result<u64> {
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )
         .optional()?
-        .and_then(|(a, b, n): (Option<i64>, Option<i64>, i64)| Some((a?, b?, n)));
-    let Some((first, last, n)) = range else {
-        return Ok(0);
+        .and_then(|(a, b, n): (Option<i64>, Option<i64>, i64)| Some((a?, b?, n))))
+}
+
+/// An index row: key (as stored, signed), game id, move code, result code.
+type IndexRow = (i64, i64, Option<u16>, Option<u8>);
+
+/// The index rows of the pending games with ids in `first..=last`, replayed from their
+/// stored moves (rows or packed), unsorted.
+fn pending_rows(tx: &Connection, first: i64, last: i64) -> rusqlite::Result<Vec<IndexRow>> {
+    let mut rows: Vec<IndexRow> = Vec::new();
+    let mut st = tx.prepare_cached(
+        "SELECT g.id, g.start_fen, g.result, g.packed_moves, m.uci
+         FROM positions_pending p JOIN games g ON g.id = p.game_id
+             LEFT JOIN moves m ON m.game_id = g.id
+         WHERE p.game_id BETWEEN ?1 AND ?2 ORDER BY g.id, m.ply",
+    )?;
+    let mut q = st.query([first, last])?;
+    let mut game: Option<(i64, String, String)> = None;
+    let mut ucis: Vec<String> = Vec::new();
+    let mut flush = |game: &(i64, String, String), ucis: &[String]| {
+        let code = GameResult::parse(&game.2).and_then(explorer::result_code);
+        rows.extend(
+            explorer::entries(&game.1, ucis.iter().map(String::as_str))
+                .into_iter()
+                .map(|e| (e.key as i64, game.0, e.mv, code)),
+        );
     };
-    let mut rows: Vec<(i64, i64, Option<u16>, Option<u8>)> = Vec::new();
-    {
-        let mut st = tx.prepare_cached(
-            "SELECT g.id, g.start_fen, g.result, g.packed_moves, m.uci
-             FROM positions_pending p JOIN games g ON g.id = p.game_id
-                 LEFT JOIN moves m ON m.game_id = g.id
-             WHERE p.game_id BETWEEN ?1 AND ?2 ORDER BY g.id, m.ply",
-        )?;
-        let mut q = st.query([first, last])?;
-        let mut game: Option<(i64, String, String)> = None;
-        let mut ucis: Vec<String> = Vec::new();
-        let mut flush = |game: &(i64, String, String), ucis: &[String]| {
-            let code = GameResult::parse(&game.2).and_then(explorer::result_code);
-            rows.extend(
-                explorer::entries(&game.1, ucis.iter().map(String::as_str))
-                    .into_iter()
-                    .map(|e| (e.key as i64, game.0, e.mv, code)),
-            );
-        };
-        while let Some(r) = q.next()? {
-            let id: i64 = r.get(0)?;
-            if game.as_ref().map(|g| g.0) != Some(id) {
-                if let Some(g) = &game {
-                    flush(g, &ucis);
-                }
-                game = Some((id, r.get(1)?, r.get(2)?));
-                ucis.clear();
-                if let Some(bytes) = r.get_ref(3)?.as_blob_or_null()? {
-                    ucis = packed::ucis(bytes).map_err(packed_err)?;
-                }
+    while let Some(r) = q.next()? {
+        let id: i64 = r.get(0)?;
+        if game.as_ref().map(|g| g.0) != Some(id) {
+            if let Some(g) = &game {
+                flush(g, &ucis);
             }
-            if let Some(u) = r.get::<_, Option<String>>(4)? {
-                ucis.push(u);
+            game = Some((id, r.get(1)?, r.get(2)?));
+            ucis.clear();
+            if let Some(bytes) = r.get_ref(3)?.as_blob_or_null()? {
+                ucis = packed::ucis(bytes).map_err(packed_err)?;
             }
         }
-        if let Some(g) = &game {
-            flush(g, &ucis);
+        if let Some(u) = r.get::<_, Option<String>>(4)? {
+            ucis.push(u);
         }
     }
+    if let Some(g) = &game {
+        flush(g, &ucis);
+    }
+    Ok(rows)
+}
+
+/// One step of building the index of the games in `positions_pending` (bulk import, the
+/// migration to version 4): up to [`INDEX_STEP`] of them, oldest first, replayed from their
+/// stored moves, their rows sorted by key and then inserted, so that each page of the index is
+/// written once per step rather than once per random key; then they leave
+/// `positions_pending`. Returns how many games it indexed (0 when none was pending).
+fn index_pending_step(tx: &Connection) -> rusqlite::Result<u64> {
+    let Some((first, last, n)) = pending_range(tx)? else {
+        return Ok(0);
+    };
+    let mut rows = pending_rows(tx, first, last)?;
     rows.sort_unstable_by_key(|r| (r.0, r.1));
     let mut insert = tx.prepare_cached(
         "INSERT OR REPLACE INTO positions (key, game_id, move, result) VALUES (?1, ?2, ?3, ?4)",
@@ -1006,6 +1023,177 @@ fn index_pending_step(tx: &Connection) -> rusqlite::Result<u64> {
         [first, last],
     )?;
     Ok(n as u64)
+}
+
+/// Builds the index anew with the rows of every pending game, in one transaction, as an
+/// external merge sort: the rows of each [`INDEX_STEP`] pending games are sorted in memory and
+/// written as a run to a temporary file beside the database; the runs and the old index (read
+/// in key order) are then merged into a new table, written front to back, which replaces the
+/// old one.
+///
+/// Stepwise inserts ([`index_pending_step`]) touch nearly every page of the index once per
+/// step, so a big import into a big index costs the square of its size; this costs one sort
+/// of the new rows and one sequential write of the whole index. It is chosen when the pending
+/// games are a large part of all games ([`SqliteStore::index_pending`]). Memory stays that of
+/// one step. `progress` is called with the games sorted so far.
+fn rebuild_index(
+    tx: &Connection,
+    dir: &Path,
+    progress: &mut dyn FnMut(u64),
+) -> Result<u64, StoreError> {
+    let io_err = |e: std::io::Error| {
+        StoreError::Backend(format!(
+            "cannot write the index's sorted runs in {}: {e}",
+            dir.display()
+        ))
+    };
+    let runs_dir = tempfile::Builder::new()
+        .prefix(".chess960-index-")
+        .tempdir_in(dir)
+        .map_err(io_err)?;
+    let mut runs = Vec::new();
+    let mut done = 0u64;
+    let mut after = i64::MIN;
+    loop {
+        let range: Option<(i64, i64, i64)> = tx
+            .query_row(
+                "SELECT min(game_id), max(game_id), count(*) FROM
+                     (SELECT game_id FROM positions_pending WHERE game_id > ?1
+                      ORDER BY game_id LIMIT ?2)",
+                params![after, INDEX_STEP as i64],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()
+            .map_err(db_err)?
+            .and_then(|(a, b, n): (Option<i64>, Option<i64>, i64)| Some((a?, b?, n)));
+        let Some((first, last, n)) = range else {
+            break;
+        };
+        let mut rows = pending_rows(tx, first, last).map_err(db_err)?;
+        rows.sort_unstable_by_key(|r| (r.0, r.1));
+        let path = runs_dir.path().join(format!("run-{}", runs.len()));
+        index_run::write(&path, &rows).map_err(io_err)?;
+        runs.push(path);
+        done += n as u64;
+        after = last;
+        progress(done);
+    }
+    tx.execute_batch(
+        // The same table as version 4 made (MIGRATIONS), filled in key order.
+        "DROP TABLE IF EXISTS positions_next;
+         CREATE TABLE positions_next (
+             key     INTEGER NOT NULL,
+             game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+             move    INTEGER,
+             result  INTEGER,
+             PRIMARY KEY (key, game_id)
+         ) WITHOUT ROWID;",
+    )
+    .map_err(db_err)?;
+    {
+        let mut old = tx
+            .prepare("SELECT key, game_id, move, result FROM positions ORDER BY key, game_id")
+            .map_err(db_err)?;
+        let mut old_rows = old
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .map_err(db_err)?;
+        let mut readers = runs
+            .iter()
+            .map(|p| index_run::Reader::open(p))
+            .collect::<std::io::Result<Vec<_>>>()
+            .map_err(io_err)?;
+        let mut insert = tx
+            .prepare(
+                "INSERT INTO positions_next (key, game_id, move, result)
+                 VALUES (?1, ?2, ?3, ?4)",
+            )
+            .map_err(db_err)?;
+        // The smallest head of all sources, repeatedly: source 0 is the old index, source
+        // i + 1 the run i.
+        let mut heads = std::collections::BinaryHeap::new();
+        if let Some(r) = old_rows.next().transpose().map_err(db_err)? {
+            heads.push(std::cmp::Reverse((r, 0usize)));
+        }
+        for (i, reader) in readers.iter_mut().enumerate() {
+            if let Some(r) = reader.next().map_err(io_err)? {
+                heads.push(std::cmp::Reverse((r, i + 1)));
+            }
+        }
+        while let Some(std::cmp::Reverse(((key, id, mv, result), source))) = heads.pop() {
+            insert
+                .execute(params![key, id, mv, result])
+                .map_err(db_err)?;
+            let next = if source == 0 {
+                old_rows.next().transpose().map_err(db_err)?
+            } else {
+                readers[source - 1].next().map_err(io_err)?
+            };
+            if let Some(r) = next {
+                heads.push(std::cmp::Reverse((r, source)));
+            }
+        }
+    }
+    tx.execute_batch(
+        "DROP TABLE positions;
+         ALTER TABLE positions_next RENAME TO positions;
+         DELETE FROM positions_pending;",
+    )
+    .map_err(db_err)?;
+    Ok(done)
+}
+
+/// The sorted runs of [`rebuild_index`]: index rows as fixed records of 19 bytes (key and
+/// game id as 8 bytes each, the move code as 2 with `u16::MAX` for none, the result as 1 with
+/// `u8::MAX` for none), little-endian.
+mod index_run {
+    use super::IndexRow;
+    use std::fs::File;
+    use std::io::{BufReader, BufWriter, Read, Write};
+    use std::path::Path;
+
+    const SIZE: usize = 19;
+
+    pub fn write(path: &Path, rows: &[IndexRow]) -> std::io::Result<()> {
+        let mut out = BufWriter::with_capacity(1 << 16, File::create(path)?);
+        for &(key, id, mv, result) in rows {
+            let mut rec = [0u8; SIZE];
+            rec[..8].copy_from_slice(&key.to_le_bytes());
+            rec[8..16].copy_from_slice(&id.to_le_bytes());
+            rec[16..18].copy_from_slice(&mv.unwrap_or(u16::MAX).to_le_bytes());
+            rec[18] = result.unwrap_or(u8::MAX);
+            out.write_all(&rec)?;
+        }
+        out.into_inner().map_err(|e| e.into_error())?.sync_all()
+    }
+
+    pub struct Reader(BufReader<File>);
+
+    impl Reader {
+        pub fn open(path: &Path) -> std::io::Result<Reader> {
+            Ok(Reader(BufReader::with_capacity(1 << 16, File::open(path)?)))
+        }
+
+        pub fn next(&mut self) -> std::io::Result<Option<IndexRow>> {
+            let mut rec = [0u8; SIZE];
+            match self.0.read_exact(&mut rec) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(None),
+                Err(e) => return Err(e),
+            }
+            let i64_at = |at: usize| {
+                let mut b = [0u8; 8];
+                b.copy_from_slice(&rec[at..at + 8]);
+                i64::from_le_bytes(b)
+            };
+            let mv = u16::from_le_bytes([rec[16], rec[17]]);
+            Ok(Some((
+                i64_at(0),
+                i64_at(8),
+                (mv != u16::MAX).then_some(mv),
+                (rec[18] != u8::MAX).then_some(rec[18]),
+            )))
+        }
+    }
 }
 
 /// Marks every stored game for the position index (migration to version 4); opening the
@@ -1473,6 +1661,22 @@ impl GameStore for SqliteStore {
     /// transaction; `progress` is called after each step with the games indexed so far.
     /// Returns how many games it indexed.
     fn index_pending(&self, progress: &mut dyn FnMut(u64)) -> Result<u64, StoreError> {
+        // Pending games that are at least a third of all games are indexed by rebuilding the
+        // index in one sort (rebuild_index); fewer are inserted step by step.
+        let (pending, games): (i64, i64) = self.read(|c| {
+            c.query_row(
+                "SELECT (SELECT count(*) FROM positions_pending), (SELECT count(*) FROM games)",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+        })?;
+        if pending > 0 && pending * 3 >= games {
+            let dir = match self.path.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d.to_owned(),
+                _ => PathBuf::from("."),
+            };
+            return self.write(|tx| rebuild_index(tx, &dir, progress));
+        }
         let mut done = 0;
         loop {
             let n = self.write(|tx| index_pending_step(tx).map_err(db_err))?;
