@@ -331,7 +331,16 @@ fn store_err(path: &Path, e: StoreError) -> CliError {
         StoreError::NotOurDatabase { .. } | StoreError::TooNew { .. } => {
             CliError::new(e.to_string())
         }
-        other => CliError::new(format!("{}: {other}", quote(&path.display().to_string()))),
+        other => {
+            let name = path.display().to_string();
+            let message = other.to_string();
+            // PostgreSQL's errors name the database (without its password) themselves.
+            if message.contains(&name) {
+                CliError::new(message)
+            } else {
+                CliError::new(format!("{}: {message}", quote(&name)))
+            }
+        }
     }
 }
 
