@@ -1657,9 +1657,10 @@ impl GameStore for SqliteStore {
     }
 
     /// Writes the position index rows of every game left by
-    /// [`SqliteStore::import_games_unindexed`], in steps of 40,000 games, each its own
-    /// transaction; `progress` is called after each step with the games indexed so far.
-    /// Returns how many games it indexed.
+    /// [`SqliteStore::import_games_unindexed`]: when they are at least a third of all games,
+    /// by rebuilding the index in one external merge sort (`rebuild_index`), else in steps of
+    /// 40,000 games, each its own transaction. `progress` is called after each 40,000 games
+    /// with the games done so far. Returns how many games it indexed.
     fn index_pending(&self, progress: &mut dyn FnMut(u64)) -> Result<u64, StoreError> {
         // Pending games that are at least a third of all games are indexed by rebuilding the
         // index in one sort (rebuild_index); fewer are inserted step by step.
