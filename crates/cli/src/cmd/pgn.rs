@@ -10,6 +10,7 @@ use crate::cmd::file_name as name;
 use crate::cmd::json_line;
 use crate::error::{CliError, CliResult};
 use crate::progress::GameProgress;
+use crate::source::{Compression, ReadCounter};
 use chess960_core::StartId;
 use chess960_pgn::{GameResult, PgnError, Reader};
 use clap::{Args, Subcommand};
@@ -154,6 +155,26 @@ fn describe(path: &Path, e: &PgnError) -> String {
     CliError::new(s).to_string()
 }
 
+/// A PGN file opened for reading (plain, gzip or Zstandard), with its progress bar, the
+/// counter of its bytes read and its compression (for error messages).
+struct Opened {
+    reader: Reader<Box<dyn std::io::Read + Send>>,
+    progress: GameProgress,
+    read: ReadCounter,
+    compression: Compression,
+}
+
+/// Opens `path` ('-' is standard input) for reading PGN.
+fn open_pgn(path: &Path) -> CliResult<Opened> {
+    let src = crate::source::open(path)?;
+    Ok(Opened {
+        progress: read_progress(path, src.size),
+        read: src.read,
+        compression: src.compression,
+        reader: Reader::new(src.reader),
+    })
+}
+
 /// The bar for reading a PGN file: bytes when its size is known.
 fn read_progress(path: &Path, size: Option<u64>) -> GameProgress {
     let template = if size.is_some() {
@@ -188,12 +209,13 @@ fn check(args: &CheckArgs) -> CliResult<(String, bool)> {
     let mut errors = Vec::new();
     let mut lines = String::new();
     for path in &args.files {
-        let src = crate::source::open(path)?;
-        let read = src.read.clone();
-        let compression = src.compression;
+        let Opened {
+            mut reader,
+            mut progress,
+            read,
+            compression,
+        } = open_pgn(path)?;
         let read_failed = |e| compression.read_error(path, e);
-        let mut progress = read_progress(path, src.size);
-        let mut reader = Reader::new(src.reader);
         while let Some(game) = reader.read_summary().map_err(read_failed)? {
             if let Err(e) = game {
                 let _ = writeln!(lines, "{}", describe(path, &e));
@@ -239,14 +261,15 @@ fn convert(args: &ConvertArgs) -> CliResult<(String, bool)> {
             }
         }
     }
-    let src = crate::source::open(&args.input)?;
-    let read = src.read.clone();
-    let compression = src.compression;
+    let Opened {
+        mut reader,
+        mut progress,
+        read,
+        compression,
+    } = open_pgn(&args.input)?;
     let read_failed = |e| compression.read_error(&args.input, e);
     let write_failed = |e: io::Error| crate::cmd::write_error(&args.output, e);
     let mut writer = crate::cmd::pgn_writer(&args.output, dialect)?;
-    let mut progress = read_progress(&args.input, src.size);
-    let mut reader = Reader::new(src.reader);
     let (mut written, mut skipped) = (0u64, 0u64);
     while let Some(game) = reader.read_game().map_err(read_failed)? {
         match game {
@@ -351,12 +374,13 @@ fn stats(args: &StatsArgs) -> CliResult<(String, bool)> {
     let (mut games, mut errors) = (0u64, 0u64);
     let mut empty = false;
     for path in &args.files {
-        let src = crate::source::open(path)?;
-        let read = src.read.clone();
-        let compression = src.compression;
+        let Opened {
+            mut reader,
+            mut progress,
+            read,
+            compression,
+        } = open_pgn(path)?;
         let read_failed = |e| compression.read_error(path, e);
-        let mut progress = read_progress(path, src.size);
-        let mut reader = Reader::new(src.reader);
         while let Some(game) = reader.read_summary().map_err(read_failed)? {
             match game {
                 Ok(s) => {
