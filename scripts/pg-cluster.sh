@@ -4,6 +4,11 @@
 #   scripts/pg-cluster.sh start DIR   initdb in DIR (created), start a server on 127.0.0.1 at a
 #                                      free port and on a Unix socket in DIR, print its address
 #   scripts/pg-cluster.sh stop DIR    stop it (the files stay until DIR is removed)
+#   scripts/pg-cluster.sh restart DIR stop it and start it again (the store's restart test)
+#
+# `start` on a DIR that held a cluster before starts it again on the same port, so that
+# addresses handed out before still reach it (crates/store/tests/restart.rs stops and starts
+# the server under a running store).
 #
 # The address printed lets anyone on this machine in as the superuser `postgres` without a
 # password (trust authentication on 127.0.0.1 and the socket only): a cluster for tests, never
@@ -39,7 +44,7 @@ free_port() {
 
 cmd=${1:-}
 dir=${2:-}
-[ -n "$cmd" ] && [ -n "$dir" ] || die "usage: $0 start|stop DIR"
+[ -n "$cmd" ] && [ -n "$dir" ] || die "usage: $0 start|stop|restart DIR"
 bin=$(bindir)
 
 case "$cmd" in
@@ -52,7 +57,7 @@ start)
             --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 ||
             { cat "$dir/initdb.log" >&2; die "initdb failed"; }
     fi
-    port=$(free_port)
+    port=$(cat "$dir/port" 2>/dev/null || free_port)
     # fsync stays on: the tests check that acknowledged moves are durable.
     as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
         -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=200" start \
@@ -64,7 +69,13 @@ stop)
     [ -d "$dir/data" ] || exit 0
     as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1 || true
     ;;
+restart)
+    [ -d "$dir/data" ] || die "no cluster in $dir"
+    # pg_ctl restart starts the server with the options of its last start (postmaster.opts).
+    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -m fast -w -t 60 restart \
+        >/dev/null || { cat "$dir/server.log" >&2; die "the server did not restart"; }
+    ;;
 *)
-    die "usage: $0 start|stop DIR"
+    die "usage: $0 start|stop|restart DIR"
     ;;
 esac

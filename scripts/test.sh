@@ -71,7 +71,8 @@ step "a throwaway PostgreSQL cluster (the store's tests run on SQLite and on Pos
 pg_dir=$(mktemp -d /tmp/chess960-pg.XXXXXX)
 trap 'bash scripts/pg-cluster.sh stop "$pg_dir"; rm -rf "$pg_dir"' EXIT
 CHESS960_TEST_PG=$(bash scripts/pg-cluster.sh start "$pg_dir")
-export CHESS960_TEST_PG CHESS960_TEST_PG_REQUIRED=1
+# The cluster's directory: the store's restart test stops and starts the server under a store.
+export CHESS960_TEST_PG CHESS960_TEST_PG_REQUIRED=1 CHESS960_TEST_PG_DIR="$pg_dir"
 echo "PostgreSQL at $CHESS960_TEST_PG"
 
 step "cargo test (optimised profile 'ci')"
