@@ -29,7 +29,7 @@ use crate::explorer::{self, KeyCount};
 use crate::filter;
 use crate::packed;
 use crate::rules::{self, check_moves, GameState, TagHome};
-use crate::util::{clocks, game_date, ms, new_key, now_ms};
+use crate::util::{clocks, game_date, ms, new_game_date, new_key, now_ms};
 use crate::{
     Clocks, Finish, GameFilter, GameId, GameKey, GameResult, GameStore, GameSummary, ImportGame,
     ImportOutcome, MoveRecord, NewGame, PositionCounts, SeatRecord, Seats, StoreError, StoredGame,
@@ -707,11 +707,6 @@ impl PgStore {
     ) -> Result<(GameId, GameKey), StoreError> {
         rules::check_start_id(g.start_id)?;
         let key = new_key()?;
-        let date_tag = g
-            .tags
-            .iter()
-            .find(|(n, _)| n == "Date")
-            .map(|(_, v)| v.as_str());
         let id: i64 = tx
             .query_one(
                 "INSERT INTO games (key, start_id, start_fen, white, black, time_control,
@@ -731,7 +726,7 @@ impl PgStore {
                     &g.clocks.map(|c| ms(c.black_ms)),
                     &row.result.as_str(),
                     &row.reason,
-                    &game_date(date_tag, now),
+                    &new_game_date(g, now),
                     &now,
                     &i32::try_from(row.plies).unwrap_or(i32::MAX),
                     &row.hash.map(|h| h.to_vec()),
@@ -1421,13 +1416,6 @@ impl GameStore for PgStore {
     fn import_games(&self, games: &[ImportGame]) -> Result<Vec<ImportOutcome>, StoreError> {
         let games = &*rules::storable_imports(games);
         // Everything that needs no database first, outside the transaction.
-        struct Prepared<'a> {
-            result: GameResult,
-            reason: Option<&'a str>,
-            hash: Option<[u8; 16]>,
-            packed: Option<Vec<u8>>,
-            entries: Vec<explorer::IndexEntry>,
-        }
         let prepared: Vec<Prepared<'_>> = games
             .iter()
             .map(|g| {
@@ -1467,23 +1455,33 @@ impl GameStore for PgStore {
                     known.insert(s.col(&r, 0)?, s.col(&r, 1)?);
                 }
             }
-            // Which games are added: the first of each hash not stored yet.
-            let mut added: Vec<usize> = Vec::new();
-            let mut out: Vec<Option<ImportOutcome>> = vec![None; games.len()];
-            let mut first_in_batch: std::collections::HashMap<[u8; 16], usize> = Default::default();
-            for (i, p) in prepared.iter().enumerate() {
-                if let Some(h) = &p.hash {
-                    if let Some(&id) = known.get(&h[..]) {
-                        out[i] = Some(ImportOutcome::Duplicate(GameId(id)));
-                        continue;
-                    }
-                    if first_in_batch.contains_key(h) {
-                        continue;
-                    }
-                    first_in_batch.insert(*h, i);
-                }
-                added.push(i);
+            // What becomes of each game: a duplicate of a stored game (its id), added (its
+            // place among the new ids), or a duplicate of a game added earlier in the batch
+            // (that game's place).
+            enum Fate {
+                Stored(i64),
+                New(usize),
+                AsNew(usize),
             }
+            let mut added: Vec<usize> = Vec::new();
+            let mut place_of: std::collections::HashMap<[u8; 16], usize> = Default::default();
+            let fates: Vec<Fate> = prepared
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    if let Some(h) = &p.hash {
+                        if let Some(&id) = known.get(&h[..]) {
+                            return Fate::Stored(id);
+                        }
+                        if let Some(&place) = place_of.get(h) {
+                            return Fate::AsNew(place);
+                        }
+                        place_of.insert(*h, added.len());
+                    }
+                    added.push(i);
+                    Fate::New(added.len() - 1)
+                })
+                .collect();
             let n = i64::try_from(added.len()).unwrap_or(i64::MAX);
             let mut ids: Vec<i64> = tx
                 .query(
@@ -1496,24 +1494,24 @@ impl GameStore for PgStore {
                 .map(|r| s.col::<i64>(r, 0))
                 .collect::<Result<_, _>>()?;
             ids.sort_unstable();
-            let now = now_ms();
-            let mut cols = GameColumns::default();
+            if ids.len() != added.len() {
+                return Err(StoreError::Backend(format!(
+                    "PostgreSQL database {}: {} ids reserved for {} games",
+                    s.label,
+                    ids.len(),
+                    added.len()
+                )));
+            }
+            let mut cols = GameColumns {
+                now: now_ms(),
+                ..GameColumns::default()
+            };
             let mut tags = TagColumns::default();
             let mut moves = MoveColumns::default();
             let mut index: Vec<(i64, i64, Option<i32>, Option<i16>)> = Vec::new();
             for (&i, &id) in added.iter().zip(&ids) {
                 let (g, p) = (&games[i], &prepared[i]);
-                let key = new_key()?;
-                cols.push(
-                    id,
-                    key.as_str(),
-                    g,
-                    p.result,
-                    p.reason,
-                    p.hash,
-                    p.packed.as_deref(),
-                    now,
-                );
+                cols.push(id, new_key()?.as_str(), g, p);
                 tags.push(id, &g.game.tags);
                 if p.packed.is_none() {
                     moves.push(id, &g.moves);
@@ -1523,31 +1521,34 @@ impl GameStore for PgStore {
                     &p.entries,
                     explorer::result_code(p.result),
                 ));
-                out[i] = Some(ImportOutcome::Added(GameId(id)));
-            }
-            for (i, p) in prepared.iter().enumerate() {
-                if out[i].is_none() {
-                    let first = p.hash.and_then(|h| first_in_batch.get(&h).copied());
-                    let id = first
-                        .and_then(|f| match out[f] {
-                            Some(ImportOutcome::Added(id)) => Some(id),
-                            _ => None,
-                        })
-                        .ok_or_else(|| StoreError::Backend("import: a lost duplicate".into()))?;
-                    out[i] = Some(ImportOutcome::Duplicate(id));
-                }
             }
             cols.insert(tx, s)?;
             tags.insert(tx, s)?;
             moves.insert(tx, s)?;
             index.sort_unstable_by_key(|r| (r.0, r.1));
             s.copy_entries(tx, &index)?;
-            Ok(out.into_iter().flatten().collect())
+            Ok(fates
+                .iter()
+                .map(|f| match *f {
+                    Fate::Stored(id) => ImportOutcome::Duplicate(GameId(id)),
+                    Fate::New(place) => ImportOutcome::Added(GameId(ids[place])),
+                    Fate::AsNew(place) => ImportOutcome::Duplicate(GameId(ids[place])),
+                })
+                .collect())
         })
     }
 }
 
-/// The game rows of an import batch, one array per column (`unnest`).
+/// What an imported game is as stored, worked out before the transaction.
+struct Prepared<'a> {
+    result: GameResult,
+    reason: Option<&'a str>,
+    hash: Option<[u8; 16]>,
+    packed: Option<Vec<u8>>,
+    entries: Vec<explorer::IndexEntry>,
+}
+
+/// The game rows of an import batch, one array per column (`unnest`), all made at `now`.
 #[derive(Default)]
 struct GameColumns {
     id: Vec<i64>,
@@ -1570,24 +1571,8 @@ struct GameColumns {
 }
 
 impl GameColumns {
-    #[allow(clippy::too_many_arguments)]
-    fn push(
-        &mut self,
-        id: i64,
-        key: &str,
-        g: &ImportGame,
-        result: GameResult,
-        reason: Option<&str>,
-        hash: Option<[u8; 16]>,
-        packed: Option<&[u8]>,
-        now: i64,
-    ) {
+    fn push(&mut self, id: i64, key: &str, g: &ImportGame, p: &Prepared<'_>) {
         let n = &g.game;
-        let date_tag = n
-            .tags
-            .iter()
-            .find(|(t, _)| t == "Date")
-            .map(|(_, v)| v.as_str());
         self.id.push(id);
         self.key.push(key.to_owned());
         self.start_id.push(n.start_id.map(i32::from));
@@ -1597,15 +1582,14 @@ impl GameColumns {
         self.time_control.push(n.time_control.clone());
         self.white_ms.push(n.clocks.map(|c| ms(c.white_ms)));
         self.black_ms.push(n.clocks.map(|c| ms(c.black_ms)));
-        self.result.push(result.as_str());
-        self.reason.push(reason.map(str::to_owned));
-        self.date.push(game_date(date_tag, now));
+        self.result.push(p.result.as_str());
+        self.reason.push(p.reason.map(str::to_owned));
+        self.date.push(new_game_date(n, self.now));
         self.plies
             .push(i32::try_from(g.moves.len()).unwrap_or(i32::MAX));
-        self.dup_hash.push(hash.map(|h| h.to_vec()));
+        self.dup_hash.push(p.hash.map(|h| h.to_vec()));
         self.movetext.push(g.movetext.clone());
-        self.packed.push(packed.map(<[u8]>::to_vec));
-        self.now = now;
+        self.packed.push(p.packed.clone());
     }
 
     fn insert(&self, tx: &mut Transaction<'_>, s: &PgStore) -> Result<(), StoreError> {

@@ -18,7 +18,7 @@ use crate::explorer::{self, IndexEntry, KeyCount};
 use crate::filter;
 use crate::packed;
 use crate::rules::{self, check_moves, GameState, TagHome};
-use crate::util::{clocks, game_date, ms, new_key, now_ms};
+use crate::util::{clocks, game_date, ms, new_game_date, new_key, now_ms};
 use crate::{
     Clocks, Finish, GameFilter, GameId, GameKey, GameResult, GameStore, GameSummary, ImportGame,
     ImportOutcome, MoveRecord, NewGame, PositionCounts, SeatRecord, Seats, StoreError, StoredGame,
@@ -778,11 +778,6 @@ fn insert_game(
 ) -> Result<(GameId, GameKey), StoreError> {
     rules::check_start_id(g.start_id)?;
     let key = new_key()?;
-    let date_tag = g
-        .tags
-        .iter()
-        .find(|(n, _)| n == "Date")
-        .map(|(_, v)| v.as_str());
     tx.prepare_cached(
         "INSERT INTO games (key, start_id, start_fen, white, black, time_control, white_ms,
              black_ms, result, reason, date, created_ms, updated_ms, plies, dup_hash, movetext,
@@ -802,7 +797,7 @@ fn insert_game(
             g.clocks.map(|c| ms(c.black_ms)),
             row.result,
             row.reason,
-            game_date(date_tag, now),
+            new_game_date(g, now),
             now,
             row.plies,
             row.hash,
@@ -941,14 +936,15 @@ const INDEX_STEP: usize = 40_000;
 /// A database with at least this many games to index says so on standard error.
 const INDEX_NOTE: u64 = 20_000;
 
-/// The next up to [`INDEX_STEP`] games of `positions_pending`, oldest first: the first and
-/// last id and how many; `None` when none is pending.
-fn pending_range(tx: &Connection) -> rusqlite::Result<Option<(i64, i64, i64)>> {
+/// The next up to [`INDEX_STEP`] games of `positions_pending` with ids above `after`, oldest
+/// first: the first and last id and how many; `None` when none is pending.
+fn pending_range(tx: &Connection, after: i64) -> rusqlite::Result<Option<(i64, i64, i64)>> {
     Ok(tx
         .query_row(
             "SELECT min(game_id), max(game_id), count(*) FROM
-                 (SELECT game_id FROM positions_pending ORDER BY game_id LIMIT ?1)",
-            [INDEX_STEP as i64],
+                 (SELECT game_id FROM positions_pending WHERE game_id > ?1
+                  ORDER BY game_id LIMIT ?2)",
+            params![after, INDEX_STEP as i64],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )
         .optional()?
@@ -1007,7 +1003,7 @@ fn pending_rows(tx: &Connection, first: i64, last: i64) -> rusqlite::Result<Vec<
 /// written once per step rather than once per random key; then they leave
 /// `positions_pending`. Returns how many games it indexed (0 when none was pending).
 fn index_pending_step(tx: &Connection) -> rusqlite::Result<u64> {
-    let Some((first, last, n)) = pending_range(tx)? else {
+    let Some((first, last, n)) = pending_range(tx, i64::MIN)? else {
         return Ok(0);
     };
     let mut rows = pending_rows(tx, first, last)?;
@@ -1054,21 +1050,8 @@ fn rebuild_index(
     let mut runs = Vec::new();
     let mut done = 0u64;
     let mut after = i64::MIN;
-    loop {
-        let range: Option<(i64, i64, i64)> = tx
-            .query_row(
-                "SELECT min(game_id), max(game_id), count(*) FROM
-                     (SELECT game_id FROM positions_pending WHERE game_id > ?1
-                      ORDER BY game_id LIMIT ?2)",
-                params![after, INDEX_STEP as i64],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-            )
-            .optional()
-            .map_err(db_err)?
-            .and_then(|(a, b, n): (Option<i64>, Option<i64>, i64)| Some((a?, b?, n)));
-        let Some((first, last, n)) = range else {
-            break;
-        };
+    // The pending games stay pending until the end: each step starts after the last.
+    while let Some((first, last, n)) = pending_range(tx, after).map_err(db_err)? {
         let mut rows = pending_rows(tx, first, last).map_err(db_err)?;
         rows.sort_unstable_by_key(|r| (r.0, r.1));
         let path = runs_dir.path().join(format!("run-{}", runs.len()));

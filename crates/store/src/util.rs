@@ -1,7 +1,7 @@
 //! Small helpers every backend uses: timestamps, calendar dates, random keys. (The rules a
 //! backend must follow are in [`crate::rules`].)
 
-use crate::{Clocks, GameKey, StoreError};
+use crate::{Clocks, GameKey, NewGame, StoreError};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Both clocks from their two columns; `None` unless both are there (an untimed game).
@@ -41,6 +41,16 @@ pub(crate) fn game_date(date_tag: Option<&str>, created_ms: i64) -> String {
         Some(d) if d.len() >= 4 && d.as_bytes()[..4].iter().all(u8::is_ascii_digit) => d.to_owned(),
         _ => pgn_date(created_ms),
     }
+}
+
+/// The `date` column of a new game: [`game_date`] of its `Date` tag.
+pub(crate) fn new_game_date(g: &NewGame, created_ms: i64) -> String {
+    let tag = g
+        .tags
+        .iter()
+        .find(|(n, _)| n == "Date")
+        .map(|(_, v)| v.as_str());
+    game_date(tag, created_ms)
 }
 
 /// A fresh unguessable key: 128 bits from the operating system's random source.
