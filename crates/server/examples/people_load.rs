@@ -10,6 +10,8 @@
 //! ```sh
 //! cargo run --release -p chess960-server --example people_load -- target/release/chess960
 //! cargo run --release -p chess960-server --example people_load -- target/ci/chess960 --games 50 --plies 20 --check
+//! # on PostgreSQL (an empty database) instead of a fresh SQLite file:
+//! cargo run --release -p chess960-server --example people_load -- target/ci/chess960 --db postgres://postgres@127.0.0.1:5432/load
 //! ```
 //!
 //! Prints the figures beside the targets of issue 16 (p99 under 50 ms, no error, no move lost);
@@ -38,7 +40,12 @@ struct Options {
     plies: usize,
     think: Duration,
     check: bool,
+    /// The database to serve from; a fresh SQLite file when not given.
+    db: Option<String>,
 }
+
+const USAGE: &str = "usage: people_load CHESS960_BINARY [--games N] [--plies N] [--think-ms MS] \
+[--db ADDRESS] [--check]";
 
 fn options() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
@@ -48,6 +55,7 @@ fn options() -> Result<Options, String> {
         plies: 40,
         think: Duration::from_millis(100),
         check: false,
+        db: None,
     };
     while let Some(a) = args.next() {
         let mut number = |name: &str| -> Result<u64, String> {
@@ -60,30 +68,27 @@ fn options() -> Result<Options, String> {
             "--plies" => o.plies = number("--plies")?.clamp(2, 200) as usize,
             "--think-ms" => o.think = Duration::from_millis(number("--think-ms")?.min(5000)),
             "--check" => o.check = true,
-            "-h" | "--help" => {
-                return Err("usage: people_load CHESS960_BINARY [--games N] [--plies N] [--think-ms MS] [--check]".into())
-            }
+            "--db" => o.db = Some(args.next().ok_or("--db takes a database address")?),
+            "-h" | "--help" => return Err(USAGE.into()),
             _ if o.bin.is_empty() => o.bin = a,
             _ => return Err(format!("unknown argument {a}")),
         }
     }
     if o.bin.is_empty() {
-        return Err(
-            "usage: people_load CHESS960_BINARY [--games N] [--plies N] [--think-ms MS] [--check]"
-                .into(),
-        );
+        return Err(USAGE.into());
     }
     Ok(o)
 }
 
-/// The server under test: its process and port, over a database in a temporary directory.
+/// The server under test: its process and port, over a fresh database (a SQLite file in a
+/// temporary directory, or the PostgreSQL database given with `--db`).
 struct Server {
     child: Child,
     port: u16,
 }
 
 impl Server {
-    fn start(bin: &str, db: &std::path::Path) -> Server {
+    fn start(bin: &str, db: &std::ffi::OsStr) -> Server {
         let mut child = Command::new(bin)
             .args(["serve", "--port", "0", "--search-threads", "1", "--db"])
             .arg(db)
@@ -322,7 +327,10 @@ async fn main() {
         }
     };
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let db = dir.path().join("games.sqlite3");
+    let db = match &o.db {
+        Some(address) => std::ffi::OsString::from(address),
+        None => dir.path().join("games.sqlite3").into_os_string(),
+    };
     let server = Server::start(&o.bin, &db);
     let shared = Arc::new(Shared {
         http: reqwest::Client::builder()
