@@ -7,11 +7,20 @@
 //! closed, events that never came) and, at the end, moves lost (acknowledged, but missing from
 //! the game read back from the server and from the database after a restart).
 //!
+//! With `--servers 2` (and a PostgreSQL `--db`) two server processes share the database: each
+//! game's White talks to one, Black and the spectator to the other (as a load balancer would
+//! spread them), so every move crosses from one process to the other (`cluster/`). With
+//! `--kill`, the first server is killed (`kill -9`) once half the moves are played: its
+//! clients go to the other (reconnecting their sockets, resending a request that got no
+//! answer), which takes its games over; the figures then say how long each game stood still.
+//!
 //! ```sh
 //! cargo run --release -p chess960-server --example people_load -- target/release/chess960
 //! cargo run --release -p chess960-server --example people_load -- target/ci/chess960 --games 50 --plies 20 --check
 //! # on PostgreSQL (an empty database) instead of a fresh SQLite file:
 //! cargo run --release -p chess960-server --example people_load -- target/ci/chess960 --db postgres://postgres@127.0.0.1:5432/load
+//! # two servers on it, one killed halfway:
+//! cargo run --release -p chess960-server --example people_load -- target/ci/chess960 --db postgres://postgres@127.0.0.1:5432/load2 --servers 2 --kill
 //! ```
 //!
 //! Prints the figures beside the targets of issue 16 (p99 under 50 ms, no error, no move lost);
@@ -42,10 +51,14 @@ struct Options {
     check: bool,
     /// The database to serve from; a fresh SQLite file when not given.
     db: Option<String>,
+    /// Server processes on the database (more than one needs PostgreSQL).
+    servers: usize,
+    /// Kill the first server halfway.
+    kill: bool,
 }
 
 const USAGE: &str = "usage: people_load CHESS960_BINARY [--games N] [--plies N] [--think-ms MS] \
-[--db ADDRESS] [--check]";
+[--db ADDRESS] [--servers N] [--kill] [--check]";
 
 fn options() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
@@ -56,6 +69,8 @@ fn options() -> Result<Options, String> {
         think: Duration::from_millis(100),
         check: false,
         db: None,
+        servers: 1,
+        kill: false,
     };
     while let Some(a) = args.next() {
         let mut number = |name: &str| -> Result<u64, String> {
@@ -68,6 +83,8 @@ fn options() -> Result<Options, String> {
             "--plies" => o.plies = number("--plies")?.clamp(2, 200) as usize,
             "--think-ms" => o.think = Duration::from_millis(number("--think-ms")?.min(5000)),
             "--check" => o.check = true,
+            "--servers" => o.servers = number("--servers")?.clamp(1, 4) as usize,
+            "--kill" => o.kill = true,
             "--db" => o.db = Some(args.next().ok_or("--db takes a database address")?),
             "-h" | "--help" => return Err(USAGE.into()),
             _ if o.bin.is_empty() => o.bin = a,
@@ -76,6 +93,12 @@ fn options() -> Result<Options, String> {
     }
     if o.bin.is_empty() {
         return Err(USAGE.into());
+    }
+    if o.servers > 1 && !o.db.as_deref().is_some_and(|d| d.starts_with("postgres")) {
+        return Err("--servers 2 or more needs a PostgreSQL --db".into());
+    }
+    if o.kill && o.servers < 2 {
+        return Err("--kill needs --servers 2 or more (the others take the games over)".into());
     }
     Ok(o)
 }
@@ -121,7 +144,15 @@ impl Drop for Server {
 /// What all games share: the HTTP client, the counters and the timings.
 struct Shared {
     http: reqwest::Client,
-    base: String,
+    /// Each server's address, and whether it is alive (the load sends nothing to a killed one).
+    bases: Vec<String>,
+    alive: Vec<std::sync::atomic::AtomicBool>,
+    /// When the first server was killed (`--kill`).
+    killed_at: std::sync::Mutex<Option<Instant>>,
+    /// Per game: from the kill to its first move acknowledged after it.
+    standstill: Mutex<Vec<Duration>>,
+    /// Moves acknowledged within 10 s after the kill: sent -> opponent's socket.
+    around_kill: Mutex<Vec<Duration>>,
     errors: AtomicUsize,
     acknowledged: AtomicUsize,
     to_opponent: Mutex<Vec<Duration>>,
@@ -138,12 +169,48 @@ impl Shared {
         }
     }
 
-    async fn post(&self, path: &str, body: Value, seat: Option<&str>) -> Result<Value, String> {
-        let mut req = self.http.post(format!("{}{path}", self.base)).json(&body);
-        if let Some(s) = seat {
-            req = req.header("X-Seat-Token", s);
-        }
-        let r = req.send().await.map_err(|e| format!("POST {path}: {e}"))?;
+    /// The address of server `via`, or of the next one alive, as a load balancer would
+    /// choose.
+    fn base(&self, via: usize) -> &str {
+        let n = self.bases.len();
+        (0..n)
+            .map(|i| (via + i) % n)
+            .find(|&i| self.alive[i].load(Ordering::Acquire))
+            .map_or(self.bases[0].as_str(), |i| self.bases[i].as_str())
+    }
+
+    fn killed_at(&self) -> Option<Instant> {
+        *self.killed_at.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A POST through server `via`; a request that got no answer because its server was
+    /// killed is sent again to the next one (it may have been done: see [`game`]).
+    async fn post(
+        &self,
+        path: &str,
+        body: Value,
+        seat: Option<&str>,
+        via: usize,
+    ) -> Result<Value, String> {
+        let mut tries = 0;
+        let r = loop {
+            let mut req = self
+                .http
+                .post(format!("{}{path}", self.base(via)))
+                .json(&body);
+            if let Some(s) = seat {
+                req = req.header("X-Seat-Token", s);
+            }
+            match req.send().await {
+                Ok(r) => break r,
+                Err(e) if self.killed_at().is_some() && tries < 3 => {
+                    tries += 1;
+                    let _ = e;
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+                Err(e) => return Err(format!("POST {path}: {e}")),
+            }
+        };
         let status = r.status();
         let v: Value = r.json().await.map_err(|e| format!("POST {path}: {e}"))?;
         if status.is_success() {
@@ -153,9 +220,12 @@ impl Shared {
         }
     }
 
-    async fn socket(&self, key: &str, seat: Option<&str>) -> Result<Socket, String> {
+    async fn socket(&self, key: &str, seat: Option<&str>, via: usize) -> Result<Socket, String> {
         let q = seat.map_or(String::new(), |s| format!("?seat={s}"));
-        let url = format!("{}/api/games/{key}/ws{q}", self.base.replace("http", "ws"));
+        let url = format!(
+            "{}/api/games/{key}/ws{q}",
+            self.base(via).replace("http", "ws")
+        );
         tokio_tungstenite::connect_async(url)
             .await
             .map(|(s, _)| s)
@@ -163,13 +233,28 @@ impl Shared {
     }
 }
 
-/// Reads a socket until a state with `plies` moves, or the deadline.
-async fn until_ply(ws: &mut Socket, plies: usize) -> Result<Value, String> {
+/// Where a socket connects: the game, the seat, the server.
+struct Peer<'a> {
+    shared: &'a Shared,
+    key: &'a str,
+    seat: Option<&'a str>,
+    via: usize,
+}
+
+/// Reads a socket until a state with `plies` moves, or the deadline. A socket that closes
+/// after a server was killed connects again (to the next server alive), as the browser does.
+async fn until_ply(ws: &mut Socket, plies: usize, peer: &Peer<'_>) -> Result<Value, String> {
     let deadline = tokio::time::Instant::now() + DEADLINE;
     loop {
         let msg = tokio::time::timeout_at(deadline, ws.next())
             .await
             .map_err(|_| format!("no state with {plies} moves within {DEADLINE:?}"))?;
+        let closed = matches!(msg, None | Some(Err(_)) | Some(Ok(Message::Close(_))));
+        if closed && peer.shared.killed_at().is_some() {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            *ws = peer.shared.socket(peer.key, peer.seat, peer.via).await?;
+            continue;
+        }
         match msg {
             Some(Ok(Message::Text(t))) => {
                 let v: Value = serde_json::from_str(&t).map_err(|e| e.to_string())?;
@@ -196,12 +281,15 @@ async fn game(
     plies: usize,
     think: Duration,
 ) -> Option<(String, usize)> {
+    // White talks to one server, Black and the spectator to the next.
+    let (via_white, via_black) = (n, n + 1);
     let created = match shared
         .post(
             "/api/games",
             json!({"start": {"id": n % 960}, "opponent": "human", "name": format!("W{n}"),
                    "time_control": {"initial_ms": 600000, "increment_ms": 2000}}),
             None,
+            via_white,
         )
         .await
     {
@@ -221,6 +309,7 @@ async fn game(
             &format!("/api/games/{key}/join"),
             json!({"name": format!("B{n}")}),
             None,
+            via_black,
         )
         .await
     {
@@ -235,9 +324,9 @@ async fn game(
         .unwrap_or_default()
         .to_string();
     let (mut ws_white, mut ws_black, mut ws_watch) = match (
-        shared.socket(&key, Some(&white)).await,
-        shared.socket(&key, Some(&black)).await,
-        shared.socket(&key, None).await,
+        shared.socket(&key, Some(&white), via_white).await,
+        shared.socket(&key, Some(&black), via_black).await,
+        shared.socket(&key, None, via_black).await,
     ) {
         (Ok(a), Ok(b), Ok(c)) => (a, b, c),
         (a, b, c) => {
@@ -247,6 +336,25 @@ async fn game(
             return Some((key, 0));
         }
     };
+    let white_peer = Peer {
+        shared: &shared,
+        key: &key,
+        seat: Some(&white),
+        via: via_white,
+    };
+    let black_peer = Peer {
+        shared: &shared,
+        key: &key,
+        seat: Some(&black),
+        via: via_black,
+    };
+    let watch_peer = Peer {
+        shared: &shared,
+        key: &key,
+        seat: None,
+        via: via_black,
+    };
+    let mut standstill_seen = false;
     let mut view = joined;
     let mut played = 0;
     for ply in 0..plies {
@@ -255,32 +363,71 @@ async fn game(
         }
         tokio::time::sleep(think).await;
         let white_moves = ply % 2 == 0;
-        let (token, opponent) = if white_moves {
-            (&white, &mut ws_black)
+        let (token, opponent, opponent_peer, via) = if white_moves {
+            (&white, &mut ws_black, &black_peer, via_white)
         } else {
-            (&black, &mut ws_white)
+            (&black, &mut ws_white, &white_peer, via_black)
         };
         // The first legal move: deterministic, and always legal.
         let Some(mv) = view["legal"][0]["uci"].as_str().map(str::to_owned) else {
             break;
         };
         let sent = Instant::now();
-        if let Err(e) = shared
+        let posted = shared
             .post(
                 &format!("/api/games/{key}/moves"),
                 json!({"move": mv, "ply": ply}),
                 Some(token),
+                via,
             )
-            .await
-        {
-            shared.error(e).await;
-            break;
+            .await;
+        if let Err(e) = posted {
+            // Sent again after its server was killed, a move that server had stored is
+            // refused as stale: it was played.
+            let played_already = if shared.killed_at().is_some() && e.contains("409") {
+                match shared
+                    .http
+                    .get(format!("{}/api/games/{key}", shared.base(via)))
+                    .send()
+                    .await
+                {
+                    Ok(r) => r
+                        .json::<Value>()
+                        .await
+                        .is_ok_and(|v| v["moves"].as_array().map_or(0, Vec::len) > ply),
+                    Err(_) => false,
+                }
+            } else {
+                false
+            };
+            if !played_already {
+                shared.error(e).await;
+                break;
+            }
         }
         shared.acknowledged.fetch_add(1, Ordering::Relaxed);
         played += 1;
-        match until_ply(opponent, ply + 1).await {
+        if let Some(k) = shared.killed_at() {
+            if !standstill_seen {
+                standstill_seen = true;
+                shared
+                    .standstill
+                    .lock()
+                    .await
+                    .push(Instant::now().saturating_duration_since(k));
+            }
+        }
+        match until_ply(opponent, ply + 1, opponent_peer).await {
             Ok(v) => {
-                shared.to_opponent.lock().await.push(sent.elapsed());
+                let took = sent.elapsed();
+                let near_kill = shared
+                    .killed_at()
+                    .is_some_and(|k| Instant::now() < k + Duration::from_secs(10));
+                if near_kill {
+                    shared.around_kill.lock().await.push(took);
+                } else {
+                    shared.to_opponent.lock().await.push(took);
+                }
                 view = v;
             }
             Err(e) => {
@@ -290,8 +437,15 @@ async fn game(
                 break;
             }
         }
-        match until_ply(&mut ws_watch, ply + 1).await {
-            Ok(_) => shared.to_spectator.lock().await.push(sent.elapsed()),
+        match until_ply(&mut ws_watch, ply + 1, &watch_peer).await {
+            Ok(_) => {
+                let near_kill = shared
+                    .killed_at()
+                    .is_some_and(|k| Instant::now() < k + Duration::from_secs(10));
+                if !near_kill {
+                    shared.to_spectator.lock().await.push(sent.elapsed());
+                }
+            }
             Err(e) => {
                 shared
                     .error(format!("{key} ply {}: spectator: {e}", ply + 1))
@@ -331,14 +485,24 @@ async fn main() {
         Some(address) => std::ffi::OsString::from(address),
         None => dir.path().join("games.sqlite3").into_os_string(),
     };
-    let server = Server::start(&o.bin, &db);
+    let mut servers: Vec<Server> = (0..o.servers).map(|_| Server::start(&o.bin, &db)).collect();
     let shared = Arc::new(Shared {
         http: reqwest::Client::builder()
             .pool_max_idle_per_host(64)
             .timeout(DEADLINE)
             .build()
             .expect("an HTTP client"),
-        base: format!("http://127.0.0.1:{}", server.port),
+        bases: servers
+            .iter()
+            .map(|s| format!("http://127.0.0.1:{}", s.port))
+            .collect(),
+        alive: servers
+            .iter()
+            .map(|_| std::sync::atomic::AtomicBool::new(true))
+            .collect(),
+        killed_at: std::sync::Mutex::new(None),
+        standstill: Mutex::new(Vec::new()),
+        around_kill: Mutex::new(Vec::new()),
         errors: AtomicUsize::new(0),
         acknowledged: AtomicUsize::new(0),
         to_opponent: Mutex::new(Vec::new()),
@@ -351,7 +515,27 @@ async fn main() {
         o.plies,
         o.think.as_millis()
     );
+    if o.servers > 1 {
+        println!(
+            "{} server processes on one database: White talks to one, Black and the spectator to the next{}",
+            o.servers,
+            if o.kill { "; the first is killed (kill -9) halfway" } else { "" }
+        );
+    }
     let started = Instant::now();
+    let killer = o.kill.then(|| {
+        let shared = Arc::clone(&shared);
+        let pid = servers[0].child.id();
+        let half = o.games * o.plies / 2;
+        tokio::spawn(async move {
+            while shared.acknowledged.load(Ordering::Relaxed) < half {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+            shared.alive[0].store(false, Ordering::Release);
+            *shared.killed_at.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
+        })
+    });
     let tasks: Vec<_> = (0..o.games)
         .map(|n| tokio::spawn(game(Arc::clone(&shared), n, o.plies, o.think)))
         .collect();
@@ -362,13 +546,16 @@ async fn main() {
         }
     }
     let elapsed = started.elapsed();
+    if let Some(k) = killer {
+        k.abort();
+    }
 
     // Moves lost: each game read back from the server, then from the database after a restart.
     let mut lost = 0;
     for (key, n) in &played {
         match shared
             .http
-            .get(format!("{}/api/games/{key}", shared.base))
+            .get(format!("{}/api/games/{key}", shared.base(1)))
             .send()
             .await
         {
@@ -379,7 +566,7 @@ async fn main() {
             Err(e) => shared.error(format!("reading {key}: {e}")).await,
         }
     }
-    drop(server);
+    servers.clear();
     let server = Server::start(&o.bin, &db);
     let base = format!("http://127.0.0.1:{}", server.port);
     let mut lost_after_restart = 0;
@@ -421,6 +608,23 @@ async fn main() {
         ms(spec.last().copied().unwrap_or_default()),
         spec.len()
     );
+    if o.kill {
+        let mut still = shared.standstill.lock().await.clone();
+        let mut around = shared.around_kill.lock().await.clone();
+        still.sort();
+        around.sort();
+        println!(
+            "after kill -9 of server 1: every game moved again within {} (p50 {}, {} games); \
+             moves in the 10 s after: p50 {}, p99 {}, max {} ({} moves, not in the figures above)",
+            ms(still.last().copied().unwrap_or_default()),
+            ms(percentile(&still, 50)),
+            still.len(),
+            ms(percentile(&around, 50)),
+            ms(percentile(&around, 99)),
+            ms(around.last().copied().unwrap_or_default()),
+            around.len()
+        );
+    }
     println!("errors: {errors}   target 0");
     for e in shared.first_errors.lock().await.iter() {
         println!("  {e}");

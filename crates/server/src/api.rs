@@ -4,6 +4,7 @@ use crate::catalog;
 use crate::create::{self, NewGameSpec, Opponent};
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::game::{GameView, TimeControl};
+use crate::registry::Located;
 use crate::round::events::first_message;
 use crate::round::{
     blocking, Actor, ForceResult, GameHandle, RematchAction, RematchStep, TakebackAction,
@@ -939,13 +940,33 @@ pub async fn websocket(
     ws: crate::ws_limits::Upgrade,
 ) -> ApiResult<Response> {
     let Query(query) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
-    let h = handle(&state, &key).await?;
+    let located = state.games().locate(&key).await?;
     let ws = crate::ws_limits::accept(ws)?;
     let shutdown = state.shutdown_signal();
     let seat = query.seat.filter(|t| !t.trim().is_empty());
     // The client has nothing to say (moves go through HTTP): small messages only.
-    Ok(crate::ws_limits::limited(ws)
-        .on_upgrade(move |socket| session(h, socket, shutdown, seat, client)))
+    let ws = crate::ws_limits::limited(ws);
+    Ok(match (located, state.node().cloned()) {
+        (Located::Here(h), _) => {
+            ws.on_upgrade(move |socket| session(h, socket, shutdown, seat, client))
+        }
+        (Located::Elsewhere(_), Some(node)) => ws.on_upgrade(move |socket| async move {
+            // Another server runs the game: follow it, and go on here if it comes here.
+            let follow = crate::cluster::follow_session(
+                state,
+                node,
+                key,
+                socket,
+                shutdown.clone(),
+                seat.clone(),
+                client,
+            );
+            if let Some((socket, h)) = follow.await {
+                session(h, socket, shutdown, seat, client).await;
+            }
+        }),
+        (Located::Elsewhere(_), None) => return Err(crate::cluster::Node::moved(&key).into()),
+    })
 }
 
 /// `GET /api/games/{key}/ws` query: the seat token, for the player (a WebSocket cannot carry
@@ -989,6 +1010,7 @@ async fn session(
     client: IpAddr,
 ) {
     let mut rx = h.subscribe();
+    let mut gone = h.gone_signal();
     let mut flood = crate::ws_limits::Flood::default();
     let who = Actor {
         seat: seat.as_deref(),
@@ -1025,6 +1047,11 @@ async fn session(
                 }
             }
             _ = shutdown.changed() => {
+                let _ = socket.send(Message::Close(None)).await;
+                break;
+            }
+            // Another server took the game over: the client reconnects to it.
+            _ = gone.changed() => {
                 let _ = socket.send(Message::Close(None)).await;
                 break;
             }

@@ -123,7 +123,7 @@ pub async fn create_game(games: &Games, spec: NewGameSpec, client: IpAddr) -> Ga
         blocking(move || store.finish_game(id, &f2)).await?;
         live.set_finished(f, Instant::now());
     }
-    let handle = games.insert(live);
+    let handle = games.insert(live).await?;
     let mut g = handle.lock().await;
     handle.begin(&mut g, Some(spec.study));
     let mut view = g.view(Instant::now());
@@ -147,7 +147,7 @@ pub async fn create_rematch(
     let (m2, s2) = (plan.meta.clone(), plan.seats.clone());
     let (id, key) = blocking(move || store.create_game_with_moves(&m2, &[], &s2)).await?;
     let live = Live::new(id, key.clone(), plan.meta, game, &plan.seats, client);
-    let handle = games.insert(live);
+    let handle = games.insert(live).await?;
     let mut g = handle.lock().await;
     handle.begin(&mut g, None);
     Ok(key)
@@ -166,7 +166,7 @@ pub async fn create_seated(
     let (m2, s2) = (meta.clone(), seats.clone());
     let (id, key) = blocking(move || store.create_game_with_moves(&m2, &[], &s2)).await?;
     let live = Live::new(id, key.clone(), meta, Game::chess960(start), &seats, client);
-    let handle = games.insert(live);
+    let handle = games.insert(live).await?;
     let mut g = handle.lock().await;
     handle.begin(&mut g, None);
     Ok(key)

@@ -128,7 +128,7 @@ pub fn parse_level_tag(s: &str) -> Option<Level> {
 }
 
 /// A time control in milliseconds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct TimeControl {
     /// Each side's time at the start.
     pub initial_ms: u64,

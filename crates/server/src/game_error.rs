@@ -107,6 +107,12 @@ pub enum GameError {
         /// What is wrong.
         detail: String,
     },
+    /// Another server of the same database runs the game now (it took it over, or took it
+    /// first): the request may be sent again.
+    Moved {
+        /// The game's key.
+        key: String,
+    },
     /// The game database failed.
     Store(StoreError),
     /// A worker thread of the server failed.
@@ -209,6 +215,10 @@ impl fmt::Display for GameError {
             GameError::Unreadable { key, detail } => {
                 write!(f, "game {key} cannot be read from the database: {detail}")
             }
+            GameError::Moved { key } => write!(
+                f,
+                "game {key} is run by another server of this database now; send the request again"
+            ),
             GameError::Store(e) => write!(f, "game database: {e}"),
             GameError::Worker(e) => write!(f, "a worker thread failed: {e}"),
         }

@@ -124,6 +124,9 @@ pub(crate) struct Guard {
     cookie: String,
     /// Check 5's limits.
     limits: crate::rate::Limits,
+    /// The secret of the servers sharing this one's database (`cluster/`): a request that
+    /// carries it was checked by the server that forwarded it.
+    forwarding: Option<String>,
 }
 
 impl Guard {
@@ -155,7 +158,45 @@ impl Guard {
             token,
             cookie: format!("chess960-token-{}", local.port()),
             limits: crate::rate::Limits::default(),
+            forwarding: None,
         })
+    }
+
+    /// Admits the requests that other servers of the same database forward with `secret`
+    /// (`cluster/forward.rs`), as from the client they name: the forwarding server has run
+    /// every check.
+    pub(crate) fn with_forwarding(mut self, secret: &str) -> Guard {
+        self.forwarding = Some(secret.to_owned());
+        self
+    }
+
+    /// A request forwarded by another server: admitted, as from the client it names, if it
+    /// carries the shared secret; refused otherwise.
+    fn admit_forwarded(&self, mut req: Request) -> Result<Request, ApiError> {
+        let given = req
+            .headers()
+            .get(crate::cluster::FORWARDED)
+            .map(|v| v.as_bytes());
+        let ok = match (&self.forwarding, given) {
+            (Some(secret), Some(given)) => crate::secret::same_secret(given, secret.as_bytes()),
+            _ => false,
+        };
+        if !ok {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "forwarded requests are taken only from the servers of this database",
+            ));
+        }
+        let client = req
+            .headers()
+            .get(crate::cluster::FORWARDED_CLIENT)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<IpAddr>().ok());
+        if let Some(ip) = client {
+            req.extensions_mut()
+                .insert(axum::extract::ConnectInfo(SocketAddr::new(ip, 0)));
+        }
+        Ok(req)
     }
 
     /// The access token asked for, if any.
@@ -166,6 +207,11 @@ impl Guard {
     /// Runs the checks: the request to pass on, or the answer the guard gives itself (a
     /// refusal, or the redirect that turns `?token=` into a cookie).
     async fn admit(&self, req: Request) -> Result<Request, Response> {
+        if req.headers().contains_key(crate::cluster::FORWARDED) {
+            return self
+                .admit_forwarded(req)
+                .map_err(IntoResponse::into_response);
+        }
         let target = self.check_host(&req).map_err(IntoResponse::into_response)?;
         check_origin(req.headers(), target.as_ref()).map_err(IntoResponse::into_response)?;
         if let Some(answer) = self.check_token(&req) {

@@ -28,6 +28,7 @@ mod analysis;
 mod api;
 mod assets;
 pub mod catalog;
+mod cluster;
 mod create;
 mod drawn;
 pub mod error;
@@ -119,6 +120,11 @@ pub struct ServeOptions {
     pub capacity: Capacity,
     /// Allowed host names and the access token (see [`guard`]).
     pub access: Access,
+    /// Where the other servers of a shared database (PostgreSQL) reach this one,
+    /// `http://host:port`: they forward the actions on the games this one runs there. When not
+    /// given: the address listened on (`127.0.0.1` for an address that listens on every
+    /// interface, which only servers on the same host can reach).
+    pub advertise: Option<String>,
 }
 
 /// The server's state, shared by every request: the games in memory, the search pool and
@@ -155,6 +161,7 @@ impl AppState {
                     abandon_after: capacity.abandon_after,
                     away_after: capacity.away_after,
                     lobby: Arc::default(),
+                    cluster: std::sync::OnceLock::new(),
                 }))),
                 capacity,
                 shutdown: tx,
@@ -165,6 +172,11 @@ impl AppState {
 
     fn games(&self) -> &Games {
         &self.inner.games
+    }
+
+    /// This process among the servers of its database, if several share it.
+    fn node(&self) -> Option<&Arc<cluster::Node>> {
+        self.inner.games.ctx().node()
     }
 
     fn lobby(&self) -> &Arc<lobby::Lobby> {
@@ -350,18 +362,42 @@ impl Server {
         store: Arc<dyn GameStore>,
         options: ServeOptions,
     ) -> std::io::Result<Server> {
-        let ServeOptions { capacity, access } = options;
+        let ServeOptions {
+            capacity,
+            access,
+            advertise,
+        } = options;
         let listener = tokio::net::TcpListener::bind(addr).await?;
         let addr = listener.local_addr()?;
-        let guard = Arc::new(guard::Guard::new(&access, addr)?);
+        let mut guard = guard::Guard::new(&access, addr)?;
+        let state = AppState::with_capacity(Arc::clone(&store), capacity);
+        // Over a database several servers share, this one joins them (`cluster/`).
+        let advertise = advertise.unwrap_or_else(|| advertised(addr));
+        let lobby = Arc::clone(state.lobby());
+        let node =
+            tokio::task::spawn_blocking(move || cluster::Node::join(store, advertise, lobby))
+                .await
+                .map_err(std::io::Error::other)?
+                .map_err(|e| std::io::Error::other(e.to_string()))?;
+        if let Some(node) = &node {
+            guard = guard.with_forwarding(node.secret());
+        }
+        let guard = Arc::new(guard);
         let token = guard.token().map(str::to_owned);
-        let state = AppState::with_capacity(store, capacity);
+        if let Some(node) = node {
+            node.spawn_watch(Arc::downgrade(&state.inner.games), state.shutdown_signal());
+            let _ = state.inner.games.ctx().cluster.set(node);
+        }
         state.inner.games.spawn_unloader(capacity.unload_after);
         // Games a previous run left waiting for their first move are aborted now (or, when
         // their time is not up yet, loaded so that their timer aborts them).
         state.inner.games.spawn_abandoned_sweep();
-        let app =
-            router(state.clone()).layer(axum::middleware::from_fn_with_state(guard, guard::check));
+        let app = router(state.clone())
+            .layer(axum::middleware::from_fn_with_state(
+                state.clone(),
+                cluster::forward,
+            ))
+            .layer(axum::middleware::from_fn_with_state(guard, guard::check));
         let mut stop = state.shutdown_signal();
         let task = tokio::spawn(async move {
             axum::serve(
@@ -415,6 +451,10 @@ impl Server {
     pub async fn shutdown(self) {
         self.state.shut_down();
         let _ = self.task.await;
+        // The other servers of the database may take this one's games at once.
+        if let Some(node) = self.state.node().cloned() {
+            let _ = tokio::task::spawn_blocking(move || node.leave()).await;
+        }
     }
 
     /// Serves until the server fails (it does not stop by itself).
@@ -424,6 +464,17 @@ impl Server {
             Err(e) => Err(std::io::Error::other(e)),
         }
     }
+}
+
+/// The address at which other servers reach one listening on `addr`: `http://addr`, with
+/// the loopback address for one that listens on every interface.
+fn advertised(addr: SocketAddr) -> String {
+    let ip = match addr.ip() {
+        std::net::IpAddr::V4(ip) if ip.is_unspecified() => std::net::Ipv4Addr::LOCALHOST.into(),
+        std::net::IpAddr::V6(ip) if ip.is_unspecified() => std::net::Ipv6Addr::LOCALHOST.into(),
+        ip => ip,
+    };
+    format!("http://{}", SocketAddr::new(ip, addr.port()))
 }
 
 /// Installs a logger on standard error: `debug` logs one line per request, `info` and above

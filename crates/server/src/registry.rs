@@ -4,13 +4,23 @@
 //! games being played, not every game ever opened. A game read back after unloading gives
 //! exactly the view it had (`Live::unloadable`).
 
+use crate::cluster::Node;
 use crate::game::Live;
 use crate::game_error::{GameError, GameResult};
 use crate::round::{blocking, Actor, Ctx, GameHandle};
+use chess960_store::cluster::Holder;
 use chess960_store::{Finish, GameKey};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex as StdMutex, MutexGuard};
 use std::time::{Duration, Instant};
+
+/// Where a game runs ([`Games::locate`]).
+pub enum Located {
+    /// In this process.
+    Here(Arc<GameHandle>),
+    /// In another server of the same database, reached at this address (`cluster/`).
+    Elsewhere(String),
+}
 
 /// The games in memory.
 pub struct Games {
@@ -33,15 +43,42 @@ impl Games {
     }
 
     /// The game with this key, from memory or the store; `NoSuchGame` for a malformed or
-    /// unknown key.
+    /// unknown key, `Moved` for a game another server of the database runs.
     pub async fn get(&self, key: &str) -> GameResult<Arc<GameHandle>> {
+        match self.locate(key).await? {
+            Located::Here(h) => Ok(h),
+            Located::Elsewhere(_) => Err(Node::moved(key)),
+        }
+    }
+
+    /// The game with this key if it is in memory here.
+    pub fn here(&self, key: &str) -> Option<Arc<GameHandle>> {
+        self.lock().get(key).cloned()
+    }
+
+    /// True if the game with this key is in memory here.
+    pub fn is_here(&self, key: &str) -> bool {
+        self.lock().contains_key(key)
+    }
+
+    /// Where the game with this key runs: here (from memory, or loaded from the store, taking
+    /// its lease when several servers share the database and nobody alive holds it), or in
+    /// another server; `NoSuchGame` for a malformed or unknown key.
+    pub async fn locate(&self, key: &str) -> GameResult<Located> {
         let unknown = || GameError::NoSuchGame {
             key: key.chars().take(40).collect(),
         };
         let key = GameKey::parse(key).ok_or_else(unknown)?;
         if let Some(h) = self.lock().get(key.as_str()) {
             h.touch();
-            return Ok(Arc::clone(h));
+            return Ok(Located::Here(Arc::clone(h)));
+        }
+        if let Some(node) = self.ctx.node() {
+            match node.claim(&key).await? {
+                Holder::Me => {}
+                Holder::Other { address } => return Ok(Located::Elsewhere(address)),
+                Holder::NoSuchGame => return Err(unknown()),
+            }
         }
         let store = Arc::clone(&self.ctx.store);
         let k = key.clone();
@@ -57,7 +94,7 @@ impl Games {
             let mut map = self.lock();
             if let Some(h) = map.get(key.as_str()) {
                 h.touch();
-                return Ok(Arc::clone(h));
+                return Ok(Located::Here(Arc::clone(h)));
             }
             let h = GameHandle::new(Arc::clone(&self.ctx), live);
             map.insert(key.to_string(), Arc::clone(&h));
@@ -76,7 +113,7 @@ impl Games {
             }
         }
         drop(g);
-        Ok(handle)
+        Ok(Located::Here(handle))
     }
 
     /// Deletes the game with this key for `who` ([`GameHandle::delete`]) and forgets it.
@@ -87,12 +124,38 @@ impl Games {
         Ok(())
     }
 
-    /// Adds a game just created.
-    pub fn insert(&self, live: Live) -> Arc<GameHandle> {
+    /// Adds a game just created (taking its lease first when several servers share the
+    /// database: nobody else knows its key yet, so only a server taking over a dead one's
+    /// games could have it, and then this one refuses it).
+    pub async fn insert(&self, live: Live) -> GameResult<Arc<GameHandle>> {
         let key = live.key.to_string();
+        if let Some(node) = self.ctx.node() {
+            if node.claim(&live.key).await? != Holder::Me {
+                return Err(Node::moved(&key));
+            }
+        }
         let h = GameHandle::new(Arc::clone(&self.ctx), live);
         self.lock().insert(key, Arc::clone(&h));
-        h
+        Ok(h)
+    }
+
+    /// Lets go of the games in memory that were loaded before `before` and whose leases are
+    /// not among `held` (another server took them over while this one stalled); returns
+    /// their keys. Their clients are disconnected, to reconnect to the new holder.
+    pub fn let_go_except(&self, held: &[GameKey], before: Instant) -> Vec<String> {
+        let held: HashSet<&str> = held.iter().map(GameKey::as_str).collect();
+        let mut map = self.lock();
+        let lost: Vec<String> = map
+            .iter()
+            .filter(|(k, h)| !held.contains(k.as_str()) && h.loaded_at() < before)
+            .map(|(k, _)| k.clone())
+            .collect();
+        for k in &lost {
+            if let Some(h) = map.remove(k) {
+                h.let_go();
+            }
+        }
+        lost
     }
 
     /// The number of games in memory.
@@ -147,14 +210,18 @@ impl Games {
             let Some(g) = games.upgrade() else { return };
             let store = Arc::clone(&g.ctx.store);
             let after = g.ctx.abandon_after;
+            let me = g.ctx.node().map(|n| n.member().clone());
             drop(g);
-            let pending = blocking(move || abort_abandoned(store.as_ref(), after)).await;
+            let pending =
+                blocking(move || abort_abandoned(store.as_ref(), after, me.as_ref())).await;
             match pending {
                 Ok(keys) => {
                     for key in keys {
                         let Some(g) = games.upgrade() else { return };
-                        if let Err(e) = g.get(&key).await {
-                            tracing::warn!("game {key}: {e}");
+                        match g.get(&key).await {
+                            // Another server of the database runs it: its timer is there.
+                            Ok(_) | Err(GameError::Moved { .. }) => {}
+                            Err(e) => tracing::warn!("game {key}: {e}"),
                         }
                     }
                 }
@@ -201,10 +268,13 @@ impl Games {
 
 /// The store's part of [`Games::spawn_abandoned_sweep`]: aborts the unfinished games with a
 /// seat that wait for their player's first move and were last changed more than `after` ago;
-/// returns the keys of those whose time is not up yet.
+/// returns the keys of those whose time is not up yet. With several servers on the database
+/// (`me` is this one), only games whose lease this server gets are touched: the others run
+/// elsewhere, where their timers abort them.
 fn abort_abandoned(
     store: &dyn chess960_store::GameStore,
     after: Duration,
+    me: Option<&chess960_store::cluster::Member>,
 ) -> Result<Vec<String>, chess960_store::StoreError> {
     use chess960_store::{Finish, GameFilter};
     const PAGE: u32 = 500;
@@ -237,6 +307,11 @@ fn abort_abandoned(
             };
             if !live.waits_for_first_move() {
                 continue;
+            }
+            if let (Some(me), Some(cluster)) = (me, store.cluster()) {
+                if cluster.claim(&summary.key, me)? != Holder::Me {
+                    continue;
+                }
             }
             if now.saturating_sub(updated) >= after.as_millis() as i64 {
                 store.finish_game(summary.id, &Finish::aborted())?;

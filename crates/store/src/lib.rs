@@ -17,6 +17,7 @@ pub use chess960_core::GameResult;
 use chess960_core::{Outcome, Termination};
 use std::fmt;
 
+pub mod cluster;
 pub mod events;
 pub mod explorer;
 mod filter;
@@ -379,6 +380,12 @@ impl std::error::Error for StoreError {}
 pub trait GameStore: Send + Sync {
     /// Where this database keeps events (tournaments), if it keeps any.
     fn event_store(&self) -> Option<&dyn EventStore> {
+        None
+    }
+
+    /// Leases, heartbeats and notices for several servers on this database, if several
+    /// processes can share it (PostgreSQL; not SQLite).
+    fn cluster(&self) -> Option<&dyn cluster::Cluster> {
         None
     }
 

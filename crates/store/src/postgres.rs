@@ -23,6 +23,7 @@
 //! player's name matches case-insensitively in ASCII only, as SQLite's `NOCASE` does, so
 //! both backends list the same games for the same filter.
 
+mod cluster;
 mod events;
 
 use crate::explorer::{self, KeyCount};
@@ -127,6 +128,18 @@ const MIGRATIONS: &[&str] = &[
     // Version 2: the main line of an imported game packed into one value (crate::packed)
     // instead of a `moves` row per move; NULL for games whose moves are rows.
     "ALTER TABLE games ADD COLUMN packed_moves BYTEA;",
+    // Version 3: several servers on one database (crate::cluster). A server is alive until
+    // `alive_until`; a game's lease names the server that runs it.
+    "CREATE TABLE servers (
+        id          TEXT PRIMARY KEY,
+        address     TEXT NOT NULL,
+        alive_until TIMESTAMPTZ NOT NULL
+    );
+    CREATE TABLE leases (
+        game_id BIGINT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        server  TEXT NOT NULL
+    );
+    CREATE INDEX leases_server ON leases (server);",
 ];
 
 /// The schema version this program writes to PostgreSQL.
@@ -424,9 +437,9 @@ impl PgStore {
     /// The game's state for the rules, with its row locked until the transaction ends.
     fn lock_state(&self, tx: &mut Transaction<'_>, id: GameId) -> Result<GameState, StoreError> {
         let row = tx
-            .query_opt(
+            .query_typed_opt(
                 "SELECT plies, result, reason FROM games WHERE id = $1 FOR UPDATE",
-                &[&id.0],
+                &[(&id.0, postgres::types::Type::INT8)],
             )
             .map_err(|e| self.err(&e))?
             .ok_or_else(|| StoreError::NoSuchGame(id.to_string()))?;
@@ -976,6 +989,10 @@ impl GameStore for PgStore {
         Some(self)
     }
 
+    fn cluster(&self) -> Option<&dyn crate::cluster::Cluster> {
+        Some(self)
+    }
+
     fn describe(&self) -> String {
         self.label.clone()
     }
@@ -1079,24 +1096,71 @@ impl GameStore for PgStore {
     }
 
     fn append_move(&self, id: GameId, ply: u32, mv: &MoveRecord) -> Result<(), StoreError> {
+        use postgres::types::Type;
+        // The hot path of every game: five round trips (begin, lock, read the line, one
+        // statement for every write, commit), each statement sent with its parameter types so
+        // that it needs no separate round trip to be prepared.
         self.write(|tx, s| {
             rules::check_append(id, &s.lock_state(tx, id)?, ply)?;
-            let (fen, _, mut ucis) = s
-                .stored_line(tx, id.0)?
+            // Read after the lock, in a statement of its own: its snapshot has every move of
+            // the transaction that held the lock before.
+            let row = tx
+                .query_typed_opt(
+                    "SELECT start_fen, packed_moves,
+                            ARRAY(SELECT uci FROM moves WHERE game_id = $1 ORDER BY ply)
+                       FROM games WHERE id = $1",
+                    &[(&id.0, Type::INT8)],
+                )
+                .map_err(|e| s.err(&e))?
                 .ok_or_else(|| StoreError::NoSuchGame(id.to_string()))?;
+            let fen: String = s.col(&row, 0)?;
+            let mut ucis = match s.col::<Option<Vec<u8>>>(&row, 1)? {
+                Some(bytes) => packed::ucis(&bytes)?,
+                None => s.col::<Vec<String>>(&row, 2)?,
+            };
             let old = explorer::entries(&fen, ucis.iter().map(String::as_str));
             ucis.push(mv.uci.clone());
             let new = explorer::entries(&fen, ucis.iter().map(String::as_str));
             let (write, remove) = explorer::diff(&old, &new);
-            s.remove_entries(tx, id.0, &remove)?;
-            s.write_entries(tx, &Self::entry_rows(id.0, &write, None))?;
-            s.insert_moves(tx, id.0, ply, std::slice::from_ref(mv))?;
-            tx.execute(
-                "UPDATE games SET plies = $2, updated_ms = $3 WHERE id = $1",
+            let remove: Vec<i64> = remove.iter().map(|&k| k as i64).collect();
+            let rows = Self::entry_rows(id.0, &write, None);
+            let keys: Vec<i64> = rows.iter().map(|r| r.0).collect();
+            let mvs: Vec<Option<i32>> = rows.iter().map(|r| r.2).collect();
+            let results: Vec<Option<i16>> = rows.iter().map(|r| r.3).collect();
+            let ply = i32::try_from(ply).unwrap_or(i32::MAX);
+            let (white, black) = (
+                mv.clocks.map(|c| ms(c.white_ms)),
+                mv.clocks.map(|c| ms(c.black_ms)),
+            );
+            // The removed and the written index keys never overlap (explorer::diff), so the
+            // two parts on `positions` do not meet.
+            tx.execute_typed(
+                "WITH gone AS (
+                     DELETE FROM positions WHERE key = ANY($2) AND game_id = $1
+                 ), indexed AS (
+                     INSERT INTO positions (key, game_id, move, result)
+                     SELECT k, $1, m, r FROM unnest($3::bigint[], $4::int[], $5::smallint[])
+                         AS t(k, m, r)
+                     ON CONFLICT (key, game_id) DO UPDATE SET move = excluded.move,
+                         result = excluded.result
+                 ), played AS (
+                     INSERT INTO moves (game_id, ply, uci, san, white_ms, black_ms, played_ms)
+                     VALUES ($1, $6, $7, $8, $9, $10, $11)
+                 )
+                 UPDATE games SET plies = $6 + 1, updated_ms = $12 WHERE id = $1",
                 &[
-                    &id.0,
-                    &i32::try_from(ply + 1).unwrap_or(i32::MAX),
-                    &now_ms(),
+                    (&id.0, Type::INT8),
+                    (&remove, Type::INT8_ARRAY),
+                    (&keys, Type::INT8_ARRAY),
+                    (&mvs, Type::INT4_ARRAY),
+                    (&results, Type::INT2_ARRAY),
+                    (&ply, Type::INT4),
+                    (&mv.uci, Type::TEXT),
+                    (&mv.san, Type::TEXT),
+                    (&white, Type::INT8),
+                    (&black, Type::INT8),
+                    (&mv.played_at_ms, Type::INT8),
+                    (&now_ms(), Type::INT8),
                 ],
             )
             .map_err(|e| s.err(&e))?;

@@ -76,6 +76,26 @@ pub struct ServeArgs {
     /// who can reach the address can create, play and delete games.
     #[arg(long, conflicts_with = "token")]
     pub no_auth: bool,
+    /// With a PostgreSQL --db that several servers share: the address at which the others
+    /// reach this one (http://HOST:PORT), to which they forward the actions on the games it
+    /// runs (default: the address listened on; 127.0.0.1 for --host 0.0.0.0, which serves
+    /// only servers on the same host). docs/deploy.md explains the set-up.
+    #[arg(long, value_name = "URL", value_parser = parse_advertise)]
+    pub advertise: Option<String>,
+}
+
+/// An `http://host:port` address for --advertise.
+fn parse_advertise(text: &str) -> Result<String, String> {
+    let rest = text
+        .strip_prefix("http://")
+        .ok_or_else(|| format!("'{text}' is not an http://HOST:PORT address"))?;
+    let authority = rest.trim_end_matches('/');
+    if authority.is_empty() || authority.contains(['/', '?', '#', '@', ' ']) {
+        return Err(format!(
+            "'{text}' is not an http://HOST:PORT address (no path, user or query)"
+        ));
+    }
+    Ok(format!("http://{authority}"))
 }
 
 /// Runs `chess960 serve`: 0 after Ctrl-C, 2 with one `chess960: …` line when it cannot
@@ -109,7 +129,11 @@ pub fn main(args: &ServeArgs) -> ExitCode {
             (None, false) => TokenRule::Auto,
         },
     };
-    let options = chess960_server::ServeOptions { capacity, access };
+    let options = chess960_server::ServeOptions {
+        capacity,
+        access,
+        advertise: args.advertise.clone(),
+    };
     let result = chess960_server::run(&args.host, args.port, Arc::from(store), options, |url| {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(

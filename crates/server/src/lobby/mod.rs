@@ -7,6 +7,11 @@
 //!
 //! Clients follow the list on `GET /api/lobby/ws`: the whole list on connecting and after each
 //! change (at most a few times a second), so a client never has to merge events.
+//!
+//! With several servers on one database (`cluster/`), each lists the others' challenges too:
+//! a server publishes each change of its own entries, and all of them again every few seconds
+//! ([`Lobby::republish`]); an entry heard of from another server that is not repeated within
+//! [`REMOTE_TTL`] (its server died) leaves the list.
 
 mod socket;
 
@@ -16,14 +21,16 @@ use crate::game::{color_name, Live, Phase, TimeControl};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::{Arc, Mutex as StdMutex};
-use std::time::Instant;
+use std::sync::{Arc, Mutex as StdMutex, OnceLock, Weak};
+use std::time::{Duration, Instant};
 use tokio::sync::watch;
 
 /// The most challenges the lobby lists (the newest).
 pub const MAX_LISTED: usize = 100;
 /// The most lobby WebSockets one address may hold open.
 pub const MAX_SOCKETS_PER_CLIENT: usize = 16;
+/// How long an entry of another server stays listed without being heard of again.
+pub const REMOTE_TTL: Duration = Duration::from_secs(15);
 
 /// One challenge in the lobby.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
@@ -74,6 +81,10 @@ impl Live {
 #[derive(Default)]
 pub struct Lobby {
     entries: StdMutex<HashMap<String, LobbyEntry>>,
+    /// Other servers' entries, with when each was last heard of.
+    remote: StdMutex<HashMap<String, (LobbyEntry, Instant)>>,
+    /// The other servers of the database, told of each change (`cluster/`).
+    publisher: OnceLock<Weak<crate::cluster::Node>>,
     changes: watch::Sender<u64>,
     sockets: StdMutex<HashMap<IpAddr, usize>>,
 }
@@ -83,11 +94,62 @@ impl Lobby {
     /// that changes the list.
     pub fn update(&self, key: &str, entry: Option<LobbyEntry>) {
         let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-        let changed = match entry {
-            Some(e) => entries.insert(key.to_string(), e.clone()).as_ref() != Some(&e),
+        let changed = match &entry {
+            Some(e) => entries.insert(key.to_string(), e.clone()).as_ref() != Some(e),
             None => entries.remove(key).is_some(),
         };
         drop(entries);
+        if changed {
+            if let Some(node) = self.publisher.get().and_then(Weak::upgrade) {
+                node.publish_lobby(key, entry.as_ref());
+            }
+            self.changes.send_modify(|n| *n += 1);
+        }
+    }
+
+    /// Tells `node` of each change from now on.
+    pub fn publish_to(&self, node: &Arc<crate::cluster::Node>) {
+        let _ = self.publisher.set(Arc::downgrade(node));
+    }
+
+    /// Publishes every entry of this server again (other servers forget the entries they
+    /// do not hear of for [`REMOTE_TTL`]).
+    pub fn republish(&self, node: &crate::cluster::Node) {
+        let entries: Vec<LobbyEntry> = self
+            .entries
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .cloned()
+            .collect();
+        for e in &entries {
+            node.publish_lobby(&e.key, Some(e));
+        }
+    }
+
+    /// Another server lists `entry` for the game `key`, or no longer lists it (`None`).
+    pub fn update_remote(&self, key: &str, entry: Option<RemoteEntry>) {
+        let mut remote = self.remote.lock().unwrap_or_else(|e| e.into_inner());
+        let changed = match entry.and_then(RemoteEntry::into_entry) {
+            Some(e) => remote
+                .insert(key.to_string(), (e.clone(), Instant::now()))
+                .is_none_or(|(old, _)| old != e),
+            None => remote.remove(key).is_some(),
+        };
+        drop(remote);
+        if changed {
+            self.changes.send_modify(|n| *n += 1);
+        }
+    }
+
+    /// Forgets the other servers' entries not heard of for [`REMOTE_TTL`]; wakes the clients
+    /// if any went.
+    pub fn expire_remote(&self) {
+        let mut remote = self.remote.lock().unwrap_or_else(|e| e.into_inner());
+        let before = remote.len();
+        remote.retain(|_, (_, heard)| heard.elapsed() < REMOTE_TTL);
+        let changed = remote.len() != before;
+        drop(remote);
         if changed {
             self.changes.send_modify(|n| *n += 1);
         }
@@ -102,6 +164,14 @@ impl Lobby {
             .values()
             .cloned()
             .collect();
+        {
+            let remote = self.remote.lock().unwrap_or_else(|e| e.into_inner());
+            for (key, (e, heard)) in remote.iter() {
+                if heard.elapsed() < REMOTE_TTL && !list.iter().any(|l| &l.key == key) {
+                    list.push(e.clone());
+                }
+            }
+        }
         list.sort_by(|a, b| b.created_ms.cmp(&a.created_ms).then(a.key.cmp(&b.key)));
         list.truncate(MAX_LISTED);
         list
@@ -124,6 +194,37 @@ impl Lobby {
         Some(SocketGuard {
             lobby: Arc::clone(self),
             client,
+        })
+    }
+}
+
+/// An entry as another server publishes it.
+#[derive(serde::Deserialize, Debug)]
+pub struct RemoteEntry {
+    key: String,
+    name: String,
+    color: String,
+    start_id: Option<u16>,
+    back_rank: Option<String>,
+    time_control: Option<TimeControl>,
+    created_ms: i64,
+}
+
+impl RemoteEntry {
+    fn into_entry(self) -> Option<LobbyEntry> {
+        let color = match self.color.as_str() {
+            "white" => "white",
+            "black" => "black",
+            _ => return None,
+        };
+        Some(LobbyEntry {
+            key: self.key,
+            name: self.name,
+            color,
+            start_id: self.start_id,
+            back_rank: self.back_rank,
+            time_control: self.time_control,
+            created_ms: self.created_ms,
         })
     }
 }

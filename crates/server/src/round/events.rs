@@ -56,6 +56,9 @@ pub struct Events {
     tx: broadcast::Sender<Arc<str>>,
     /// The version of the newest state sent: the other events carry it.
     version: Arc<AtomicU64>,
+    /// The other servers of the database, told of every event (`cluster/`), and the game's
+    /// key.
+    publish: Option<Arc<(Arc<crate::cluster::Node>, String)>>,
 }
 
 impl Events {
@@ -66,7 +69,15 @@ impl Events {
         Events {
             tx,
             version: Arc::new(AtomicU64::new(version)),
+            publish: None,
         }
+    }
+
+    /// The same channel, whose events also go to the other servers through `node`, for the
+    /// game `key`.
+    pub fn published(mut self, node: Arc<crate::cluster::Node>, key: String) -> Events {
+        self.publish = Some(Arc::new((node, key)));
+        self
     }
 
     /// A new receiver of the events from now on.
@@ -75,8 +86,12 @@ impl Events {
     }
 
     fn send(&self, e: Event<'_>) {
+        let text = e.to_text();
+        if let Some(p) = &self.publish {
+            p.0.publish(&p.1, &text);
+        }
         // Nobody listening is fine.
-        let _ = self.tx.send(e.to_text());
+        let _ = self.tx.send(text);
     }
 
     fn version(&self) -> u64 {

@@ -58,11 +58,19 @@ pub struct Ctx {
     pub away_after: Duration,
     /// The open challenges anyone may accept (`lobby/`): each game keeps its entry there.
     pub lobby: Arc<crate::lobby::Lobby>,
+    /// This process among several servers of one database (`cluster/`), once it has joined
+    /// them; never set over a database only one process uses.
+    pub cluster: std::sync::OnceLock<Arc<crate::cluster::Node>>,
 }
 
 impl Ctx {
     fn shutting_down(&self) -> bool {
         *self.shutdown.borrow()
+    }
+
+    /// This process among the servers of its database, if several may share it.
+    pub fn node(&self) -> Option<&Arc<crate::cluster::Node>> {
+        self.cluster.get()
     }
 }
 
@@ -94,6 +102,11 @@ pub struct GameHandle {
     wake: Arc<Notify>,
     /// When the game was last asked for (the registry unloads idle games).
     last_used: StdMutex<Instant>,
+    /// When the game was loaded (or made).
+    loaded_at: Instant,
+    /// Set when another server took the game over (`cluster/`): nothing more is done with
+    /// it here, and its clients are sent away (to reconnect where it runs now).
+    gone: watch::Sender<bool>,
 }
 
 impl Drop for GameHandle {
@@ -150,7 +163,10 @@ impl GameHandle {
         live.abandon_after = ctx.abandon_after;
         live.away_after = ctx.away_after;
         live.rearm_abandon(Instant::now());
-        let events = Events::new(64, live.version);
+        let mut events = Events::new(64, live.version);
+        if let Some(node) = ctx.node() {
+            events = events.published(Arc::clone(node), live.key.to_string());
+        }
         let wake = Arc::new(Notify::new());
         let h = Arc::new(GameHandle {
             ctx,
@@ -158,6 +174,8 @@ impl GameHandle {
             events,
             wake: Arc::clone(&wake),
             last_used: StdMutex::new(Instant::now()),
+            loaded_at: Instant::now(),
+            gone: watch::Sender::new(false),
         });
         let shutdown = h.ctx.shutdown.clone();
         tokio::spawn(timer::run(Arc::downgrade(&h), wake, shutdown));
@@ -172,6 +190,28 @@ impl GameHandle {
     /// Subscribes to the game's events (`events.rs`).
     pub fn subscribe(&self) -> broadcast::Receiver<Arc<str>> {
         self.events.subscribe()
+    }
+
+    /// When the game was loaded (or made).
+    pub fn loaded_at(&self) -> Instant {
+        self.loaded_at
+    }
+
+    /// Another server runs the game now: its timer stops, actions are refused as `Moved`,
+    /// and its clients' sockets close.
+    pub fn let_go(&self) {
+        self.gone.send_replace(true);
+        self.wake.notify_one();
+    }
+
+    /// True once [`GameHandle::let_go`] was called.
+    pub fn is_gone(&self) -> bool {
+        *self.gone.borrow()
+    }
+
+    /// Changes to true when the game is let go.
+    pub fn gone_signal(&self) -> watch::Receiver<bool> {
+        self.gone.subscribe()
     }
 
     /// Marks the game as used now.
@@ -239,6 +279,9 @@ impl GameHandle {
     /// returned), the flag too, and the engine's searches will be queued in their name.
     async fn seated(&self, who: &Actor<'_>) -> GameResult<(MutexGuard<'_, Live>, Color)> {
         let mut g = self.lock().await;
+        if self.is_gone() {
+            return Err(crate::cluster::Node::moved(g.key.as_str()));
+        }
         let mut color = g.sides.seat_of(who.seat, g.id.0)?;
         if g.sides.hotseat() {
             // Two people at one device: the side to move (or to place) acts.

@@ -18,7 +18,7 @@ impl GameHandle {
     async fn tick(self: &Arc<Self>, next_tick: &mut Option<Instant>) -> Option<Instant> {
         let mut g = self.lock().await;
         let now = Instant::now();
-        if g.deleted {
+        if g.deleted || self.is_gone() {
             return None;
         }
         if g.abandoned(now) {

@@ -1,0 +1,213 @@
+//! Two servers on one PostgreSQL database (`cluster/`): a game runs in one of them (its
+//! lease), the other forwards the actions on it and follows its events for its own sockets;
+//! when the server running a game dies, the other takes the game over from the last
+//! acknowledged move. Runs in the PostgreSQL pass of the server's tests
+//! (`CHESS960_TEST_BACKEND=postgres`, as `scripts/test.sh` does); on SQLite there is nothing
+//! to share.
+
+mod common;
+
+use common::{app, app_on, App, Reply, Ws};
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+fn on_postgres() -> bool {
+    std::env::var("CHESS960_TEST_BACKEND").ok().as_deref() == Some("postgres")
+}
+
+async fn act(a: &App, key: &str, action: &str, body: Value, token: Option<&str>) -> Reply {
+    a.post_as(
+        &format!("/api/games/{key}/{action}"),
+        body.to_string().into_bytes(),
+        token,
+    )
+    .await
+}
+
+/// Which server holds the game's lease: its address, from the database.
+fn holder(db: &std::path::Path, key: &str) -> Option<String> {
+    let (db, key) = (db.to_string_lossy().into_owned(), key.to_owned());
+    std::thread::spawn(move || {
+        let mut c = postgres::Client::connect(&db, postgres::NoTls).expect("connect");
+        c.query_opt(
+            "SELECT s.address FROM leases l JOIN servers s ON s.id = l.server
+               JOIN games g ON g.id = l.game_id WHERE g.key = $1",
+            &[&key],
+        )
+        .expect("query")
+        .map(|r| r.get(0))
+    })
+    .join()
+    .unwrap()
+}
+
+/// Waits until `a`'s lobby lists the game `key` (or no longer lists it).
+async fn lobby_lists(a: &App, key: &str, listed: bool) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let r = a.get("/api/lobby").await;
+        let has = r.json["challenges"]
+            .as_array()
+            .is_some_and(|l| l.iter().any(|c| c["key"] == key));
+        if has == listed {
+            return;
+        }
+        assert!(Instant::now() < deadline, "lobby of {}: {}", a.base, r.text);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn plies_seen(ws: &mut Ws, plies: usize) -> Value {
+    ws.until_state(|g| g["moves"].as_array().map_or(0, Vec::len) == plies)
+        .await
+        .0
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_servers_share_a_game_and_take_it_over_when_one_dies() {
+    if !on_postgres() {
+        eprintln!("skipped: needs CHESS960_TEST_BACKEND=postgres (scripts/test.sh runs it so)");
+        return;
+    }
+    let mut a = app().await;
+    let b = app_on(&a.db).await;
+    // Ann challenges on A, 5 minutes + 3 seconds; Bob opens the link on B.
+    let created = a
+        .post(
+            "/api/games",
+            json!({"start": {"id": 518}, "color": "white", "opponent": "human", "name": "Ann",
+                   "lobby": true,
+                   "time_control": {"initial_ms": 300000, "increment_ms": 3000}}),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{}", created.text);
+    let key = created.json["key"].as_str().unwrap().to_string();
+    let ann = created.json["seat_token"].as_str().unwrap().to_string();
+    assert_eq!(holder(&a.db, &key).as_deref(), Some(a.base.as_str()));
+    // Listed while Ann's page is open on A: B's lobby lists it too.
+    let mut ann_ws = a.ws_url(&format!("/api/games/{key}/ws?seat={ann}")).await;
+    plies_seen(&mut ann_ws, 0).await;
+    lobby_lists(&b, &key, true).await;
+    let joined = act(&b, &key, "join", json!({"name": "Bob"}), None).await;
+    assert_eq!(joined.status, 200, "{}", joined.text);
+    let bob = joined.json["seat_token"].as_str().unwrap().to_string();
+    assert_eq!(joined.json["seat_color"], "black");
+    // The game still runs on A: B forwarded the join.
+    assert_eq!(holder(&a.db, &key).as_deref(), Some(a.base.as_str()));
+
+    // Taken: no longer listed anywhere.
+    lobby_lists(&b, &key, false).await;
+    lobby_lists(&a, &key, false).await;
+    // Bob's socket and a spectator's on B (followers of A's game).
+    let mut bob_ws = b.ws_url(&format!("/api/games/{key}/ws?seat={bob}")).await;
+    let mut watcher = b.ws_url(&format!("/api/games/{key}/ws")).await;
+    for ws in [&mut bob_ws, &mut watcher] {
+        plies_seen(ws, 0).await;
+    }
+
+    // A move on A reaches B's sockets; a move sent to B is played on A and reaches A's.
+    let r = act(
+        &a,
+        &key,
+        "moves",
+        json!({"move": "e2e4", "ply": 0}),
+        Some(&ann),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    plies_seen(&mut bob_ws, 1).await;
+    plies_seen(&mut watcher, 1).await;
+    let r = act(
+        &b,
+        &key,
+        "moves",
+        json!({"move": "e7e5", "ply": 1}),
+        Some(&bob),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    plies_seen(&mut ann_ws, 2).await;
+    plies_seen(&mut watcher, 2).await;
+    // B answers reads of A's game as A does.
+    let via_b = b.get(&format!("/api/games/{key}")).await;
+    assert_eq!(via_b.status, 200, "{}", via_b.text);
+    assert_eq!(via_b.json["moves"].as_array().unwrap().len(), 2);
+    // The seat token is still checked, whichever server is asked.
+    let r = act(
+        &b,
+        &key,
+        "moves",
+        json!({"move": "g1f3", "ply": 2}),
+        Some("nobodys-seat"),
+    )
+    .await;
+    assert_eq!(r.status, 403, "{}", r.text);
+    // A forged forwarding header is refused.
+    let forged = b
+        .client
+        .get(format!("{}/api/games/{key}", b.base))
+        .header("x-chess960-forwarded", "guess")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(forged.status(), 403);
+    let before = a.get(&format!("/api/games/{key}")).await.json["clocks"].clone();
+
+    // A dies (no goodbye: its leases stay until its heartbeat is overdue).
+    let dead = a.server.take().unwrap();
+    dead.state().shut_down();
+    drop(dead);
+    drop(ann_ws);
+    // Ann's next move, sent to B, waits for the takeover and is played there.
+    let t = Instant::now();
+    let r = act(
+        &b,
+        &key,
+        "moves",
+        json!({"move": "g1f3", "ply": 2}),
+        Some(&ann),
+    )
+    .await;
+    let took = t.elapsed();
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert!(took < Duration::from_secs(10), "took over in {took:?}");
+    eprintln!("the move sent while its server died was played after {took:?}");
+    assert_eq!(holder(&b.db, &key).as_deref(), Some(b.base.as_str()));
+    // B's sockets go on: the game runs where they are now.
+    plies_seen(&mut bob_ws, 3).await;
+    plies_seen(&mut watcher, 3).await;
+    // Clocks sane: as stored with the last move, plus Ann's increment, less what her move
+    // took after the takeover.
+    let clocks = &r.json["clocks"];
+    let (w0, b0) = (
+        before["white_ms"].as_u64().unwrap(),
+        before["black_ms"].as_u64().unwrap(),
+    );
+    let (w1, b1) = (
+        clocks["white_ms"].as_u64().unwrap(),
+        clocks["black_ms"].as_u64().unwrap(),
+    );
+    assert!(w1 <= w0 + 3000 && w1 + 10_000 >= w0, "{before} -> {clocks}");
+    assert!(b1 <= b0 && b1 + 10_000 >= b0, "{before} -> {clocks}");
+    let r = act(
+        &b,
+        &key,
+        "moves",
+        json!({"move": "b8c6", "ply": 3}),
+        Some(&bob),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    // Nothing acknowledged is lost: the database has the four moves.
+    let stored = common::store_at(&b.db);
+    let (_, game) = stored
+        .list(&chess960_store::GameFilter::default())
+        .unwrap()
+        .into_iter()
+        .map(|s| (s.key.to_string(), s))
+        .find(|(k, _)| *k == key)
+        .unwrap();
+    assert_eq!(game.plies, 4);
+    drop(bob_ws);
+    drop(watcher);
+}
