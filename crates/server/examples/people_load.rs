@@ -23,8 +23,9 @@
 //! cargo run --release -p chess960-server --example people_load -- target/ci/chess960 --db postgres://postgres@127.0.0.1:5432/load2 --servers 2 --kill
 //! ```
 //!
-//! Prints the figures beside the targets of issue 16 (p99 under 50 ms, no error, no move lost);
-//! with `--check` it exits 1 when one is missed. It stops by itself: every game has a fixed
+//! Prints the figures beside the targets of issue 16 (p99 under 50 ms, or `--p99-ms`; no error,
+//! no move lost; with `--kill`, every game moving again within 10 s); with `--check` it exits 1
+//! when one is missed. It stops by itself: every game has a fixed
 //! number of half-moves, every wait a deadline.
 
 use futures_util::{SinkExt, StreamExt};
@@ -55,10 +56,12 @@ struct Options {
     servers: usize,
     /// Kill the first server halfway.
     kill: bool,
+    /// The p99 target checked by `--check`.
+    p99: Duration,
 }
 
 const USAGE: &str = "usage: people_load CHESS960_BINARY [--games N] [--plies N] [--think-ms MS] \
-[--db ADDRESS] [--servers N] [--kill] [--check]";
+[--db ADDRESS] [--servers N] [--kill] [--p99-ms MS] [--check]";
 
 fn options() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
@@ -71,6 +74,7 @@ fn options() -> Result<Options, String> {
         db: None,
         servers: 1,
         kill: false,
+        p99: Duration::from_millis(50),
     };
     while let Some(a) = args.next() {
         let mut number = |name: &str| -> Result<u64, String> {
@@ -85,6 +89,7 @@ fn options() -> Result<Options, String> {
             "--check" => o.check = true,
             "--servers" => o.servers = number("--servers")?.clamp(1, 4) as usize,
             "--kill" => o.kill = true,
+            "--p99-ms" => o.p99 = Duration::from_millis(number("--p99-ms")?.clamp(1, 60_000)),
             "--db" => o.db = Some(args.next().ok_or("--db takes a database address")?),
             "-h" | "--help" => return Err(USAGE.into()),
             _ if o.bin.is_empty() => o.bin = a,
@@ -595,19 +600,22 @@ async fn main() {
         elapsed.as_secs_f64()
     );
     println!(
-        "move -> opponent's socket:  p50 {}, p99 {}, max {} ({} moves)   target p99 < 50 ms",
+        "move -> opponent's socket:  p50 {}, p99 {}, max {} ({} moves)   target p99 < {} ms",
         ms(percentile(&opp, 50)),
         ms(percentile(&opp, 99)),
         ms(opp.last().copied().unwrap_or_default()),
-        opp.len()
+        opp.len(),
+        o.p99.as_millis()
     );
     println!(
-        "move -> spectator's socket: p50 {}, p99 {}, max {} ({} moves)   target p99 < 50 ms",
+        "move -> spectator's socket: p50 {}, p99 {}, max {} ({} moves)   target p99 < {} ms",
         ms(percentile(&spec, 50)),
         ms(percentile(&spec, 99)),
         ms(spec.last().copied().unwrap_or_default()),
-        spec.len()
+        spec.len(),
+        o.p99.as_millis()
     );
+    let mut takeover_ok = true;
     if o.kill {
         let mut still = shared.standstill.lock().await.clone();
         let mut around = shared.around_kill.lock().await.clone();
@@ -624,6 +632,9 @@ async fn main() {
             ms(around.last().copied().unwrap_or_default()),
             around.len()
         );
+        takeover_ok = still.len() == played.len()
+            && still.last().is_some_and(|&d| d < Duration::from_secs(10));
+        println!("   target: every game moving again within 10 s");
     }
     println!("errors: {errors}   target 0");
     for e in shared.first_errors.lock().await.iter() {
@@ -632,8 +643,9 @@ async fn main() {
     println!(
         "moves lost: {lost} (server), {lost_after_restart} (database after a restart)   target 0"
     );
-    let ok = percentile(&opp, 99) < Duration::from_millis(50)
-        && percentile(&spec, 99) < Duration::from_millis(50)
+    let ok = percentile(&opp, 99) < o.p99
+        && percentile(&spec, 99) < o.p99
+        && takeover_ok
         && errors == 0
         && lost == 0
         && lost_after_restart == 0
