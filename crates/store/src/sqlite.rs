@@ -951,13 +951,24 @@ fn pending_range(tx: &Connection, after: i64) -> rusqlite::Result<Option<(i64, i
         .and_then(|(a, b, n): (Option<i64>, Option<i64>, i64)| Some((a?, b?, n))))
 }
 
+/// Index rows inserted by one statement when the index is rebuilt.
+const MERGE_BATCH: usize = 64;
+
 /// An index row: key (as stored, signed), game id, move code, result code.
 type IndexRow = (i64, i64, Option<u16>, Option<u8>);
 
 /// The index rows of the pending games with ids in `first..=last`, replayed from their
-/// stored moves (rows or packed), unsorted.
+/// stored moves (rows or packed), sorted by key and game id.
 fn pending_rows(tx: &Connection, first: i64, last: i64) -> rusqlite::Result<Vec<IndexRow>> {
-    let mut rows: Vec<IndexRow> = Vec::new();
+    Ok(index_rows(&pending_games(tx, first, last)?))
+}
+
+/// A pending game as the index needs it: its id, start FEN, result code and moves.
+type PendingGame = (i64, String, Option<u8>, Vec<String>);
+
+/// The pending games with ids in `first..=last`.
+fn pending_games(tx: &Connection, first: i64, last: i64) -> rusqlite::Result<Vec<PendingGame>> {
+    let mut games: Vec<PendingGame> = Vec::new();
     let mut st = tx.prepare_cached(
         "SELECT g.id, g.start_fen, g.result, g.packed_moves, m.uci
          FROM positions_pending p JOIN games g ON g.id = p.game_id
@@ -965,43 +976,61 @@ fn pending_rows(tx: &Connection, first: i64, last: i64) -> rusqlite::Result<Vec<
          WHERE p.game_id BETWEEN ?1 AND ?2 ORDER BY g.id, m.ply",
     )?;
     let mut q = st.query([first, last])?;
-    let mut game: Option<(i64, String, String)> = None;
-    let mut ucis: Vec<String> = Vec::new();
-    let mut flush = |game: &(i64, String, String), ucis: &[String]| {
-        let code = GameResult::parse(&game.2).and_then(explorer::result_code);
-        rows.extend(
-            explorer::entries(&game.1, ucis.iter().map(String::as_str))
-                .into_iter()
-                .map(|e| (e.key as i64, game.0, e.mv, code)),
-        );
-    };
     while let Some(r) = q.next()? {
         let id: i64 = r.get(0)?;
-        if game.as_ref().map(|g| g.0) != Some(id) {
-            if let Some(g) = &game {
-                flush(g, &ucis);
-            }
-            game = Some((id, r.get(1)?, r.get(2)?));
-            ucis.clear();
-            if let Some(bytes) = r.get_ref(3)?.as_blob_or_null()? {
-                ucis = packed::ucis(bytes).map_err(packed_err)?;
-            }
+        if games.last().map(|g| g.0) != Some(id) {
+            let result: String = r.get(2)?;
+            let code = GameResult::parse(&result).and_then(explorer::result_code);
+            let ucis = match r.get_ref(3)?.as_blob_or_null()? {
+                Some(bytes) => packed::ucis(bytes).map_err(packed_err)?,
+                None => Vec::new(),
+            };
+            games.push((id, r.get(1)?, code, ucis));
         }
         if let Some(u) = r.get::<_, Option<String>>(4)? {
-            ucis.push(u);
+            if let Some(g) = games.last_mut() {
+                g.3.push(u);
+            }
         }
     }
-    if let Some(g) = &game {
-        flush(g, &ucis);
-    }
-    Ok(rows)
+    Ok(games)
 }
 
-/// One step of building the index of the games in `positions_pending` (bulk import, the
-/// migration to version 4): up to [`INDEX_STEP`] of them, oldest first, replayed from their
-/// stored moves, their rows sorted by key and then inserted, so that each page of the index is
-/// written once per step rather than once per random key; then they leave
-/// `positions_pending`. Returns how many games it indexed (0 when none was pending).
+/// The index rows of `games`, sorted by key and game id. Replaying the games is most of an
+/// import's index work: the games are shared out among the machine's cores (the PGN reader is
+/// done by then), each part sorted by its thread, and the sorted parts merged.
+fn index_rows(games: &[PendingGame]) -> Vec<IndexRow> {
+    fn rows_of(games: &[PendingGame]) -> Vec<IndexRow> {
+        let mut rows = Vec::new();
+        for (id, fen, code, ucis) in games {
+            rows.extend(
+                explorer::entries(fen, ucis.iter().map(String::as_str))
+                    .into_iter()
+                    .map(|e| (e.key as i64, *id, e.mv, *code)),
+            );
+        }
+        rows.sort_unstable_by_key(|r| (r.0, r.1));
+        rows
+    }
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+    let mut rows = if threads < 2 || games.len() < 256 {
+        rows_of(games)
+    } else {
+        let part = games.len().div_ceil(threads);
+        std::thread::scope(|s| {
+            let parts: Vec<_> = games.chunks(part).map(|g| s.spawn(|| rows_of(g))).collect();
+            let mut all = Vec::new();
+            for p in parts {
+                all.extend(p.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+            }
+            all
+        })
+    };
+    // Sorted runs, one per thread: the stable sort finds them and merges them in linear time.
+    rows.sort_by_key(|r| (r.0, r.1));
+    rows
+}
+
 fn index_pending_step(tx: &Connection) -> rusqlite::Result<u64> {
     let Some((first, last, n)) = pending_range(tx, i64::MIN)? else {
         return Ok(0);
@@ -1052,8 +1081,7 @@ fn rebuild_index(
     let mut after = i64::MIN;
     // The pending games stay pending until the end: each step starts after the last.
     while let Some((first, last, n)) = pending_range(tx, after).map_err(db_err)? {
-        let mut rows = pending_rows(tx, first, last).map_err(db_err)?;
-        rows.sort_unstable_by_key(|r| (r.0, r.1));
+        let rows = pending_rows(tx, first, last).map_err(db_err)?;
         let path = runs_dir.path().join(format!("run-{}", runs.len()));
         index_run::write(&path, &rows).map_err(io_err)?;
         runs.push(path);
@@ -1080,41 +1108,80 @@ fn rebuild_index(
         let mut old_rows = old
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
             .map_err(db_err)?;
-        let mut readers = runs
+        let readers = runs
             .iter()
             .map(|p| index_run::Reader::open(p))
             .collect::<std::io::Result<Vec<_>>>()
             .map_err(io_err)?;
-        let mut insert = tx
+        // Rows go in by [`MERGE_BATCH`] a statement: a statement's overhead is most of the
+        // cost of one row.
+        let mut insert_one = tx
             .prepare(
                 "INSERT INTO positions_next (key, game_id, move, result)
                  VALUES (?1, ?2, ?3, ?4)",
             )
             .map_err(db_err)?;
-        // The smallest head of all sources, repeatedly: source 0 is the old index, source
-        // i + 1 the run i.
-        let mut heads = std::collections::BinaryHeap::new();
-        if let Some(r) = old_rows.next().transpose().map_err(db_err)? {
-            heads.push(std::cmp::Reverse((r, 0usize)));
-        }
-        for (i, reader) in readers.iter_mut().enumerate() {
-            if let Some(r) = reader.next().map_err(io_err)? {
-                heads.push(std::cmp::Reverse((r, i + 1)));
+        let mut insert_many = tx
+            .prepare(&format!(
+                "INSERT INTO positions_next (key, game_id, move, result) VALUES {}",
+                vec!["(?, ?, ?, ?)"; MERGE_BATCH].join(", ")
+            ))
+            .map_err(db_err)?;
+        let mut pending: Vec<IndexRow> = Vec::with_capacity(MERGE_BATCH);
+        let mut flush = |rows: &mut Vec<IndexRow>, all: bool| -> rusqlite::Result<()> {
+            if rows.len() == MERGE_BATCH {
+                let params: Vec<&dyn rusqlite::ToSql> = rows
+                    .iter()
+                    .flat_map(|r| [&r.0 as &dyn rusqlite::ToSql, &r.1, &r.2, &r.3])
+                    .collect();
+                insert_many.execute(params.as_slice())?;
+                rows.clear();
+            } else if all {
+                for (key, id, mv, result) in rows.drain(..) {
+                    insert_one.execute(params![key, id, mv, result])?;
+                }
             }
-        }
-        while let Some(std::cmp::Reverse(((key, id, mv, result), source))) = heads.pop() {
-            insert
-                .execute(params![key, id, mv, result])
-                .map_err(db_err)?;
-            let next = if source == 0 {
-                old_rows.next().transpose().map_err(db_err)?
-            } else {
-                readers[source - 1].next().map_err(io_err)?
-            };
-            if let Some(r) = next {
-                heads.push(std::cmp::Reverse((r, source)));
+            Ok(())
+        };
+        // The runs are merged on a thread of their own, which hands the merged rows over in
+        // batches; this thread merges them with the old index (read from this connection)
+        // and inserts, so that merging and inserting use two cores.
+        std::thread::scope(|s| -> Result<(), StoreError> {
+            let (tx_rows, rx_rows) =
+                std::sync::mpsc::sync_channel::<std::io::Result<Vec<IndexRow>>>(4);
+            s.spawn(move || {
+                let result = index_run::merge(readers, |batch| tx_rows.send(Ok(batch)).is_ok());
+                if let Err(e) = result {
+                    let _ = tx_rows.send(Err(e));
+                }
+            });
+            let mut merged = rx_rows.into_iter().flat_map(|b| match b {
+                Ok(rows) => rows.into_iter().map(Ok).collect::<Vec<_>>(),
+                Err(e) => vec![Err(e)],
+            });
+            let mut next_new = merged.next().transpose().map_err(io_err)?;
+            let mut next_old = old_rows.next().transpose().map_err(db_err)?;
+            loop {
+                let row = match (next_old, next_new) {
+                    (Some(o), Some(n)) if (o.0, o.1) <= (n.0, n.1) => {
+                        next_old = old_rows.next().transpose().map_err(db_err)?;
+                        o
+                    }
+                    (_, Some(n)) => {
+                        next_new = merged.next().transpose().map_err(io_err)?;
+                        n
+                    }
+                    (Some(o), None) => {
+                        next_old = old_rows.next().transpose().map_err(db_err)?;
+                        o
+                    }
+                    (None, None) => break,
+                };
+                pending.push(row);
+                flush(&mut pending, false).map_err(db_err)?;
             }
-        }
+            flush(&mut pending, true).map_err(db_err)
+        })?;
     }
     tx.execute_batch(
         "DROP TABLE positions;
@@ -1146,7 +1213,40 @@ mod index_run {
             rec[18] = result.unwrap_or(u8::MAX);
             out.write_all(&rec)?;
         }
-        out.into_inner().map_err(|e| e.into_error())?.sync_all()
+        // No fsync: a run lives only until the rebuild that wrote it ends, and a crash
+        // discards it with the transaction.
+        out.flush()
+    }
+
+    /// Merges the sorted runs of `readers` into one sorted stream, handed to `out` in
+    /// batches; stops early when `out` says no.
+    pub fn merge(
+        mut readers: Vec<Reader>,
+        mut out: impl FnMut(Vec<IndexRow>) -> bool,
+    ) -> std::io::Result<()> {
+        const BATCH: usize = 8192;
+        let mut heads = std::collections::BinaryHeap::new();
+        for (i, reader) in readers.iter_mut().enumerate() {
+            if let Some(r) = reader.next()? {
+                heads.push(std::cmp::Reverse((r, i)));
+            }
+        }
+        let mut batch = Vec::with_capacity(BATCH);
+        while let Some(std::cmp::Reverse((row, source))) = heads.pop() {
+            batch.push(row);
+            if let Some(r) = readers[source].next()? {
+                heads.push(std::cmp::Reverse((r, source)));
+            }
+            if batch.len() == BATCH
+                && !out(std::mem::replace(&mut batch, Vec::with_capacity(BATCH)))
+            {
+                return Ok(());
+            }
+        }
+        if !batch.is_empty() {
+            out(batch);
+        }
+        Ok(())
     }
 
     pub struct Reader(BufReader<File>);

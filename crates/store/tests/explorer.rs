@@ -445,6 +445,31 @@ fn import_batch(start: &Position, id: u16, seeds: std::ops::Range<u32>) -> Vec<I
 }
 
 #[test]
+fn a_large_rebuild_shares_the_replay_among_threads_and_merges_in_batches() {
+    // Enough pending games for the rebuild to replay them on several threads (256 and more)
+    // and enough rows for the merge to hand over several batches and insert many rows a
+    // statement, beside an index that has rows already. At most 80 games a start position,
+    // so that every game list of the check is whole.
+    let dir = scratch();
+    let path = dir.path().join("g.sqlite3");
+    let store = SqliteStore::open(&path).unwrap();
+    for i in 0..20u32 {
+        let id = 100 + 37 * i as u16;
+        let start = StartId::new(id.into()).unwrap().position();
+        let batch = import_batch(&start, id, i * 80..i * 80 + 80);
+        if i < 4 {
+            store.import_games(&batch).unwrap();
+        } else {
+            store.import_games_unindexed(&batch).unwrap();
+        }
+    }
+    let mut steps = Vec::new();
+    assert_eq!(store.index_pending(&mut |n| steps.push(n)).unwrap(), 1280);
+    assert_eq!(store.pending_index().unwrap(), 0);
+    check_all(&store);
+}
+
+#[test]
 fn a_bulk_import_is_indexed_at_its_end_or_when_the_database_is_opened_again() {
     let dir = scratch();
     let path = dir.path().join("g.sqlite3");
