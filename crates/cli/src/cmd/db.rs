@@ -129,9 +129,9 @@ pub struct ImportArgs {
     /// PGN files ('-' for standard input).
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
-    /// Games per transaction (1..100000): larger is faster, smaller loses less when
-    /// interrupted.
-    #[arg(long, value_name = "N", default_value = "2000")]
+    /// Games per transaction (1..100000): larger is faster (fewer writes of the pages of the
+    /// random-key indexes), smaller takes less memory and loses less when interrupted.
+    #[arg(long, value_name = "N", default_value = "10000")]
     pub batch: String,
     /// Print the summary as one line of JSON (see below).
     #[arg(long)]
