@@ -29,6 +29,7 @@
 use crate::{GameResult, GameStore, GameSummary, StoreError};
 use chess960_core::{CastlingMode, Position};
 use std::collections::HashSet;
+use std::hash::BuildHasherDefault;
 
 /// The most games an explorer answer lists.
 pub const MAX_GAMES: u32 = 100;
@@ -48,16 +49,7 @@ pub fn entries<'a>(start_fen: &str, ucis: impl IntoIterator<Item = &'a str>) -> 
     let Ok(mut pos) = Position::from_fen(start_fen) else {
         return Vec::new();
     };
-    let mut out: Vec<IndexEntry> = Vec::new();
-    let mut seen: HashSet<u64> = HashSet::new();
-    // Index in `out` of the entry of the current position when this game put it there.
-    let mut current = seen.insert(pos.hash()).then(|| {
-        out.push(IndexEntry {
-            key: pos.hash(),
-            mv: None,
-        });
-        out.len() - 1
-    });
+    let mut walk = IndexWalk::new(&pos);
     for uci in ucis {
         let Ok(m) = pos.parse_uci(uci, CastlingMode::Chess960) else {
             break;
@@ -65,19 +57,78 @@ pub fn entries<'a>(start_fen: &str, ucis: impl IntoIterator<Item = &'a str>) -> 
         let Some(code) = encode_move(&m.to_uci(CastlingMode::Chess960)) else {
             break;
         };
-        if let Some(i) = current {
-            out[i].mv = Some(code);
-        }
         pos.play_mut(m);
-        current = seen.insert(pos.hash()).then(|| {
-            out.push(IndexEntry {
+        walk.step(code, &pos);
+    }
+    walk.finish()
+}
+
+/// A hasher for Zobrist keys, which are uniformly random already: the key is its own hash
+/// (SipHash cost as much as the rest of a replay's bookkeeping).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only u64 keys are hashed (`write_u64`); anything else is folded in, never lost.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// The index entries of a game built move by move by whoever plays its moves anyway (the PGN
+/// reader of an import: [`crate::pgn::from_pgn`]), so that nobody replays it again for them.
+#[derive(Clone, Debug)]
+pub struct IndexWalk {
+    out: Vec<IndexEntry>,
+    seen: HashSet<u64, BuildHasherDefault<KeyHasher>>,
+    /// Index in `out` of the entry of the current position when this game put it there.
+    current: Option<usize>,
+}
+
+impl IndexWalk {
+    /// A game at its start position `start`.
+    pub fn new(start: &Position) -> IndexWalk {
+        let mut walk = IndexWalk {
+            out: Vec::new(),
+            seen: HashSet::default(),
+            current: None,
+        };
+        walk.reach(start);
+        walk
+    }
+
+    fn reach(&mut self, pos: &Position) {
+        self.current = self.seen.insert(pos.hash()).then(|| {
+            self.out.push(IndexEntry {
                 key: pos.hash(),
                 mv: None,
             });
-            out.len() - 1
+            self.out.len() - 1
         });
     }
-    out
+
+    /// The game played the move encoded as `code` ([`encode_move`]) and reached `after`.
+    pub fn step(&mut self, code: u16, after: &Position) {
+        if let Some(i) = self.current {
+            self.out[i].mv = Some(code);
+        }
+        self.reach(after);
+    }
+
+    /// The entries, in the order the game reached them.
+    pub fn finish(self) -> Vec<IndexEntry> {
+        self.out
+    }
 }
 
 /// What changes in the index when a game's entries go from `old` to `new`: the entries to

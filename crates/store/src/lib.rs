@@ -161,6 +161,11 @@ pub struct ImportGame {
     /// The movetext with its comments, NAGs and variations, kept as imported (see
     /// [`StoredGame::movetext`]); `None` when the moves with their clocks say it all.
     pub movetext: Option<String>,
+    /// The explorer's index entries of the main line ([`explorer::entries`]), when whoever
+    /// made this game has them ([`pgn::from_pgn`] does, from the moves it plays anyway): a bulk
+    /// import then spares the replay. `None`: the store finds them. Entries that are not
+    /// those of `moves` would make the explorer wrong.
+    pub index: Option<Vec<explorer::IndexEntry>>,
 }
 
 /// A finished game's result.

@@ -122,6 +122,7 @@ pub fn from_pgn(game: &Game) -> ImportGame {
     // Whether the moves with their clocks give this movetext back (as `plain_line` would
     // make it): then there is nothing more to keep.
     let mut plain = game.moves.comment.is_empty();
+    let mut index = Some(crate::explorer::IndexWalk::new(&pos));
     for node in &game.moves.nodes {
         let white_moved = pos.turn() == chess960_core::Color::White;
         let clocks = if any_clk {
@@ -152,8 +153,15 @@ pub fn from_pgn(game: &Game) -> ImportGame {
                 .first()
                 .zip(clock_comment.as_ref())
                 .is_none_or(|(c, clk)| same_words(c, clk));
-        moves.push(MoveRecord::of(&pos, node.mv, clocks, 0));
+        let record = MoveRecord::of(&pos, node.mv, clocks, 0);
+        let code = crate::explorer::encode_move(&record.uci);
+        moves.push(record);
         pos = pos.play(node.mv);
+        // A move the index cannot encode (none is legal) leaves the entries to the store.
+        match (code, &mut index) {
+            (Some(code), Some(walk)) => walk.step(code, &pos),
+            _ => index = None,
+        }
     }
     let finish = match game.result {
         // No result given (`*`, or pasted moves without a marker): a game the board has ended
@@ -177,6 +185,7 @@ pub fn from_pgn(game: &Game) -> ImportGame {
         moves,
         finish,
         movetext,
+        index: index.map(crate::explorer::IndexWalk::finish),
     }
 }
 

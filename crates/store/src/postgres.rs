@@ -1490,10 +1490,10 @@ impl GameStore for PgStore {
                     reason,
                     hash,
                     packed: rules::import_packed(g),
-                    entries: explorer::entries(
-                        &g.game.start_fen,
-                        g.moves.iter().map(|m| m.uci.as_str()),
-                    ),
+                    // The reader's entries when it gave them: no replay.
+                    entries: g.index.clone().unwrap_or_else(|| {
+                        explorer::entries(&g.game.start_fen, g.moves.iter().map(|m| m.uci.as_str()))
+                    }),
                 })
             })
             .collect::<Result<_, StoreError>>()?;

@@ -259,6 +259,7 @@ pub fn storable_import(g: &ImportGame) -> Cow<'_, ImportGame> {
         moves: g.moves.clone(),
         finish: g.finish.as_ref().map(storable_finish).map(Cow::into_owned),
         movetext: g.movetext.as_deref().map(|m| storable(m).into_owned()),
+        index: g.index.clone(),
     })
 }
 

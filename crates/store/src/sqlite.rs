@@ -175,6 +175,71 @@ pub struct SqliteStore {
     path: PathBuf,
     writer: Mutex<Connection>,
     readers: Mutex<Vec<Connection>>,
+    /// The index rows of the games a bulk import added, as its reader found them
+    /// ([`ImportGame::index`]), waiting for the rebuild of `index_pending`.
+    staged: Mutex<Staged>,
+}
+
+/// Index rows staged by [`GameStore::import_games_unindexed`]: the rebuild merges them instead
+/// of replaying their games, when they are exactly the pending games' (the same number:
+/// a game deleted meanwhile, one imported without entries, or one left pending by an earlier
+/// run makes the rebuild replay them all, as before). Nothing of this is durable: the pending
+/// list is, and a store opened again replays it.
+#[derive(Default)]
+struct Staged {
+    /// Pending games whose rows are here.
+    games: i64,
+    /// Rows not yet in a run.
+    rows: Vec<IndexRow>,
+    /// Sorted runs written so far, in `dir`.
+    runs: Vec<PathBuf>,
+    dir: Option<tempfile::TempDir>,
+    /// A run could not be written: the staged rows are not whole.
+    broken: bool,
+}
+
+/// Staged rows kept in memory before they are sorted into a run (about 80 MB).
+const STAGE_RUN: usize = 2_500_000;
+
+impl Staged {
+    /// Adds the rows of `games` games just committed; a full buffer becomes a run in a
+    /// directory beside the database (`dir`).
+    fn add(&mut self, games: i64, rows: Vec<IndexRow>, dir: &Path) {
+        self.games += games;
+        self.rows.extend(rows);
+        if self.rows.len() >= STAGE_RUN {
+            // A run that cannot be written is not an error of the import (its games are
+            // stored and pending): the rebuild replays them instead.
+            if self.spill(dir).is_err() {
+                self.broken = true;
+                self.rows = Vec::new();
+            }
+        }
+    }
+
+    /// Sorts the rows in memory and writes them as a run.
+    fn spill(&mut self, dir: &Path) -> std::io::Result<()> {
+        if self.rows.is_empty() {
+            return Ok(());
+        }
+        if self.dir.is_none() {
+            self.dir = Some(
+                tempfile::Builder::new()
+                    .prefix(".chess960-index-")
+                    .tempdir_in(dir)?,
+            );
+        }
+        let path = self
+            .dir
+            .as_ref()
+            .map(|d| d.path().join(format!("staged-{}", self.runs.len())))
+            .unwrap_or_default();
+        let mut rows = std::mem::take(&mut self.rows);
+        rows.sort_unstable_by_key(|r| (r.0, r.1));
+        index_run::write(&path, &rows)?;
+        self.runs.push(path);
+        Ok(())
+    }
 }
 
 /// What the file looked like before we opened it for writing.
@@ -403,6 +468,7 @@ impl SqliteStore {
             path,
             writer: Mutex::new(conn),
             readers: Mutex::new(Vec::new()),
+            staged: Mutex::default(),
         };
         // Games without their index rows: left by a killed bulk import, or every game of a
         // database that comes from before the index (migration to version 4).
@@ -1064,6 +1130,7 @@ fn index_pending_step(tx: &Connection) -> rusqlite::Result<u64> {
 fn rebuild_index(
     tx: &Connection,
     dir: &Path,
+    staged: Option<Staged>,
     progress: &mut dyn FnMut(u64),
 ) -> Result<u64, StoreError> {
     let io_err = |e: std::io::Error| {
@@ -1072,17 +1139,31 @@ fn rebuild_index(
             dir.display()
         ))
     };
-    let runs_dir = tempfile::Builder::new()
-        .prefix(".chess960-index-")
-        .tempdir_in(dir)
-        .map_err(io_err)?;
-    let mut runs = Vec::new();
+    // Rows staged by the import: its last rows become a run too, and no game is replayed.
     let mut done = 0u64;
+    let (runs_dir, mut runs, replay) = match staged {
+        Some(mut staged) => {
+            staged.spill(dir).map_err(io_err)?;
+            done = staged.games as u64;
+            progress(done);
+            (staged.dir, staged.runs, false)
+        }
+        None => {
+            let d = tempfile::Builder::new()
+                .prefix(".chess960-index-")
+                .tempdir_in(dir)
+                .map_err(io_err)?;
+            (Some(d), Vec::new(), true)
+        }
+    };
     let mut after = i64::MIN;
     // The pending games stay pending until the end: each step starts after the last.
-    while let Some((first, last, n)) = pending_range(tx, after).map_err(db_err)? {
+    while let (true, Some(d)) = (replay, &runs_dir) {
+        let Some((first, last, n)) = pending_range(tx, after).map_err(db_err)? else {
+            break;
+        };
         let rows = pending_rows(tx, first, last).map_err(db_err)?;
-        let path = runs_dir.path().join(format!("run-{}", runs.len()));
+        let path = d.path().join(format!("run-{}", runs.len()));
         index_run::write(&path, &rows).map_err(io_err)?;
         runs.push(path);
         done += n as u64;
@@ -1755,12 +1836,15 @@ impl GameStore for SqliteStore {
             )
         })?;
         if pending > 0 && pending * 3 >= games {
-            let dir = match self.path.parent() {
-                Some(d) if !d.as_os_str().is_empty() => d.to_owned(),
-                _ => PathBuf::from("."),
-            };
-            return self.write(|tx| rebuild_index(tx, &dir, progress));
+            let dir = self.dir();
+            // The import's staged rows, if they are the pending games' exactly.
+            let staged =
+                std::mem::take(&mut *self.staged.lock().unwrap_or_else(|e| e.into_inner()));
+            let staged = (!staged.broken && staged.games == pending).then_some(staged);
+            return self.write(|tx| rebuild_index(tx, &dir, staged, progress));
         }
+        // Step by step: the pending games are replayed; staged rows are not needed.
+        *self.staged.lock().unwrap_or_else(|e| e.into_inner()) = Staged::default();
         let mut done = 0;
         loop {
             let n = self.write(|tx| index_pending_step(tx).map_err(db_err))?;
@@ -1776,9 +1860,11 @@ impl GameStore for SqliteStore {
 impl SqliteStore {
     fn import(&self, games: &[ImportGame], defer: bool) -> Result<Vec<ImportOutcome>, StoreError> {
         let games = &*rules::storable_imports(games);
-        self.write(|tx| {
+        let (out, staged_games, staged_rows) = self.write(|tx| {
             let now = now_ms();
             let mut out = Vec::with_capacity(games.len());
+            // Deferred games that came with their index entries: their rows, for the rebuild.
+            let (mut staged_games, mut staged_rows) = (0i64, Vec::<IndexRow>::new());
             // The batch's index rows, written in key order at the end: the keys are random,
             // and sorted inserts touch each page of the index once per batch.
             let mut index: Vec<(IndexEntry, i64, Option<u8>)> = Vec::new();
@@ -1820,13 +1906,18 @@ impl SqliteStore {
                     tx.prepare_cached("INSERT INTO positions_pending (game_id) VALUES (?1)")
                         .and_then(|mut st| st.execute([id.0]))
                         .map_err(db_err)?;
+                    if let Some(entries) = &g.index {
+                        let code = explorer::result_code(result);
+                        staged_games += 1;
+                        staged_rows
+                            .extend(entries.iter().map(|e| (e.key as i64, id.0, e.mv, code)));
+                    }
                 } else {
                     let code = explorer::result_code(result);
-                    index.extend(
+                    let entries = g.index.clone().unwrap_or_else(|| {
                         explorer::entries(&game.start_fen, moves.iter().map(|m| m.uci.as_str()))
-                            .into_iter()
-                            .map(|e| (e, id.0, code)),
-                    );
+                    });
+                    index.extend(entries.into_iter().map(|e| (e, id.0, code)));
                 }
                 out.push(ImportOutcome::Added(id));
             }
@@ -1834,7 +1925,25 @@ impl SqliteStore {
             for (e, id, code) in &index {
                 insert_entry(tx, *id, e, *code).map_err(db_err)?;
             }
-            Ok(out)
-        })
+            Ok((out, staged_games, staged_rows))
+        })?;
+        // Committed: the rows may wait for the rebuild.
+        if staged_games > 0 {
+            let dir = self.dir();
+            self.staged.lock().unwrap_or_else(|e| e.into_inner()).add(
+                staged_games,
+                staged_rows,
+                &dir,
+            );
+        }
+        Ok(out)
+    }
+
+    /// The directory of the database file (where the index's sorted runs go).
+    fn dir(&self) -> PathBuf {
+        match self.path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_owned(),
+            _ => PathBuf::from("."),
+        }
     }
 }

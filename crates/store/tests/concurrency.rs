@@ -79,6 +79,7 @@ fn readers_during_writes(store: &dyn GameStore) {
                                 moves: vec![mv(0), mv(1)],
                                 finish: None,
                                 movetext: None,
+                                index: None,
                             }])
                             .unwrap();
                     }
@@ -156,6 +157,7 @@ fn two_handles_racing_for_the_same_move_store_it_once() {
                 reason: "agreement".into(),
             }),
             movetext: None,
+            index: None,
         };
         let outcomes: Vec<ImportOutcome> = std::thread::scope(|scope| {
             let handles = [b.store(), other.as_ref()].map(|s| {

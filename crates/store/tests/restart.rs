@@ -67,6 +67,7 @@ fn an_import(store: &dyn GameStore, round: &str) -> Result<ImportOutcome, StoreE
                 reason: "agreement".into(),
             }),
             movetext: None,
+            index: None,
         }])
         .map(|mut out| out.remove(0))
 }

@@ -334,6 +334,7 @@ fn import_detects_duplicates() {
             moves: moves.clone(),
             finish: Some(finish("1-0", "")),
             movetext: None,
+            index: None,
         };
         let mut other_round = one.clone();
         other_round.game.tags.push(("Round".into(), "2".into()));
@@ -365,6 +366,7 @@ fn import_detects_duplicates() {
             moves,
             finish: Some(finish("1-0", "")),
             movetext: None,
+            index: None,
         };
         assert_eq!(
             store.import_games(&[again]).unwrap(),
@@ -446,7 +448,18 @@ fn clocks_survive_export_and_import() {
             moves,
             finish: fin,
             movetext,
+            index,
         } = chess960_store::pgn::from_pgn(&back);
+        // The reader's index entries are those the store would find.
+        assert_eq!(
+            index.as_deref(),
+            Some(
+                &chess960_store::explorer::entries(
+                    &new.start_fen,
+                    moves.iter().map(|m| m.uci.as_str())
+                )[..]
+            )
+        );
         // The clocks say all there is: no movetext is kept beside them.
         assert_eq!(movetext, None);
         assert_eq!(
@@ -477,7 +490,8 @@ fn clocks_survive_export_and_import() {
                     game: new,
                     moves,
                     finish: fin,
-                    movetext: None
+                    movetext: None,
+                    index: None,
                 }])
                 .unwrap(),
             vec![ImportOutcome::Duplicate(id)]
@@ -639,6 +653,7 @@ fn a_nul_character_is_kept_as_a_replacement_character() {
             moves: Vec::new(),
             finish: Some(finish("1/2-1/2", "agreed")),
             movetext: None,
+            index: None,
         };
         let out = store.import_games(&[imported.clone(), imported]).unwrap();
         let ImportOutcome::Added(first) = out[0] else {
@@ -703,6 +718,7 @@ fn imported_games_are_packed_and_play_on_as_rows_after_a_takeback() {
             moves: moves.clone(),
             finish: Some(finish("0-1", "resignation")),
             movetext: None,
+            index: None,
         };
         // Unfinished games may go on, and moves played at different times are autosave's:
         // both keep their rows.
