@@ -181,14 +181,14 @@ pub struct SqliteStore {
 }
 
 /// Index rows staged by [`GameStore::import_games_unindexed`]: the rebuild merges them instead
-/// of replaying their games, when they are exactly the pending games' (the same number:
-/// a game deleted meanwhile, one imported without entries, or one left pending by an earlier
-/// run makes the rebuild replay them all, as before). Nothing of this is durable: the pending
-/// list is, and a store opened again replays it.
+/// of replaying their games, when they are exactly the pending games' (the same ids, compared
+/// in the rebuild's transaction: a game deleted meanwhile, one imported without entries, or
+/// one left pending by an earlier run makes the rebuild replay them all, as before). Nothing
+/// of this is durable: the pending list is, and a store opened again replays it.
 #[derive(Default)]
 struct Staged {
-    /// Pending games whose rows are here.
-    games: i64,
+    /// The pending games whose rows are here.
+    ids: Vec<i64>,
     /// Rows not yet in a run.
     rows: Vec<IndexRow>,
     /// Sorted runs written so far, in `dir`.
@@ -202,10 +202,10 @@ struct Staged {
 const STAGE_RUN: usize = 2_500_000;
 
 impl Staged {
-    /// Adds the rows of `games` games just committed; a full buffer becomes a run in a
+    /// Adds the rows of the games `ids` just committed; a full buffer becomes a run in a
     /// directory beside the database (`dir`).
-    fn add(&mut self, games: i64, rows: Vec<IndexRow>, dir: &Path) {
-        self.games += games;
+    fn add(&mut self, ids: Vec<i64>, rows: Vec<IndexRow>, dir: &Path) {
+        self.ids.extend(ids);
         self.rows.extend(rows);
         if self.rows.len() >= STAGE_RUN {
             // A run that cannot be written is not an error of the import (its games are
@@ -1139,12 +1139,24 @@ fn rebuild_index(
             dir.display()
         ))
     };
-    // Rows staged by the import: its last rows become a run too, and no game is replayed.
+    // Rows staged by the import, if they are the pending games' exactly: its last rows become
+    // a run too, and no game is replayed.
+    let staged = match staged {
+        Some(mut staged) if !staged.broken => {
+            let pending: Vec<i64> = tx
+                .prepare("SELECT game_id FROM positions_pending ORDER BY game_id")
+                .and_then(|mut st| st.query_map([], |r| r.get(0))?.collect())
+                .map_err(db_err)?;
+            staged.ids.sort_unstable();
+            (staged.ids == pending).then_some(staged)
+        }
+        _ => None,
+    };
     let mut done = 0u64;
     let (runs_dir, mut runs, replay) = match staged {
         Some(mut staged) => {
             staged.spill(dir).map_err(io_err)?;
-            done = staged.games as u64;
+            done = staged.ids.len() as u64;
             progress(done);
             (staged.dir, staged.runs, false)
         }
@@ -1837,11 +1849,10 @@ impl GameStore for SqliteStore {
         })?;
         if pending > 0 && pending * 3 >= games {
             let dir = self.dir();
-            // The import's staged rows, if they are the pending games' exactly.
+            // The import's staged rows (the rebuild checks that they are the pending games').
             let staged =
                 std::mem::take(&mut *self.staged.lock().unwrap_or_else(|e| e.into_inner()));
-            let staged = (!staged.broken && staged.games == pending).then_some(staged);
-            return self.write(|tx| rebuild_index(tx, &dir, staged, progress));
+            return self.write(|tx| rebuild_index(tx, &dir, Some(staged), progress));
         }
         // Step by step: the pending games are replayed; staged rows are not needed.
         *self.staged.lock().unwrap_or_else(|e| e.into_inner()) = Staged::default();
@@ -1860,11 +1871,11 @@ impl GameStore for SqliteStore {
 impl SqliteStore {
     fn import(&self, games: &[ImportGame], defer: bool) -> Result<Vec<ImportOutcome>, StoreError> {
         let games = &*rules::storable_imports(games);
-        let (out, staged_games, staged_rows) = self.write(|tx| {
+        let (out, staged_ids, staged_rows) = self.write(|tx| {
             let now = now_ms();
             let mut out = Vec::with_capacity(games.len());
             // Deferred games that came with their index entries: their rows, for the rebuild.
-            let (mut staged_games, mut staged_rows) = (0i64, Vec::<IndexRow>::new());
+            let (mut staged_ids, mut staged_rows) = (Vec::<i64>::new(), Vec::<IndexRow>::new());
             // The batch's index rows, written in key order at the end: the keys are random,
             // and sorted inserts touch each page of the index once per batch.
             let mut index: Vec<(IndexEntry, i64, Option<u8>)> = Vec::new();
@@ -1908,7 +1919,7 @@ impl SqliteStore {
                         .map_err(db_err)?;
                     if let Some(entries) = &g.index {
                         let code = explorer::result_code(result);
-                        staged_games += 1;
+                        staged_ids.push(id.0);
                         staged_rows
                             .extend(entries.iter().map(|e| (e.key as i64, id.0, e.mv, code)));
                     }
@@ -1925,13 +1936,13 @@ impl SqliteStore {
             for (e, id, code) in &index {
                 insert_entry(tx, *id, e, *code).map_err(db_err)?;
             }
-            Ok((out, staged_games, staged_rows))
+            Ok((out, staged_ids, staged_rows))
         })?;
         // Committed: the rows may wait for the rebuild.
-        if staged_games > 0 {
+        if !staged_ids.is_empty() {
             let dir = self.dir();
             self.staged.lock().unwrap_or_else(|e| e.into_inner()).add(
-                staged_games,
+                staged_ids,
                 staged_rows,
                 &dir,
             );
