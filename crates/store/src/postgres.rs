@@ -1491,9 +1491,13 @@ impl GameStore for PgStore {
                     hash,
                     packed: rules::import_packed(g),
                     // The reader's entries when it gave them: no replay.
-                    entries: g.index.clone().unwrap_or_else(|| {
-                        explorer::entries(&g.game.start_fen, g.moves.iter().map(|m| m.uci.as_str()))
-                    }),
+                    entries: match &g.index {
+                        Some(entries) => std::borrow::Cow::Borrowed(&entries[..]),
+                        None => std::borrow::Cow::Owned(explorer::entries(
+                            &g.game.start_fen,
+                            g.moves.iter().map(|m| m.uci.as_str()),
+                        )),
+                    },
                 })
             })
             .collect::<Result<_, StoreError>>()?;
@@ -1609,7 +1613,7 @@ struct Prepared<'a> {
     reason: Option<&'a str>,
     hash: Option<[u8; 16]>,
     packed: Option<Vec<u8>>,
-    entries: Vec<explorer::IndexEntry>,
+    entries: std::borrow::Cow<'a, [explorer::IndexEntry]>,
 }
 
 /// The game rows of an import batch, one array per column (`unnest`), all made at `now`.

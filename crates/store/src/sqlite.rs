@@ -1097,6 +1097,11 @@ fn index_rows(games: &[PendingGame]) -> Vec<IndexRow> {
     rows
 }
 
+/// One step of building the index of the games in `positions_pending` (bulk import, the
+/// migration to version 4): up to [`INDEX_STEP`] of them, oldest first, replayed from their
+/// stored moves, their rows sorted by key and then inserted, so that each page of the index is
+/// written once per step rather than once per random key; then they leave
+/// `positions_pending`. Returns how many games it indexed (0 when none was pending).
 fn index_pending_step(tx: &Connection) -> rusqlite::Result<u64> {
     let Some((first, last, n)) = pending_range(tx, i64::MIN)? else {
         return Ok(0);
@@ -1152,36 +1157,23 @@ fn rebuild_index(
         }
         _ => None,
     };
-    let mut done = 0u64;
-    let (runs_dir, mut runs, replay) = match staged {
+    // The directory of the runs lives until the end.
+    let (_runs_dir, runs, done) = match staged {
         Some(mut staged) => {
             staged.spill(dir).map_err(io_err)?;
-            done = staged.ids.len() as u64;
+            let done = staged.ids.len() as u64;
             progress(done);
-            (staged.dir, staged.runs, false)
+            (staged.dir, staged.runs, done)
         }
         None => {
             let d = tempfile::Builder::new()
                 .prefix(".chess960-index-")
                 .tempdir_in(dir)
                 .map_err(io_err)?;
-            (Some(d), Vec::new(), true)
+            let (runs, done) = replay_runs(tx, d.path(), progress, io_err)?;
+            (Some(d), runs, done)
         }
     };
-    let mut after = i64::MIN;
-    // The pending games stay pending until the end: each step starts after the last.
-    while let (true, Some(d)) = (replay, &runs_dir) {
-        let Some((first, last, n)) = pending_range(tx, after).map_err(db_err)? else {
-            break;
-        };
-        let rows = pending_rows(tx, first, last).map_err(db_err)?;
-        let path = d.path().join(format!("run-{}", runs.len()));
-        index_run::write(&path, &rows).map_err(io_err)?;
-        runs.push(path);
-        done += n as u64;
-        after = last;
-        progress(done);
-    }
     tx.execute_batch(
         // The same table as version 4 made (MIGRATIONS), filled in key order.
         "DROP TABLE IF EXISTS positions_next;
@@ -1248,11 +1240,21 @@ fn rebuild_index(
                     let _ = tx_rows.send(Err(e));
                 }
             });
-            let mut merged = rx_rows.into_iter().flat_map(|b| match b {
-                Ok(rows) => rows.into_iter().map(Ok).collect::<Vec<_>>(),
-                Err(e) => vec![Err(e)],
-            });
-            let mut next_new = merged.next().transpose().map_err(io_err)?;
+            // The merged rows one by one, batch after batch.
+            let mut batches = rx_rows.into_iter();
+            let mut batch = Vec::new().into_iter();
+            let mut merged = || -> std::io::Result<Option<IndexRow>> {
+                loop {
+                    if let Some(r) = batch.next() {
+                        return Ok(Some(r));
+                    }
+                    match batches.next() {
+                        Some(b) => batch = b?.into_iter(),
+                        None => return Ok(None),
+                    }
+                }
+            };
+            let mut next_new = merged().map_err(io_err)?;
             let mut next_old = old_rows.next().transpose().map_err(db_err)?;
             loop {
                 let row = match (next_old, next_new) {
@@ -1261,7 +1263,7 @@ fn rebuild_index(
                         o
                     }
                     (_, Some(n)) => {
-                        next_new = merged.next().transpose().map_err(io_err)?;
+                        next_new = merged().map_err(io_err)?;
                         n
                     }
                     (Some(o), None) => {
@@ -1283,6 +1285,28 @@ fn rebuild_index(
     )
     .map_err(db_err)?;
     Ok(done)
+}
+
+/// The pending games replayed, [`INDEX_STEP`] at a time, into sorted runs in `dir`; the runs
+/// and the number of games. The pending games stay pending until the rebuild ends: each step
+/// starts after the last.
+fn replay_runs(
+    tx: &Connection,
+    dir: &Path,
+    progress: &mut dyn FnMut(u64),
+    io_err: impl Fn(std::io::Error) -> StoreError,
+) -> Result<(Vec<PathBuf>, u64), StoreError> {
+    let (mut runs, mut done, mut after) = (Vec::new(), 0u64, i64::MIN);
+    while let Some((first, last, n)) = pending_range(tx, after).map_err(db_err)? {
+        let rows = pending_rows(tx, first, last).map_err(db_err)?;
+        let path = dir.join(format!("run-{}", runs.len()));
+        index_run::write(&path, &rows).map_err(&io_err)?;
+        runs.push(path);
+        done += n as u64;
+        after = last;
+        progress(done);
+    }
+    Ok((runs, done))
 }
 
 /// The sorted runs of [`rebuild_index`]: index rows as fixed records of 19 bytes (key and
@@ -1925,10 +1949,17 @@ impl SqliteStore {
                     }
                 } else {
                     let code = explorer::result_code(result);
-                    let entries = g.index.clone().unwrap_or_else(|| {
-                        explorer::entries(&game.start_fen, moves.iter().map(|m| m.uci.as_str()))
-                    });
-                    index.extend(entries.into_iter().map(|e| (e, id.0, code)));
+                    match &g.index {
+                        Some(entries) => index.extend(entries.iter().map(|&e| (e, id.0, code))),
+                        None => index.extend(
+                            explorer::entries(
+                                &game.start_fen,
+                                moves.iter().map(|m| m.uci.as_str()),
+                            )
+                            .into_iter()
+                            .map(|e| (e, id.0, code)),
+                        ),
+                    }
                 }
                 out.push(ImportOutcome::Added(id));
             }

@@ -103,8 +103,13 @@ impl Lobby {
             if let Some(node) = self.publisher.get().and_then(Weak::upgrade) {
                 node.publish_lobby(key, entry.as_ref());
             }
-            self.changes.send_modify(|n| *n += 1);
+            self.wake();
         }
+    }
+
+    /// Wakes the clients: the list changed.
+    fn wake(&self) {
+        self.changes.send_modify(|n| *n += 1);
     }
 
     /// Tells `node` of each change from now on.
@@ -138,7 +143,7 @@ impl Lobby {
         };
         drop(remote);
         if changed {
-            self.changes.send_modify(|n| *n += 1);
+            self.wake();
         }
     }
 
@@ -151,7 +156,7 @@ impl Lobby {
         let changed = remote.len() != before;
         drop(remote);
         if changed {
-            self.changes.send_modify(|n| *n += 1);
+            self.wake();
         }
     }
 
