@@ -151,6 +151,37 @@ async fn two_servers_share_a_game_and_take_it_over_when_one_dies() {
         .await
         .unwrap();
     assert_eq!(forged.status(), 403);
+    // B runs the guard's checks before it forwards: a foreign page, a body over the limit and
+    // a body that is not JSON are refused there with Ann's valid seat token, and A's game
+    // stays as it was.
+    let url = format!("{}/api/games/{key}/moves", b.base);
+    let hostile = [
+        b.client
+            .post(&url)
+            .header("content-type", "application/json")
+            .header("origin", "http://evil.example")
+            .header("x-seat-token", &ann)
+            .body(json!({"move": "g1f3", "ply": 2}).to_string()),
+        b.client
+            .post(&url)
+            .header("content-type", "application/json")
+            .header("x-seat-token", &ann)
+            .body(format!(
+                r#"{{"move": "g1f3", "ply": 2, "x": "{}"}}"#,
+                "a".repeat(2 << 20)
+            )),
+        b.client
+            .post(&url)
+            .header("content-type", "text/plain")
+            .header("x-seat-token", &ann)
+            .body(json!({"move": "g1f3", "ply": 2}).to_string()),
+    ];
+    for (req, want) in hostile.into_iter().zip([403, 413, 415]) {
+        let r = req.send().await.unwrap();
+        assert_eq!(r.status(), want, "{}", r.text().await.unwrap());
+    }
+    let after_hostile = a.get(&format!("/api/games/{key}")).await;
+    assert_eq!(after_hostile.json["moves"].as_array().unwrap().len(), 2);
     let before = a.get(&format!("/api/games/{key}")).await.json["clocks"].clone();
 
     // A dies (no goodbye: its leases stay until its heartbeat is overdue).
