@@ -536,9 +536,11 @@ async fn main() {
             while shared.acknowledged.load(Ordering::Relaxed) < half {
                 tokio::time::sleep(Duration::from_millis(20)).await;
             }
-            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+            // Marked before the signal: the clients see their connections reset at once,
+            // and must know then that this is the kill.
             shared.alive[0].store(false, Ordering::Release);
             *shared.killed_at.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
+            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
         })
     });
     let tasks: Vec<_> = (0..o.games)

@@ -283,7 +283,24 @@ pub fn router(state: AppState) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .layer(axum::extract::DefaultBodyLimit::max(error::BODY_LIMIT))
         .layer(axum::middleware::from_fn(log_request))
+        .layer(axum::middleware::from_fn(run_to_end))
         .with_state(state)
+}
+
+/// Runs every request to its end, even when its client goes away meanwhile. The HTTP server
+/// drops a request's work when its connection closes; an action dropped between its durable
+/// write and the update of the game in memory would leave the two apart (the move stored but
+/// not on the board, so that the next move is refused as not following), and a client that
+/// closes the page, or a server of the database forwarding the request that dies, must not
+/// be able to do that.
+async fn run_to_end(req: Request, next: Next) -> Response {
+    match tokio::spawn(next.run(req)).await {
+        Ok(resp) => resp,
+        Err(e) => axum::response::IntoResponse::into_response(ApiError::new(
+            axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the request failed: {e}"),
+        )),
+    }
 }
 
 async fn api_not_found(req: Request) -> ApiError {

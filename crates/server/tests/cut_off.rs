@@ -1,0 +1,122 @@
+//! A client that goes away in the middle of its move: the move is stored and applied all the
+//! same, so the game in memory and the database never disagree. The store's write is held up
+//! by a lock taken from outside (SQLite: a write transaction on the file; PostgreSQL: the
+//! game's row locked), the client gives up and closes its connection meanwhile, and only then
+//! the lock goes. Runs on both backends.
+
+mod common;
+
+use common::{app, App, WAIT};
+use serde_json::json;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// Holds the database's write lock on the game `key` until `release` says so.
+fn hold_lock(db: std::path::PathBuf, key: String) -> (mpsc::Receiver<()>, mpsc::Sender<()>) {
+    let (held_tx, held) = mpsc::channel();
+    let (release, release_rx) = mpsc::channel::<()>();
+    std::thread::spawn(move || {
+        let db_str = db.to_string_lossy().into_owned();
+        if db_str.starts_with("postgres") {
+            let mut c = postgres::Client::connect(&db_str, postgres::NoTls).expect("connect");
+            let mut tx = c.transaction().expect("begin");
+            tx.query("SELECT id FROM games WHERE key = $1 FOR UPDATE", &[&key])
+                .expect("lock the game's row");
+            held_tx.send(()).unwrap();
+            let _ = release_rx.recv();
+            tx.rollback().expect("rollback");
+        } else {
+            let c = rusqlite::Connection::open(&db).expect("open");
+            c.execute_batch("BEGIN IMMEDIATE")
+                .expect("take the write lock");
+            held_tx.send(()).unwrap();
+            let _ = release_rx.recv();
+            c.execute_batch("ROLLBACK").expect("rollback");
+        }
+    });
+    (held, release)
+}
+
+async fn plies(a: &App, key: &str) -> usize {
+    a.get(&format!("/api/games/{key}")).await.json["moves"]
+        .as_array()
+        .map_or(0, Vec::len)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_whose_client_went_away_is_stored_and_applied() {
+    let a = app().await;
+    let created = a
+        .post(
+            "/api/games",
+            json!({"start": {"id": 518}, "color": "white", "opponent": "human", "name": "Ann",
+                   "time_control": {"initial_ms": 300000, "increment_ms": 3000}}),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{}", created.text);
+    let key = created.json["key"].as_str().unwrap().to_string();
+    let ann = created.json["seat_token"].as_str().unwrap().to_string();
+    let joined = a
+        .post_as(
+            &format!("/api/games/{key}/join"),
+            json!({"name": "Bob"}).to_string().into_bytes(),
+            None,
+        )
+        .await;
+    assert_eq!(joined.status, 200, "{}", joined.text);
+    let bob = joined.json["seat_token"].as_str().unwrap().to_string();
+
+    let (held, release) = hold_lock(a.db.clone(), key.clone());
+    held.recv().unwrap();
+    // Ann's move waits for the lock; she gives up after 300 ms and her connection closes.
+    let gave_up = a
+        .client
+        .post(format!("{}/api/games/{key}/moves", a.base))
+        .header("content-type", "application/json")
+        .header("x-seat-token", &ann)
+        .body(json!({"move": "e2e4", "ply": 0}).to_string())
+        .timeout(Duration::from_millis(300))
+        .send()
+        .await;
+    assert!(
+        gave_up.is_err(),
+        "the move was answered while the lock was held"
+    );
+    // Let the server notice the closed connection before the write can go on.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    release.send(()).unwrap();
+
+    // The move is played: in memory as in the database.
+    let deadline = Instant::now() + WAIT;
+    while plies(&a, &key).await < 1 {
+        assert!(
+            Instant::now() < deadline,
+            "the move never reached the game in memory"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let stored = common::store_at(&a.db)
+        .game_by_key(&chess960_store::GameKey::parse(&key).unwrap())
+        .unwrap()
+        .unwrap();
+    assert_eq!(stored.moves.len(), 1);
+    // Bob answers at the next half-move, and Ann's move sent again is refused as stale, not
+    // played twice.
+    let bob_moves = a
+        .post_as(
+            &format!("/api/games/{key}/moves"),
+            json!({"move": "e7e5", "ply": 1}).to_string().into_bytes(),
+            Some(&bob),
+        )
+        .await;
+    assert_eq!(bob_moves.status, 200, "{}", bob_moves.text);
+    let again = a
+        .post_as(
+            &format!("/api/games/{key}/moves"),
+            json!({"move": "e2e4", "ply": 0}).to_string().into_bytes(),
+            Some(&ann),
+        )
+        .await;
+    assert_eq!(again.status, 409, "{}", again.text);
+    assert_eq!(plies(&a, &key).await, 2);
+}
