@@ -562,6 +562,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Client {
 pub struct Seated {
     token: Option<String>,
     client: IpAddr,
+    gone: Option<crate::round::ClientGone>,
 }
 
 impl Seated {
@@ -569,6 +570,7 @@ impl Seated {
         Actor {
             seat: self.token.as_deref(),
             client: self.client,
+            gone: self.gone.as_ref(),
         }
     }
 }
@@ -584,7 +586,12 @@ impl<S: Send + Sync> FromRequestParts<S> for Seated {
             .and_then(|v| v.to_str().ok())
             .map(|t| t.trim().to_string())
             .filter(|t| !t.is_empty());
-        Ok(Seated { token, client })
+        let gone = parts.extensions.get::<crate::round::ClientGone>().cloned();
+        Ok(Seated {
+            token,
+            client,
+            gone,
+        })
     }
 }
 
@@ -1015,6 +1022,7 @@ async fn session(
     let who = Actor {
         seat: seat.as_deref(),
         client,
+        gone: None,
     };
     let (first, color) = match h.client_connected(&who).await {
         Ok((v, color)) => (first_message(Ok(&v)).to_string(), color),

@@ -292,8 +292,11 @@ pub fn router(state: AppState) -> Router {
 /// write and the update of the game in memory would leave the two apart (the move stored but
 /// not on the board, so that the next move is refused as not following), and a client that
 /// closes the page, or a server of the database forwarding the request that dies, must not
-/// be able to do that.
-async fn run_to_end(req: Request, next: Next) -> Response {
+/// be able to do that. The request learns when its client went away ([`round::ClientGone`]).
+async fn run_to_end(mut req: Request, next: Next) -> Response {
+    // Dropped with this future, when the connection closes before the answer.
+    let (gone, _here) = round::ClientGone::new();
+    req.extensions_mut().insert(gone);
     match tokio::spawn(next.run(req)).await {
         Ok(resp) => resp,
         Err(e) => axum::response::IntoResponse::into_response(ApiError::new(

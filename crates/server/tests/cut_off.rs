@@ -1,8 +1,9 @@
-//! A client that goes away in the middle of its move: the move is stored and applied all the
-//! same, so the game in memory and the database never disagree. The store's write is held up
+//! A client that goes away in the middle of its request. A move is stored and applied all the
+//! same, so the game in memory and the database never disagree: the store's write is held up
 //! by a lock taken from outside (SQLite: a write transaction on the file; PostgreSQL: the
 //! game's row locked), the client gives up and closes its connection meanwhile, and only then
-//! the lock goes. Runs on both backends.
+//! the lock goes. An analysis, which changes nothing, stops at once instead. Runs on both
+//! backends.
 
 mod common;
 
@@ -43,9 +44,8 @@ async fn plies(a: &App, key: &str) -> usize {
         .map_or(0, Vec::len)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_move_whose_client_went_away_is_stored_and_applied() {
-    let a = app().await;
+/// A game between Ann (White) and Bob: its key and their seat tokens.
+async fn two_players(a: &App) -> (String, String, String) {
     let created = a
         .post(
             "/api/games",
@@ -65,7 +65,13 @@ async fn a_move_whose_client_went_away_is_stored_and_applied() {
         .await;
     assert_eq!(joined.status, 200, "{}", joined.text);
     let bob = joined.json["seat_token"].as_str().unwrap().to_string();
+    (key, ann, bob)
+}
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_whose_client_went_away_is_stored_and_applied() {
+    let a = app().await;
+    let (key, ann, bob) = two_players(&a).await;
     let (held, release) = hold_lock(a.db.clone(), key.clone());
     held.recv().unwrap();
     // Ann's move waits for the lock; she gives up after 300 ms and her connection closes.
@@ -119,4 +125,49 @@ async fn a_move_whose_client_went_away_is_stored_and_applied() {
         .await;
     assert_eq!(again.status, 409, "{}", again.text);
     assert_eq!(plies(&a, &key).await, 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_analysis_whose_client_went_away_stops() {
+    let a = app().await;
+    let (key, ann, bob) = two_players(&a).await;
+    for (ply, (mv, seat)) in [("e2e4", &ann), ("e7e5", &bob)].into_iter().enumerate() {
+        let r = a
+            .post_as(
+                &format!("/api/games/{key}/moves"),
+                json!({"move": mv, "ply": ply}).to_string().into_bytes(),
+                Some(seat),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    let r = a
+        .post_as(
+            &format!("/api/games/{key}/resign"),
+            b"{}".to_vec(),
+            Some(&ann),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    // A minute's analysis, given up after 300 ms.
+    let gave_up = a
+        .client
+        .post(format!("{}/api/games/{key}/analysis", a.base))
+        .header("content-type", "application/json")
+        .header("x-seat-token", &ann)
+        .body(json!({"movetime_ms": 60000}).to_string())
+        .timeout(Duration::from_millis(300))
+        .send()
+        .await;
+    assert!(gave_up.is_err(), "a minute's analysis answered in 300 ms");
+    // Its search stops within moments, not after the minute.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let load = a.get("/api/server").await.json;
+        if load["searches"]["running"] == 0 && load["searches"]["waiting"] == 0 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the search goes on: {load}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }

@@ -166,8 +166,15 @@ impl GameHandle {
                 work(player, stop)
             });
         let _cancel = CancelOnDrop(ticket);
-        result
-            .await
-            .map_err(|_| GameError::EngineUnavailable("the server is shutting down".into()))
+        let gone = async {
+            match who.gone {
+                Some(g) => g.wait().await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            r = result => r.map_err(|_| GameError::EngineUnavailable("the server is shutting down".into())),
+            () = gone => Err(GameError::EngineUnavailable("the client went away".into())),
+        }
     }
 }

@@ -91,6 +91,30 @@ pub struct Actor<'a> {
     pub seat: Option<&'a str>,
     /// The client's IP address: searches the action starts are queued in its name.
     pub client: IpAddr,
+    /// When the client of the request goes away, if it is a request (not a socket's).
+    pub gone: Option<&'a ClientGone>,
+}
+
+/// Tells when the client of a request has gone away (its connection closed). The request
+/// itself runs to its end all the same (`run_to_end` in `lib.rs`), so that nothing is left
+/// half done; a search made only for that client's answer (an analysis, a draw offer's
+/// evaluation) stops then, instead of taking a worker for nothing.
+#[derive(Clone, Debug)]
+pub struct ClientGone(tokio::sync::watch::Receiver<()>);
+
+impl ClientGone {
+    /// A signal, and what makes it fire when dropped (held for as long as the client waits).
+    pub fn new() -> (ClientGone, tokio::sync::watch::Sender<()>) {
+        let (tx, rx) = tokio::sync::watch::channel(());
+        (ClientGone(rx), tx)
+    }
+
+    /// Resolves once the client has gone; never while it waits.
+    pub async fn wait(&self) {
+        let mut rx = self.0.clone();
+        // Nothing is ever sent: `changed` fails when the sender is dropped.
+        while rx.changed().await.is_ok() {}
+    }
 }
 
 /// One game in memory.
