@@ -172,9 +172,10 @@ impl GameHandle {
                 None => std::future::pending().await,
             }
         };
+        let unavailable = |why: &str| GameError::EngineUnavailable(why.into());
         tokio::select! {
-            r = result => r.map_err(|_| GameError::EngineUnavailable("the server is shutting down".into())),
-            () = gone => Err(GameError::EngineUnavailable("the client went away".into())),
+            r = result => r.map_err(|_| unavailable("the server is shutting down")),
+            () = gone => Err(unavailable("the client went away")),
         }
     }
 }
