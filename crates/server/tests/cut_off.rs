@@ -44,34 +44,10 @@ async fn plies(a: &App, key: &str) -> usize {
         .map_or(0, Vec::len)
 }
 
-/// A game between Ann (White) and Bob: its key and their seat tokens.
-async fn two_players(a: &App) -> (String, String, String) {
-    let created = a
-        .post(
-            "/api/games",
-            json!({"start": {"id": 518}, "color": "white", "opponent": "human", "name": "Ann",
-                   "time_control": {"initial_ms": 300000, "increment_ms": 3000}}),
-        )
-        .await;
-    assert_eq!(created.status, 201, "{}", created.text);
-    let key = created.json["key"].as_str().unwrap().to_string();
-    let ann = created.json["seat_token"].as_str().unwrap().to_string();
-    let joined = a
-        .post_as(
-            &format!("/api/games/{key}/join"),
-            json!({"name": "Bob"}).to_string().into_bytes(),
-            None,
-        )
-        .await;
-    assert_eq!(joined.status, 200, "{}", joined.text);
-    let bob = joined.json["seat_token"].as_str().unwrap().to_string();
-    (key, ann, bob)
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_move_whose_client_went_away_is_stored_and_applied() {
     let a = app().await;
-    let (key, ann, bob) = two_players(&a).await;
+    let (key, ann, bob) = a.two_players().await;
     let (held, release) = hold_lock(a.db.clone(), key.clone());
     held.recv().unwrap();
     // Ann's move waits for the lock; she gives up after 300 ms and her connection closes.
@@ -130,7 +106,7 @@ async fn a_move_whose_client_went_away_is_stored_and_applied() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_analysis_whose_client_went_away_stops() {
     let a = app().await;
-    let (key, ann, bob) = two_players(&a).await;
+    let (key, ann, bob) = a.two_players().await;
     for (ply, (mv, seat)) in [("e2e4", &ann), ("e7e5", &bob)].into_iter().enumerate() {
         let r = a
             .post_as(

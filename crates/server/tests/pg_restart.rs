@@ -54,25 +54,7 @@ async fn a_game_goes_on_after_the_database_comes_back() {
         return;
     };
     let a = app().await;
-    let created = a
-        .post(
-            "/api/games",
-            json!({"start": {"id": 518}, "color": "white", "opponent": "human", "name": "Ann",
-                   "time_control": {"initial_ms": 300000, "increment_ms": 0}}),
-        )
-        .await;
-    assert_eq!(created.status, 201, "{}", created.text);
-    let key = created.json["key"].as_str().unwrap().to_string();
-    let ann = created.json["seat_token"].as_str().unwrap().to_string();
-    let joined = a
-        .post_as(
-            &format!("/api/games/{key}/join"),
-            json!({"name": "Bob"}).to_string().into_bytes(),
-            None,
-        )
-        .await;
-    assert_eq!(joined.status, 200, "{}", joined.text);
-    let bob = joined.json["seat_token"].as_str().unwrap().to_string();
+    let (key, ann, bob) = a.two_players().await;
     let mut watcher = a.ws_url(&format!("/api/games/{key}/ws")).await;
     let r = mv(&a, &key, &ann, "e2e4", 0).await;
     assert_eq!(r.status, 200, "{}", r.text);

@@ -222,6 +222,28 @@ impl App {
         r.json
     }
 
+    /// A game between two people, 5 minutes each: Ann (White) creates it, Bob joins by its
+    /// link; its key and their seat tokens. Panics unless both succeed.
+    pub async fn two_players(&self) -> (String, String, String) {
+        let created = self
+            .new_game(serde_json::json!({"start": {"id": 518}, "color": "white",
+                "opponent": "human", "name": "Ann",
+                "time_control": {"initial_ms": 300000, "increment_ms": 0}}))
+            .await;
+        let key = created["key"].as_str().unwrap().to_string();
+        let ann = created["seat_token"].as_str().unwrap().to_string();
+        let joined = self
+            .post_as(
+                &format!("/api/games/{key}/join"),
+                serde_json::json!({"name": "Bob"}).to_string().into_bytes(),
+                None,
+            )
+            .await;
+        assert_eq!(joined.status, 200, "{}", joined.text);
+        let bob = joined.json["seat_token"].as_str().unwrap().to_string();
+        (key, ann, bob)
+    }
+
     /// Plays the human's move; panics unless 200.
     pub async fn play(&self, game: &Value, mv: &str) -> Value {
         let key = game["key"].as_str().unwrap();
