@@ -7,21 +7,12 @@
 
 mod common;
 
-use common::{app, app_on, App, Reply, Ws};
+use common::{app, app_on, App, Ws};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
 fn on_postgres() -> bool {
     std::env::var("CHESS960_TEST_BACKEND").ok().as_deref() == Some("postgres")
-}
-
-async fn act(a: &App, key: &str, action: &str, body: Value, token: Option<&str>) -> Reply {
-    a.post_as(
-        &format!("/api/games/{key}/{action}"),
-        body.to_string().into_bytes(),
-        token,
-    )
-    .await
 }
 
 /// Which server holds the game's lease: its address, from the database.
@@ -88,7 +79,7 @@ async fn two_servers_share_a_game_and_take_it_over_when_one_dies() {
     let mut ann_ws = a.ws_url(&format!("/api/games/{key}/ws?seat={ann}")).await;
     plies_seen(&mut ann_ws, 0).await;
     lobby_lists(&b, &key, true).await;
-    let joined = act(&b, &key, "join", json!({"name": "Bob"}), None).await;
+    let joined = b.act(&key, "join", json!({"name": "Bob"}), None).await;
     assert_eq!(joined.status, 200, "{}", joined.text);
     let bob = joined.json["seat_token"].as_str().unwrap().to_string();
     assert_eq!(joined.json["seat_color"], "black");
@@ -106,25 +97,15 @@ async fn two_servers_share_a_game_and_take_it_over_when_one_dies() {
     }
 
     // A move on A reaches B's sockets; a move sent to B is played on A and reaches A's.
-    let r = act(
-        &a,
-        &key,
-        "moves",
-        json!({"move": "e2e4", "ply": 0}),
-        Some(&ann),
-    )
-    .await;
+    let r = a
+        .act(&key, "moves", json!({"move": "e2e4", "ply": 0}), Some(&ann))
+        .await;
     assert_eq!(r.status, 200, "{}", r.text);
     plies_seen(&mut bob_ws, 1).await;
     plies_seen(&mut watcher, 1).await;
-    let r = act(
-        &b,
-        &key,
-        "moves",
-        json!({"move": "e7e5", "ply": 1}),
-        Some(&bob),
-    )
-    .await;
+    let r = b
+        .act(&key, "moves", json!({"move": "e7e5", "ply": 1}), Some(&bob))
+        .await;
     assert_eq!(r.status, 200, "{}", r.text);
     plies_seen(&mut ann_ws, 2).await;
     plies_seen(&mut watcher, 2).await;
@@ -133,14 +114,14 @@ async fn two_servers_share_a_game_and_take_it_over_when_one_dies() {
     assert_eq!(via_b.status, 200, "{}", via_b.text);
     assert_eq!(via_b.json["moves"].as_array().unwrap().len(), 2);
     // The seat token is still checked, whichever server is asked.
-    let r = act(
-        &b,
-        &key,
-        "moves",
-        json!({"move": "g1f3", "ply": 2}),
-        Some("nobodys-seat"),
-    )
-    .await;
+    let r = b
+        .act(
+            &key,
+            "moves",
+            json!({"move": "g1f3", "ply": 2}),
+            Some("nobodys-seat"),
+        )
+        .await;
     assert_eq!(r.status, 403, "{}", r.text);
     // A forged forwarding header is refused.
     let forged = b
@@ -193,14 +174,9 @@ async fn two_servers_share_a_game_and_take_it_over_when_one_dies() {
     drop(ann_ws);
     // Ann's next move, sent to B, waits for the takeover and is played there.
     let t = Instant::now();
-    let r = act(
-        &b,
-        &key,
-        "moves",
-        json!({"move": "g1f3", "ply": 2}),
-        Some(&ann),
-    )
-    .await;
+    let r = b
+        .act(&key, "moves", json!({"move": "g1f3", "ply": 2}), Some(&ann))
+        .await;
     let took = t.elapsed();
     assert_eq!(r.status, 200, "{}", r.text);
     assert!(took < Duration::from_secs(10), "took over in {took:?}");
@@ -222,14 +198,9 @@ async fn two_servers_share_a_game_and_take_it_over_when_one_dies() {
     );
     assert!(w1 <= w0 + 3000 && w1 + 10_000 >= w0, "{before} -> {clocks}");
     assert!(b1 <= b0 && b1 + 10_000 >= b0, "{before} -> {clocks}");
-    let r = act(
-        &b,
-        &key,
-        "moves",
-        json!({"move": "b8c6", "ply": 3}),
-        Some(&bob),
-    )
-    .await;
+    let r = b
+        .act(&key, "moves", json!({"move": "b8c6", "ply": 3}), Some(&bob))
+        .await;
     assert_eq!(r.status, 200, "{}", r.text);
     // Nothing acknowledged is lost: the database has the four moves.
     let stored = common::store_at(&b.db);

@@ -8,7 +8,7 @@
 mod common;
 
 use common::{app, App, WAIT};
-use serde_json::json;
+use serde_json::{json, Value};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -38,6 +38,20 @@ fn hold_lock(db: std::path::PathBuf, key: String) -> (mpsc::Receiver<()>, mpsc::
     (held, release)
 }
 
+/// Sends `body` to the game's `action` as the holder of `seat`, and gives up after 300 ms
+/// (closing the connection); true if no answer came by then.
+async fn give_up(a: &App, key: &str, action: &str, body: Value, seat: &str) -> bool {
+    a.client
+        .post(format!("{}/api/games/{key}/{action}", a.base))
+        .header("content-type", "application/json")
+        .header("x-seat-token", seat)
+        .body(body.to_string())
+        .timeout(Duration::from_millis(300))
+        .send()
+        .await
+        .is_err()
+}
+
 async fn plies(a: &App, key: &str) -> usize {
     a.get(&format!("/api/games/{key}")).await.json["moves"]
         .as_array()
@@ -51,17 +65,8 @@ async fn a_move_whose_client_went_away_is_stored_and_applied() {
     let (held, release) = hold_lock(a.db.clone(), key.clone());
     held.recv().unwrap();
     // Ann's move waits for the lock; she gives up after 300 ms and her connection closes.
-    let gave_up = a
-        .client
-        .post(format!("{}/api/games/{key}/moves", a.base))
-        .header("content-type", "application/json")
-        .header("x-seat-token", &ann)
-        .body(json!({"move": "e2e4", "ply": 0}).to_string())
-        .timeout(Duration::from_millis(300))
-        .send()
-        .await;
     assert!(
-        gave_up.is_err(),
+        give_up(&a, &key, "moves", json!({"move": "e2e4", "ply": 0}), &ann).await,
         "the move was answered while the lock was held"
     );
     // Let the server notice the closed connection before the write can go on.
@@ -85,19 +90,11 @@ async fn a_move_whose_client_went_away_is_stored_and_applied() {
     // Bob answers at the next half-move, and Ann's move sent again is refused as stale, not
     // played twice.
     let bob_moves = a
-        .post_as(
-            &format!("/api/games/{key}/moves"),
-            json!({"move": "e7e5", "ply": 1}).to_string().into_bytes(),
-            Some(&bob),
-        )
+        .act(&key, "moves", json!({"move": "e7e5", "ply": 1}), Some(&bob))
         .await;
     assert_eq!(bob_moves.status, 200, "{}", bob_moves.text);
     let again = a
-        .post_as(
-            &format!("/api/games/{key}/moves"),
-            json!({"move": "e2e4", "ply": 0}).to_string().into_bytes(),
-            Some(&ann),
-        )
+        .act(&key, "moves", json!({"move": "e2e4", "ply": 0}), Some(&ann))
         .await;
     assert_eq!(again.status, 409, "{}", again.text);
     assert_eq!(plies(&a, &key).await, 2);
@@ -109,33 +106,17 @@ async fn an_analysis_whose_client_went_away_stops() {
     let (key, ann, bob) = a.two_players().await;
     for (ply, (mv, seat)) in [("e2e4", &ann), ("e7e5", &bob)].into_iter().enumerate() {
         let r = a
-            .post_as(
-                &format!("/api/games/{key}/moves"),
-                json!({"move": mv, "ply": ply}).to_string().into_bytes(),
-                Some(seat),
-            )
+            .act(&key, "moves", json!({"move": mv, "ply": ply}), Some(seat))
             .await;
         assert_eq!(r.status, 200, "{}", r.text);
     }
-    let r = a
-        .post_as(
-            &format!("/api/games/{key}/resign"),
-            b"{}".to_vec(),
-            Some(&ann),
-        )
-        .await;
+    let r = a.act(&key, "resign", json!({}), Some(&ann)).await;
     assert_eq!(r.status, 200, "{}", r.text);
     // A minute's analysis, given up after 300 ms.
-    let gave_up = a
-        .client
-        .post(format!("{}/api/games/{key}/analysis", a.base))
-        .header("content-type", "application/json")
-        .header("x-seat-token", &ann)
-        .body(json!({"movetime_ms": 60000}).to_string())
-        .timeout(Duration::from_millis(300))
-        .send()
-        .await;
-    assert!(gave_up.is_err(), "a minute's analysis answered in 300 ms");
+    assert!(
+        give_up(&a, &key, "analysis", json!({"movetime_ms": 60000}), &ann).await,
+        "a minute's analysis answered in 300 ms"
+    );
     // Its search stops within moments, not after the minute.
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {

@@ -222,6 +222,17 @@ impl App {
         r.json
     }
 
+    /// `POST /api/games/{key}/{action}` with `body`, as the holder of `seat` (none: a
+    /// visitor).
+    pub async fn act(&self, key: &str, action: &str, body: Value, seat: Option<&str>) -> Reply {
+        self.post_as(
+            &format!("/api/games/{key}/{action}"),
+            body.to_string().into_bytes(),
+            seat,
+        )
+        .await
+    }
+
     /// A game between two people, 5 minutes each: Ann (White) creates it, Bob joins by its
     /// link; its key and their seat tokens. Panics unless both succeed.
     pub async fn two_players(&self) -> (String, String, String) {
@@ -233,11 +244,7 @@ impl App {
         let key = created["key"].as_str().unwrap().to_string();
         let ann = created["seat_token"].as_str().unwrap().to_string();
         let joined = self
-            .post_as(
-                &format!("/api/games/{key}/join"),
-                serde_json::json!({"name": "Bob"}).to_string().into_bytes(),
-                None,
-            )
+            .act(&key, "join", serde_json::json!({"name": "Bob"}), None)
             .await;
         assert_eq!(joined.status, 200, "{}", joined.text);
         let bob = joined.json["seat_token"].as_str().unwrap().to_string();
