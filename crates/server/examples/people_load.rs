@@ -288,20 +288,30 @@ async fn game(
 ) -> Option<(String, usize)> {
     // White talks to one server, Black and the spectator to the next.
     let (via_white, via_black) = (n, n + 1);
-    let created = match shared
-        .post(
-            "/api/games",
-            json!({"start": {"id": n % 960}, "opponent": "human", "name": format!("W{n}"),
-                   "time_control": {"initial_ms": 600000, "increment_ms": 2000}}),
-            None,
-            via_white,
-        )
-        .await
-    {
-        Ok(v) => v,
-        Err(e) => {
-            shared.error(e).await;
-            return None;
+    // Every player comes from this one address, which may have only so many challenges open
+    // at once: a challenge refused for that (429) is made again once others are taken, as a
+    // client told to wait would.
+    let mut refused = 0;
+    let created = loop {
+        let made = shared
+            .post(
+                "/api/games",
+                json!({"start": {"id": n % 960}, "opponent": "human", "name": format!("W{n}"),
+                       "time_control": {"initial_ms": 600000, "increment_ms": 2000}}),
+                None,
+                via_white,
+            )
+            .await;
+        match made {
+            Ok(v) => break v,
+            Err(e) if e.contains(" 429 ") && refused < 500 => {
+                refused += 1;
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            Err(e) => {
+                shared.error(e).await;
+                return None;
+            }
         }
     };
     let key = created["key"].as_str().unwrap_or_default().to_string();

@@ -21,6 +21,7 @@ pub mod cluster;
 pub mod events;
 pub mod explorer;
 mod filter;
+mod group_commit;
 pub mod packed;
 pub mod pgn;
 pub mod postgres;
@@ -324,7 +325,7 @@ pub enum ImportOutcome {
 }
 
 /// Everything that can go wrong in the store. Messages say what and where.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum StoreError {
     /// The file exists but is not a chess960 database (another program's SQLite file, or not
     /// SQLite at all); nothing was written to it.

@@ -16,6 +16,7 @@ mod events;
 
 use crate::explorer::{self, IndexEntry, KeyCount};
 use crate::filter;
+use crate::group_commit::GroupCommit;
 use crate::packed;
 use crate::rules::{self, check_moves, GameState, TagHome};
 use crate::util::{clocks, game_date, ms, new_game_date, new_key, now_ms};
@@ -27,7 +28,7 @@ use rusqlite::{params, params_from_iter, Connection, ErrorCode, OpenFlags, Optio
 use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 /// Our `PRAGMA application_id`: "C960" in ASCII. It sits at byte 68 of the file header, so
@@ -174,6 +175,9 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 pub struct SqliteStore {
     path: PathBuf,
     writer: Mutex<Connection>,
+    /// Writes of games being played, waiting to be committed together (see
+    /// [`SqliteStore::write_together`]).
+    together: GroupCommit<Job>,
     readers: Mutex<Vec<Connection>>,
     /// The index rows of the games a bulk import added, as its reader found them
     /// ([`ImportGame::index`]), waiting for the rebuild of `index_pending`.
@@ -467,6 +471,7 @@ impl SqliteStore {
         let store = SqliteStore {
             path,
             writer: Mutex::new(conn),
+            together: GroupCommit::default(),
             readers: Mutex::new(Vec::new()),
             staged: Mutex::default(),
         };
@@ -524,6 +529,26 @@ impl SqliteStore {
         let out = f(&tx)?;
         tx.commit().map_err(db_err)?;
         Ok(out)
+    }
+
+    /// Runs `f` in a transaction shared with the other writes that arrive meanwhile, each in
+    /// a savepoint of its own, and returns once the whole is committed: one flush to disk for
+    /// all (see [`crate::group_commit`]). For the writes of games being played, which come in
+    /// bursts from many games at once; `f` owns what it needs, since another thread may run it.
+    fn write_together<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let value = Arc::new(Mutex::new(None));
+        let slot = Arc::clone(&value);
+        let job: Job = Box::new(move |tx| {
+            let v = f(tx)?;
+            *slot.lock().unwrap_or_else(|p| p.into_inner()) = Some(v);
+            Ok(())
+        });
+        self.together.submit(job, || self.writer(), run_jobs)?;
+        let v = value.lock().unwrap_or_else(|p| p.into_inner()).take();
+        v.ok_or_else(|| StoreError::Backend("a committed write left no value".into()))
     }
 
     /// Runs `f` in one read transaction (one consistent snapshot) on a pooled connection.
@@ -883,6 +908,63 @@ fn insert_game(
             .map_err(db_err)?;
     }
     Ok((GameId(id), key))
+}
+
+/// A write queued for a group commit ([`SqliteStore::write_together`]): it runs once, inside
+/// the batch's transaction, and leaves its value for its caller.
+type Job = Box<dyn FnOnce(&Connection) -> Result<(), StoreError> + Send>;
+
+/// Carries out a batch of writes in one transaction, each in a savepoint of its own so that a
+/// refused write (a stale ply, a finished game) leaves the others in; one commit for all.
+fn run_jobs(conn: &mut Connection, jobs: Vec<Job>) -> Vec<Result<(), StoreError>> {
+    let n = jobs.len();
+    let failed = |e: rusqlite::Error| {
+        let e = db_err(e);
+        (0..n).map(|_| Err(e.clone())).collect()
+    };
+    let tx = match conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate) {
+        Ok(tx) => tx,
+        Err(e) => return failed(e),
+    };
+    let mut results = Vec::with_capacity(n);
+    for job in jobs {
+        if let Err(e) = tx.execute_batch("SAVEPOINT job") {
+            return failed(e);
+        }
+        // A write that panics is refused alone: the others' writes stay in the batch.
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&tx)))
+            .unwrap_or_else(|_| Err(StoreError::Backend("a write failed unexpectedly".into())));
+        let end = match result {
+            Ok(()) => "RELEASE job",
+            Err(_) => "ROLLBACK TO job; RELEASE job",
+        };
+        if let Err(e) = tx.execute_batch(end) {
+            return failed(e);
+        }
+        results.push(result);
+    }
+    match tx.commit() {
+        Ok(()) => results,
+        Err(e) => failed(e),
+    }
+}
+
+/// Appends one move: the ply checked against the stored game, the explorer's index rows brought
+/// up to the new line, the move and the game's row written.
+fn append_move(tx: &Connection, id: GameId, ply: u32, mv: &MoveRecord) -> Result<(), StoreError> {
+    rules::check_append(id, &state(tx, id)?, ply)?;
+    let (fen, _, mut ucis) = stored_line(tx, id.0).map_err(db_err)?;
+    let old = explorer::entries(&fen, ucis.iter().map(String::as_str));
+    ucis.push(mv.uci.clone());
+    let new = explorer::entries(&fen, ucis.iter().map(String::as_str));
+    let (write, remove) = explorer::diff(&old, &new);
+    remove_entries(tx, id.0, &remove).map_err(db_err)?;
+    write_entries(tx, id.0, &write, None).map_err(db_err)?;
+    insert_move(tx, id.0, ply, mv).map_err(db_err)?;
+    tx.prepare_cached("UPDATE games SET plies = ?2, updated_ms = ?3 WHERE id = ?1")
+        .and_then(|mut st| st.execute(params![id.0, ply + 1, now_ms()]))
+        .map_err(db_err)?;
+    Ok(())
 }
 
 fn insert_move(tx: &Connection, id: i64, ply: u32, mv: &MoveRecord) -> rusqlite::Result<()> {
@@ -1467,16 +1549,17 @@ impl GameStore for SqliteStore {
         moves: &[MoveRecord],
         seats: &Seats,
     ) -> Result<(GameId, GameKey), StoreError> {
-        let game = &*rules::storable_game(game);
+        let game = rules::storable_game(game).into_owned();
         check_moves(&game.start_fen, moves)?;
         let plies = rules::plies_of(moves)?;
-        self.write(|tx| {
+        let (moves, seats) = (moves.to_vec(), seats.clone());
+        self.write_together(move |tx| {
             let row = RowState {
                 plies,
-                seats,
+                seats: &seats,
                 ..FRESH
             };
-            let (id, key) = insert_game(tx, game, now_ms(), &row)?;
+            let (id, key) = insert_game(tx, &game, now_ms(), &row)?;
             for (ply, mv) in moves.iter().enumerate() {
                 insert_move(tx, id.0, ply as u32, mv).map_err(db_err)?;
             }
@@ -1487,21 +1570,8 @@ impl GameStore for SqliteStore {
     }
 
     fn append_move(&self, id: GameId, ply: u32, mv: &MoveRecord) -> Result<(), StoreError> {
-        self.write(|tx| {
-            rules::check_append(id, &state(tx, id)?, ply)?;
-            let (fen, _, mut ucis) = stored_line(tx, id.0).map_err(db_err)?;
-            let old = explorer::entries(&fen, ucis.iter().map(String::as_str));
-            ucis.push(mv.uci.clone());
-            let new = explorer::entries(&fen, ucis.iter().map(String::as_str));
-            let (write, remove) = explorer::diff(&old, &new);
-            remove_entries(tx, id.0, &remove).map_err(db_err)?;
-            write_entries(tx, id.0, &write, None).map_err(db_err)?;
-            insert_move(tx, id.0, ply, mv).map_err(db_err)?;
-            tx.prepare_cached("UPDATE games SET plies = ?2, updated_ms = ?3 WHERE id = ?1")
-                .and_then(|mut st| st.execute(params![id.0, ply + 1, now_ms()]))
-                .map_err(db_err)?;
-            Ok(())
-        })
+        let mv = mv.clone();
+        self.write_together(move |tx| append_move(tx, id, ply, &mv))
     }
 
     fn truncate_moves(&self, id: GameId, plies: u32) -> Result<(), StoreError> {
@@ -1545,11 +1615,11 @@ impl GameStore for SqliteStore {
     }
 
     fn finish_game(&self, id: GameId, finish: &Finish) -> Result<(), StoreError> {
-        let finish = &*rules::storable_finish(finish);
-        rules::check_result(finish)?;
-        self.write(|tx| {
-            rules::check_finish(id, &state(tx, id)?, finish)?;
-            let reason = rules::stored_reason(finish);
+        let finish = rules::storable_finish(finish).into_owned();
+        rules::check_result(&finish)?;
+        self.write_together(move |tx| {
+            rules::check_finish(id, &state(tx, id)?, &finish)?;
+            let reason = rules::stored_reason(&finish);
             tx.execute(
                 "UPDATE games SET result = ?2, reason = ?3, updated_ms = ?4 WHERE id = ?1",
                 params![id.0, finish.result.as_str(), reason, now_ms()],
@@ -1570,13 +1640,14 @@ impl GameStore for SqliteStore {
         hash: &str,
         name: &str,
     ) -> Result<(), StoreError> {
-        let name = &*rules::storable(name);
+        let name = rules::storable(name).into_owned();
         let (column, name_column) = match color {
             chess960_core::Color::White => ("white_seat", "white"),
             chess960_core::Color::Black => ("black_seat", "black"),
         };
         rules::check_seat_hash(hash)?;
-        self.write(|tx| {
+        let hash = hash.to_owned();
+        self.write_together(move |tx| {
             state(tx, id)?;
             let changed = tx
                 .execute(

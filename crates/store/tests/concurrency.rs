@@ -197,3 +197,69 @@ fn more_writers_than_connections_all_get_through() {
         assert!(games.iter().all(|g| g.plies == 5));
     });
 }
+
+/// Writes of many games that arrive while the database is busy are committed together (one
+/// transaction, one flush): each keeps its own answer. Moves refused in the middle of such a
+/// batch (a stale ply, a finished game) leave nothing behind and take nothing of the others
+/// with them, and everything acknowledged is there when the database is opened again.
+#[test]
+fn writes_committed_together_keep_their_own_answers() {
+    let dir = scratch();
+    let path = dir.path().join("g.sqlite3");
+    let store = SqliteStore::open(&path).unwrap();
+    let n = 32u32;
+    let ids: Vec<GameId> = (0..n)
+        .map(|i| {
+            let (id, _) = store.create_game(&new_game(i as u16, "W", "B")).unwrap();
+            store.append_move(id, 0, &mv(0)).unwrap();
+            store.append_move(id, 1, &mv(1)).unwrap();
+            id
+        })
+        .collect();
+    let finished = ids[5];
+    store
+        .finish_game(
+            finished,
+            &chess960_store::Finish {
+                result: chess960_store::GameResult::WhiteWins,
+                reason: "resignation".into(),
+            },
+        )
+        .unwrap();
+    let stale = |i: u32| i % 8 == 3;
+    // Another process holds the write lock while the writes arrive, so that they queue up.
+    let other = rusqlite::Connection::open(&path).unwrap();
+    other.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let results: Vec<Result<(), StoreError>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..n)
+            .map(|i| {
+                let (store, id) = (&store, ids[i as usize]);
+                s.spawn(move || {
+                    let ply = if stale(i) { 1 } else { 2 };
+                    store.append_move(id, ply, &mv(ply))
+                })
+            })
+            .collect();
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        other.execute_batch("COMMIT").unwrap();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    drop(store);
+    let store = SqliteStore::open(&path).unwrap();
+    for (i, (id, result)) in ids.iter().zip(&results).enumerate() {
+        let refused = stale(i as u32) || *id == finished;
+        let game = store.game(*id).unwrap().unwrap();
+        if refused {
+            assert!(
+                matches!(result, Err(StoreError::Conflict(_))),
+                "{i}: {result:?}"
+            );
+            assert_eq!(game.moves, vec![mv(0), mv(1)], "{i}");
+        } else {
+            assert!(result.is_ok(), "{i}: {result:?}");
+            assert_eq!(game.moves, vec![mv(0), mv(1), mv(2)], "{i}");
+        }
+    }
+    let listed = store.list(&GameFilter::default()).unwrap();
+    assert_eq!(listed.iter().filter(|g| g.plies == 3).count(), 27);
+}
