@@ -34,6 +34,14 @@ impl ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, message)
     }
 
+    /// 413: a request body over [`BODY_LIMIT`].
+    pub fn too_large() -> ApiError {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the request body is larger than {BODY_LIMIT} bytes"),
+        )
+    }
+
     /// 404: no such game or route.
     pub fn not_found(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::NOT_FOUND, message)
@@ -150,10 +158,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
             .await
             .map_err(|rejection| {
                 if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                    ApiError::new(
-                        StatusCode::PAYLOAD_TOO_LARGE,
-                        format!("the request body is larger than {BODY_LIMIT} bytes"),
-                    )
+                    ApiError::too_large()
                 } else {
                     ApiError::bad_request(format!("cannot read the request body: {rejection}"))
                 }

@@ -13,8 +13,10 @@
 //! 3. **Access token**, when the server has one: `Authorization: Bearer TOKEN`, `?token=TOKEN`
 //!    or the cookie that `?token=` sets on a page of the UI. Without it, 401: JSON for the API,
 //!    a short page for the UI.
-//! 4. **Content-Type** of a POST: a body must be `application/json` (UTF-8); an empty body may
-//!    have no type at all. Anything else is 415: the types an HTML form can send are refused.
+//! 4. **Content-Type and length** of a POST: a body must be `application/json` (UTF-8); an
+//!    empty body may have no type at all. Anything else is 415: the types an HTML form can send
+//!    are refused. A body declared longer than the limit (`Content-Length` over 1 MiB) is 413
+//!    at once, before any of it is read; an undeclared one is cut off at the limit when read.
 //! 5. **Rate** of the requests that create something that lasts, per client address
 //!    (`rate.rs`): new games and seats taken. Too many is 429 with `Retry-After`. The machine's
 //!    own clients (loopback) are not limited: they are its user (behind a reverse proxy on the
@@ -23,7 +25,7 @@
 //! Every refusal of the API's kind is `{"error": ...}` and says what was refused and how to get
 //! in.
 
-use crate::error::ApiError;
+use crate::error::{ApiError, BODY_LIMIT};
 use axum::body::{Body, HttpBody};
 use axum::extract::{Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri, Version};
@@ -585,10 +587,14 @@ fn unauthorized(api: bool, wrong: bool) -> Response {
     resp
 }
 
-/// A POST body must be JSON; an empty one may come without a type.
+/// A POST body must be JSON; an empty one may come without a type; a declared length over the
+/// limit is refused without reading the body.
 async fn check_body_type(req: Request) -> Result<Request, Response> {
     if req.method() != Method::POST {
         return Ok(req);
+    }
+    if req.body().size_hint().lower() > BODY_LIMIT as u64 {
+        return Err(ApiError::too_large().into_response());
     }
     let refuse = |what: String| {
         ApiError::new(

@@ -15,6 +15,33 @@ fn on_postgres() -> bool {
     std::env::var("CHESS960_TEST_BACKEND").ok().as_deref() == Some("postgres")
 }
 
+/// Sends only the head of a POST whose body is declared 2 MiB long (over the limit) and
+/// returns the status of the answer, which must come without the body: the refusal is made on
+/// the declared length. (Sending the body too races with the refusal: a server that answers
+/// and closes early makes the client's write fail with a broken pipe.)
+async fn declared_too_large(base: &str, path: &str, seat: &str) -> u16 {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let host = base.trim_start_matches("http://");
+    let mut stream = tokio::net::TcpStream::connect(host).await.expect("connect");
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n\
+         X-Seat-Token: {seat}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        2 << 20
+    );
+    stream.write_all(head.as_bytes()).await.expect("send");
+    let mut answer = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut answer))
+        .await
+        .expect("an answer without the body")
+        .expect("read");
+    let answer = String::from_utf8_lossy(&answer);
+    answer
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {answer}"))
+}
+
 /// Which server holds the game's lease: its address, from the database.
 fn holder(db: &std::path::Path, key: &str) -> Option<String> {
     let (db, key) = (db.to_string_lossy().into_owned(), key.to_owned());
@@ -145,22 +172,16 @@ async fn two_servers_share_a_game_and_take_it_over_when_one_dies() {
             .body(json!({"move": "g1f3", "ply": 2}).to_string()),
         b.client
             .post(&url)
-            .header("content-type", "application/json")
-            .header("x-seat-token", &ann)
-            .body(format!(
-                r#"{{"move": "g1f3", "ply": 2, "x": "{}"}}"#,
-                "a".repeat(2 << 20)
-            )),
-        b.client
-            .post(&url)
             .header("content-type", "text/plain")
             .header("x-seat-token", &ann)
             .body(json!({"move": "g1f3", "ply": 2}).to_string()),
     ];
-    for (req, want) in hostile.into_iter().zip([403, 413, 415]) {
+    for (req, want) in hostile.into_iter().zip([403, 415]) {
         let r = req.send().await.unwrap();
         assert_eq!(r.status(), want, "{}", r.text().await.unwrap());
     }
+    let path = format!("/api/games/{key}/moves");
+    assert_eq!(declared_too_large(&b.base, &path, &ann).await, 413);
     let after_hostile = a.get(&format!("/api/games/{key}")).await;
     assert_eq!(after_hostile.json["moves"].as_array().unwrap().len(), 2);
     // The clocks as stored with the last move (the view's running clock would already have

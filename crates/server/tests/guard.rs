@@ -303,6 +303,27 @@ async fn post_bodies_must_be_json_and_what_a_form_sends_creates_nothing() {
     assert_eq!(game_count(&a).await, 4);
 }
 
+/// A body declared longer than the limit is refused at once, without being read: the client
+/// sends only the head and still gets its answer (before, the server waited for the body).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_declared_over_the_limit_is_refused_before_it_is_read() {
+    let a = app().await;
+    for length in [(1 << 20) + 1, 2 << 20, u64::MAX / 2] {
+        let r = post_games(
+            &a,
+            &format!("Content-Type: application/json\nContent-Length: {length}\n\n"),
+        )
+        .await;
+        assert_eq!(r.status, 413, "{length}: {}", r.body);
+        assert!(
+            r.error().contains("larger than 1048576 bytes"),
+            "{}",
+            r.error()
+        );
+    }
+    assert_eq!(game_count(&a).await, 0);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_name_that_is_not_the_servers_is_refused() {
     let a = app().await;

@@ -71,11 +71,18 @@ pub(crate) async fn forward(State(state): State<AppState>, req: Request, next: N
     let body = match axum::body::to_bytes(body, BODY_LIMIT).await {
         Ok(b) => b,
         Err(e) => {
-            return ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                format!("cannot read the request body: {e}"),
-            )
-            .into_response()
+            // Over the limit (when the length was not declared: a declared one was refused
+            // by the guard), or the client stopped sending.
+            let e = e.into_inner();
+            return if e
+                .downcast_ref::<http_body_util::LengthLimitError>()
+                .is_some()
+            {
+                ApiError::too_large()
+            } else {
+                ApiError::bad_request(format!("cannot read the request body: {e}"))
+            }
+            .into_response();
         }
     };
     let deadline = Instant::now() + TAKEOVER_WAIT;
