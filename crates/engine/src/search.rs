@@ -508,24 +508,42 @@ impl<'a> Searcher<'a> {
         };
         self.eval_stack[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.eval_stack[ply - 2];
+        // The table's score, where its bound says it is closer to the truth than the static
+        // evaluation, is the better guess for the pruning decisions below.
+        let eval = match tt {
+            Some(e) if !in_check => {
+                let s = score_from_tt(e.score, ply);
+                let closer = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s > static_eval,
+                    Bound::Upper => s < static_eval,
+                };
+                if closer && s.abs() < MATE_BOUND {
+                    s
+                } else {
+                    static_eval
+                }
+            }
+            _ => static_eval,
+        };
 
         if !pv_node && !in_check {
             // Reverse futility: far above beta at low depth.
             if depth <= 7
-                && static_eval - (80 * depth - if improving { 40 } else { 0 }) >= beta
-                && static_eval.abs() < MATE_BOUND
+                && eval - (80 * depth - if improving { 40 } else { 0 }) >= beta
+                && eval.abs() < MATE_BOUND
             {
-                return static_eval;
+                return eval;
             }
             // Null move: if passing still beats beta, a real move will too (not in
             // pawn-only endings, where zugzwang is common).
             if depth >= 3
-                && static_eval >= beta
+                && eval >= beta
                 && prev.is_some()
                 && has_pieces(pos)
                 && beta.abs() < MATE_BOUND
             {
-                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 let child = pos.play_null();
                 self.history_hashes.push(hash);
                 let score = -self.search(
@@ -580,7 +598,7 @@ impl<'a> Searcher<'a> {
                     if depth <= 4 && n_quiets as i32 >= 3 + depth * depth * 2 {
                         continue;
                     }
-                    if depth <= 6 && static_eval + 100 + 90 * depth <= alpha {
+                    if depth <= 6 && eval + 100 + 90 * depth <= alpha {
                         continue;
                     }
                     if depth <= 6 && !see_ge(pos, m, -60 * depth) {
