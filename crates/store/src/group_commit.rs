@@ -5,14 +5,14 @@
 //! commit per move makes the last move of a burst wait for all the others' flushes: with a
 //! disk that takes half a millisecond per flush, 100 moves at once meant 50 ms for the last
 //! (docs/server.md, "Group commit"). Here a write is queued, and one writer carries out every
-//! queued write in one transaction, each in a savepoint of its own so that one refused write does not undo the
-//! others, commits once, and leaves each writer its own result.
+//! queued write in one transaction, each in a savepoint of its own so that one refused write
+//! does not undo the others, commits once, and leaves each writer its own result.
 //!
-//! Only plain data is queued (no closure that borrows another thread's stack). One writer at a
-//! time leads: it takes the queue, carries it out, fills in the results and wakes the others;
-//! a writer whose result is in returns at once, without waiting for the connection (with an
-//! unfair lock it could otherwise wait behind several later batches), and one of the rest
-//! leads the next batch.
+//! A queued write owns what it needs (nothing borrowed from its caller's stack), since another
+//! writer's thread may carry it out. One writer at a time leads: it takes the queue, carries it
+//! out, fills in the results and wakes the others; a writer whose result is in returns at once,
+//! without waiting for the connection (with an unfair lock it could otherwise wait behind
+//! several later batches), and one of the rest leads the next batch.
 
 use crate::StoreError;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
