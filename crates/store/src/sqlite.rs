@@ -1203,6 +1203,27 @@ fn index_pending_step(tx: &Connection) -> rusqlite::Result<u64> {
     Ok(n as u64)
 }
 
+/// Writes the index rows of game `id` if a bulk import left them pending. Every write to a
+/// stored game reads its state first ([`state`]), which calls this: what the write then
+/// changes in the index is there, as for any other game, and the game is no longer
+/// pending, so that the end of the import does not write its rows a second time.
+fn settle_pending(tx: &Connection, id: GameId) -> rusqlite::Result<()> {
+    let pending = tx
+        .prepare_cached("SELECT 1 FROM positions_pending WHERE game_id = ?1")?
+        .exists([id.0])?;
+    if !pending {
+        return Ok(());
+    }
+    let mut insert = tx.prepare_cached(
+        "INSERT OR REPLACE INTO positions (key, game_id, move, result) VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    for (key, game, mv, result) in pending_rows(tx, id.0, id.0)? {
+        insert.execute(params![key, game, mv, result])?;
+    }
+    tx.execute("DELETE FROM positions_pending WHERE game_id = ?1", [id.0])?;
+    Ok(())
+}
+
 /// Builds the index anew with the rows of every pending game, in one transaction, as an
 /// external merge sort: the rows of each [`INDEX_STEP`] pending games are sorted in memory and
 /// written as a run to a temporary file beside the database; the runs and the old index (read
@@ -1492,6 +1513,7 @@ fn fill_index(tx: &Connection) -> rusqlite::Result<()> {
 
 /// What the rules need of a stored game (see [`rules::GameState`]), or `NoSuchGame`.
 fn state(tx: &Connection, id: GameId) -> Result<GameState, StoreError> {
+    settle_pending(tx, id).map_err(db_err)?;
     tx.prepare_cached("SELECT plies, result, reason FROM games WHERE id = ?1")
         .and_then(|mut st| {
             st.query_row([id.0], |r| {

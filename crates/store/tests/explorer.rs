@@ -540,3 +540,70 @@ fn a_bulk_import_is_indexed_at_its_end_or_when_the_database_is_opened_again() {
     assert_eq!(store.explore(&start, 0).unwrap().results.games, 39);
     check_all(&store);
 }
+
+#[test]
+fn a_bulk_import_is_indexed_at_its_end_after_writes_to_its_games_on_every_backend() {
+    common::each_backend(|b| {
+        let start = StartId::new(518).unwrap().position();
+        b.import_games(&import_batch(&start, 518, 0..5)).unwrap();
+        let ids: Vec<GameId> = b
+            .import_games_unindexed(&import_batch(&start, 518, 5..30))
+            .unwrap()
+            .into_iter()
+            .map(|o| match o {
+                chess960_store::ImportOutcome::Added(id) => id,
+                other => panic!("{}: {other:?}", b.name),
+            })
+            .collect();
+        assert_eq!(b.pending_index().unwrap(), 25, "{}", b.name);
+        // Not counted yet.
+        assert_eq!(b.explore(&start, 0).unwrap().results.games, 5, "{}", b.name);
+
+        // Writes to pending games before their index is written: each must leave the index
+        // as if the game had been indexed first. Seeds 5.. are the games in `ids`' order;
+        // seed 7 (index 2) is unfinished ('*'), so it may take a move.
+        b.delete_game(ids[0]).unwrap();
+        b.truncate_moves(ids[1], 2).unwrap();
+        let seed = 7u32;
+        let moves = line(&start, seed * 3, 5 + seed % 9);
+        let pos = common::replay(&start.fen(), &moves);
+        let next = branching_move(&pos, moves.len() as u32, 1).expect("a legal move");
+        b.append_move(ids[2], moves.len() as u32, &next).unwrap();
+        b.finish_game(ids[2], &finish("1-0")).unwrap();
+        b.truncate_moves(ids[3], 0).unwrap();
+        b.set_start(
+            ids[3],
+            &StartId::new(100).unwrap().position().fen(),
+            Some(100),
+        )
+        .unwrap();
+        b.index_pending(&mut |_| {}).unwrap();
+        assert_eq!(b.pending_index().unwrap(), 0, "{}", b.name);
+        assert_eq!(
+            b.explore(&start, 0).unwrap().results.games,
+            28,
+            "{}",
+            b.name
+        );
+        check_all(b.store());
+
+        // A bulk import killed before its end (its store never calls index_pending): rows
+        // stay pending while another handle opens (PostgreSQL: the import still holds its
+        // lock); the next opening after it is gone writes them.
+        b.import_games_unindexed(&import_batch(&start, 518, 30..40))
+            .unwrap();
+        if b.name == "postgres" {
+            let other = b.another();
+            assert_eq!(other.pending_index().unwrap(), 10);
+        }
+        b.reopen();
+        assert_eq!(b.pending_index().unwrap(), 0, "{}", b.name);
+        assert_eq!(
+            b.explore(&start, 0).unwrap().results.games,
+            38,
+            "{}",
+            b.name
+        );
+        check_all(b.store());
+    });
+}
