@@ -741,10 +741,24 @@ impl<'a> Searcher<'a> {
         if ply >= MAX_PLY - 1 {
             return self.evaluate(pos, ply);
         }
+        // The table: a bound that decides the node ends it here, and a stored evaluation
+        // saves the net's.
+        let tt = self.shared.tt.probe(pos.hash());
+        if let Some(e) = tt {
+            let s = score_from_tt(e.score, ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return s;
+            }
+        }
         let in_check = pos.is_check();
         let mut best = -INF;
         if !in_check {
-            let stand = self.evaluate(pos, ply);
+            let stand = tt.map_or_else(|| self.evaluate(pos, ply), |e| e.eval);
             if stand >= beta {
                 return stand;
             }
