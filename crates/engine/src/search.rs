@@ -1,7 +1,8 @@
 //! Search: iterative deepening, principal-variation search with aspiration windows, a shared
-//! transposition table, quiescence search with SEE pruning, null-move pruning, late-move
-//! reductions, reverse futility and futility pruning, check extensions, killer / history /
-//! counter-move ordering, mate-distance pruning, and Lazy SMP across threads.
+//! transposition table (probed by the quiescence search too), quiescence search with SEE
+//! pruning, null-move pruning, late-move reductions, reverse futility and futility pruning,
+//! check extensions, killer / history / counter-move ordering, mate-distance pruning, and Lazy
+//! SMP across threads.
 
 use crate::eval::SEE_VALUE;
 use crate::nnue::{AccumulatorStack, Network};
