@@ -232,7 +232,7 @@ impl Position {
                 s.push(from.file().char());
                 s.push('x');
             }
-            s.push_str(&to.to_string());
+            to.push_name(&mut s);
             if let Some(p) = m.promotion_role() {
                 s.push('=');
                 s.push(p.upper_char());
@@ -240,7 +240,12 @@ impl Position {
             return s;
         }
         s.push(role.upper_char());
-        if role != Role::King {
+        // Rivals: the other pieces of the role that attack the square (for every piece but a
+        // pawn, attacking a square is moving there). Most moves have none, and then no list of
+        // legal moves is needed.
+        let rivals =
+            self.attackers(to, self.turn(), self.board().occupied()) & self.board().by_role(role);
+        if role != Role::King && rivals.without(from).any() {
             // Only legal moves compete, so a pinned piece never forces disambiguation.
             let others: Vec<Square> = self
                 .legal_moves()
@@ -267,7 +272,7 @@ impl Position {
         if capture {
             s.push('x');
         }
-        s.push_str(&to.to_string());
+        to.push_name(&mut s);
         s
     }
 }
@@ -335,5 +340,29 @@ mod tests {
         assert_eq!(parse_token(""), None);
         assert_eq!(parse_token("e9"), None);
         assert_eq!(parse_token("Nxxe4"), None);
+    }
+
+    /// Disambiguation asks the attack tables first and the legal moves only when another piece
+    /// of the role attacks the square: a pinned rival does not count, a free one does.
+    #[test]
+    fn disambiguation_counts_only_legal_rivals() {
+        let g2f4 = |fen: &str| {
+            let pos = Position::from_fen(fen).unwrap();
+            let m = *pos
+                .legal_moves()
+                .iter()
+                .find(|m| {
+                    Some(m.from()) == Square::parse("g2") && Some(m.to()) == Square::parse("f4")
+                })
+                .unwrap();
+            pos.san(m)
+        };
+        // The knight on e2 is pinned by the rook on e8.
+        assert_eq!(g2f4("4r2k/8/8/8/8/8/4N1N1/4K3 w - - 0 1"), "Nf4");
+        assert_eq!(g2f4("rk6/8/8/8/8/8/4N1N1/4K3 w - - 0 1"), "Ngf4");
+        // A rival on another file: the file; on the same file: the rank; one of each: both.
+        assert_eq!(g2f4("rk6/8/8/8/8/7N/6N1/4K3 w - - 0 1"), "Ngf4");
+        assert_eq!(g2f4("rk6/8/6N1/8/8/8/6N1/4K3 w - - 0 1"), "N2f4");
+        assert_eq!(g2f4("rk6/8/6N1/8/8/8/4N1N1/4K3 w - - 0 1"), "Ng2f4");
     }
 }

@@ -429,6 +429,17 @@ impl Square {
     }
 }
 
+impl Square {
+    /// Appends the square's name (`e4`) to `s` without the formatting machinery that
+    /// `to_string` goes through: the SAN and UCI writers call this for every move of an
+    /// import, millions of times.
+    #[inline]
+    pub(crate) fn push_name(self, s: &mut String) {
+        s.push(self.file().char());
+        s.push(self.rank().char());
+    }
+}
+
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", self.file().char(), self.rank().char())

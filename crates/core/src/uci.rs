@@ -77,12 +77,12 @@ impl Move {
                     .abs_diff(self.standard_castle_to().file().index())
                     >= 2 =>
             {
-                s.push_str(&self.from().to_string());
-                s.push_str(&self.standard_castle_to().to_string());
+                self.from().push_name(&mut s);
+                self.standard_castle_to().push_name(&mut s);
             }
             _ => {
-                s.push_str(&self.from().to_string());
-                s.push_str(&self.to().to_string());
+                self.from().push_name(&mut s);
+                self.to().push_name(&mut s);
                 if let Some(r) = self.promotion_role() {
                     s.push(r.lower_char());
                 }

@@ -43,6 +43,11 @@ pub fn parse_clk(comment: &str) -> Option<u64> {
     let rest = comment[at + 5..].trim_start();
     let end = rest.find(']')?;
     let text = rest[..end].trim();
+    whole_seconds_clk(text).or_else(|| any_clk(text))
+}
+
+/// The milliseconds of a clock `H:MM:SS(.fff)` of any form that [`parse_clk`] takes.
+fn any_clk(text: &str) -> Option<u64> {
     let mut total = 0f64;
     for part in text.split(':') {
         let v: f64 = part.trim().parse().ok()?;
@@ -54,12 +59,72 @@ pub fn parse_clk(comment: &str) -> Option<u64> {
     Some((total * 1000.0).round() as u64)
 }
 
+/// The milliseconds of a clock of whole seconds, `H:MM:SS` (or `MM:SS`, `SS`), each part one
+/// to nine digits: the form of nearly every clock comment, read without floating point. The
+/// value is the one the general reading above gives (every sum stays far below 2^53, where
+/// `f64` is exact); `None` leaves any other form to it.
+fn whole_seconds_clk(text: &str) -> Option<u64> {
+    let mut total = 0u64;
+    let mut parts = 0;
+    for part in text.split(':') {
+        parts += 1;
+        if parts > 3 || part.is_empty() || part.len() > 9 {
+            return None;
+        }
+        let mut v = 0u64;
+        for b in part.bytes() {
+            if !b.is_ascii_digit() {
+                return None;
+            }
+            v = v * 10 + u64::from(b - b'0');
+        }
+        total = total * 60 + v;
+    }
+    Some(total * 1000)
+}
+
 /// `[%clk H:MM:SS]` in whole seconds, as lichess writes it; a fraction is dropped (the clock
 /// showed that many whole seconds). An imported game whose clock comments carry fractions
 /// keeps them: its comments then differ from this form, so its movetext is kept as imported.
 pub fn format_clk(ms: u64) -> String {
+    let mut buf = [0u8; 32];
+    format!("[%clk {}", clk_time(ms, &mut buf))
+}
+
+/// The time of [`format_clk`]'s comment with its closing bracket, `H:MM:SS]`, written into
+/// `buf` (the import compares it with every move's comment, and needs no heap for that).
+fn clk_time(ms: u64, buf: &mut [u8; 32]) -> &str {
     let (h, m, s) = (ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60);
-    format!("[%clk {h}:{m:02}:{s:02}]")
+    // Written from the end: "]", the seconds, the minutes, then the hours' digits.
+    let mut at = buf.len();
+    let mut put = |b: u8| {
+        at -= 1;
+        buf[at] = b;
+    };
+    put(b']');
+    for two in [s, m] {
+        put(b'0' + (two % 10) as u8);
+        put(b'0' + (two / 10) as u8);
+        put(b':');
+    }
+    let mut h = h;
+    loop {
+        put(b'0' + (h % 10) as u8);
+        h /= 10;
+        if h == 0 {
+            break;
+        }
+    }
+    // Only ASCII digits, colons and a bracket were written.
+    std::str::from_utf8(&buf[at..]).unwrap_or_default()
+}
+
+/// True if `comment` is, word for word, [`format_clk`]`(ms)`: what the PGN writer would
+/// write for a move's clock, so that the movetext says nothing more.
+fn is_clk_comment(comment: &str, ms: u64) -> bool {
+    let mut buf = [0u8; 32];
+    let mut w = words(comment);
+    w.next() == Some("[%clk") && w.next() == Some(clk_time(ms, &mut buf)) && w.next().is_none()
 }
 
 /// Why a game ended, when the board says it: checkmate, stalemate, insufficient material.
@@ -142,17 +207,16 @@ pub fn from_pgn(game: &Game) -> ImportGame {
         } else {
             None
         };
-        let clock_comment =
-            clocks.map(|c| format_clk(if white_moved { c.white_ms } else { c.black_ms }));
+        let clock = clocks.map(|c| if white_moved { c.white_ms } else { c.black_ms });
         plain = plain
             && node.nags.is_empty()
             && node.variations.is_empty()
-            && node.comments.len() == usize::from(clock_comment.is_some())
+            && node.comments.len() == usize::from(clock.is_some())
             && node
                 .comments
                 .first()
-                .zip(clock_comment.as_ref())
-                .is_none_or(|(c, clk)| same_words(c, clk));
+                .zip(clock)
+                .is_none_or(|(c, ms)| is_clk_comment(c, ms));
         let record = MoveRecord::of(&pos, node.mv, clocks, 0);
         let code = crate::explorer::encode_move(&record.uci);
         moves.push(record);
@@ -189,15 +253,12 @@ pub fn from_pgn(game: &Game) -> ImportGame {
     }
 }
 
-/// True if two comments are written the same: the PGN writer re-wraps a comment's words, so
-/// that only the words count (a `[%clk …]` comment it broke across two lines reads back with
-/// a line break inside). Words are separated as the writer separates them.
-fn same_words(a: &str, b: &str) -> bool {
-    fn words(s: &str) -> impl Iterator<Item = &str> {
-        s.split([' ', '\t', '\n', '\r', '\x0B', '\x0C', '}'])
-            .filter(|w| !w.is_empty())
-    }
-    words(a).eq(words(b))
+/// A comment's words: the PGN writer re-wraps a comment's words, so that only the words count
+/// (a `[%clk …]` comment it broke across two lines reads back with a line break inside).
+/// Words are separated as the writer separates them.
+fn words(s: &str) -> impl Iterator<Item = &str> {
+    s.split([' ', '\t', '\n', '\r', '\x0B', '\x0C', '}'])
+        .filter(|w| !w.is_empty())
 }
 
 /// The main line of stored moves as a PGN line, each move's clock as a `[%clk]` comment;
@@ -377,6 +438,47 @@ mod tests {
                 "{text}"
             );
             assert_eq!(import.movetext.is_some(), kept, "{text}");
+        }
+    }
+
+    /// The integer reading of whole-second clocks gives what the floating-point one gives, and
+    /// the clock comment is written as `format!` wrote it before it was written by hand.
+    #[test]
+    fn clock_fast_paths_agree_with_the_general_ones() {
+        for text in [
+            "0:05:00",
+            "1:00:01",
+            "59",
+            "3:07",
+            "0:0:0",
+            "123456789:59:59",
+            "999999999:999999999:999999999",
+            "00:00:07",
+            "1:00:01.5",
+            "1:2:3:4",
+            "1::2",
+            "",
+            "12a",
+            "1234567890",
+            "-1:00",
+            "+1",
+        ] {
+            if let Some(ms) = whole_seconds_clk(text) {
+                assert_eq!(Some(ms), any_clk(text), "{text}");
+            }
+        }
+        assert_eq!(whole_seconds_clk("1:00:01.5"), None);
+        assert_eq!(whole_seconds_clk("1:2:3:4"), None);
+        let mut ms = 0u64;
+        while ms < u64::MAX / 3 {
+            let (h, m, s) = (ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60);
+            let text = format!("[%clk {h}:{m:02}:{s:02}]");
+            assert_eq!(format_clk(ms), text);
+            assert!(is_clk_comment(&format!(" {text} "), ms));
+            assert!(is_clk_comment(&text.replace(' ', "\n\t"), ms));
+            assert!(!is_clk_comment(&format!("{text} x"), ms));
+            assert!(!is_clk_comment(&text, ms + 1000));
+            ms = ms * 3 + 7_919;
         }
     }
 

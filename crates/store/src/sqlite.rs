@@ -12,6 +12,7 @@
 //!   as [`StoreError::Corrupt`]; a schema newer than this program as [`StoreError::TooNew`].
 //!   Only then is it opened for writing and migrated.
 
+mod bulk;
 mod events;
 
 use crate::explorer::{self, IndexEntry, KeyCount};
@@ -24,6 +25,7 @@ use crate::{
     Clocks, Finish, GameFilter, GameId, GameKey, GameResult, GameStore, GameSummary, ImportGame,
     ImportOutcome, MoveRecord, NewGame, PositionCounts, SeatRecord, Seats, StoreError, StoredGame,
 };
+use bulk::{Bulk, Cell};
 use rusqlite::{params, params_from_iter, Connection, ErrorCode, OpenFlags, OptionalExtension};
 use std::fs::File;
 use std::io::Read;
@@ -867,6 +869,24 @@ fn insert_game(
     now: i64,
     row: &RowState<'_>,
 ) -> Result<(GameId, GameKey), StoreError> {
+    let (id, key) = insert_game_row(tx, g, now, row)?;
+    let mut st = tx
+        .prepare_cached("INSERT INTO tags (game_id, ord, name, value) VALUES (?1, ?2, ?3, ?4)")
+        .map_err(db_err)?;
+    for (i, (name, value)) in g.tags.iter().enumerate() {
+        st.execute(params![id.0, i as i64, name, value])
+            .map_err(db_err)?;
+    }
+    Ok((id, key))
+}
+
+/// The game's row of [`insert_game`], without its tags (an import writes those in bulk).
+fn insert_game_row(
+    tx: &Connection,
+    g: &NewGame,
+    now: i64,
+    row: &RowState<'_>,
+) -> Result<(GameId, GameKey), StoreError> {
     rules::check_start_id(g.start_id)?;
     let key = new_key()?;
     tx.prepare_cached(
@@ -899,15 +919,7 @@ fn insert_game(
         ])
     })
     .map_err(db_err)?;
-    let id = tx.last_insert_rowid();
-    let mut st = tx
-        .prepare_cached("INSERT INTO tags (game_id, ord, name, value) VALUES (?1, ?2, ?3, ?4)")
-        .map_err(db_err)?;
-    for (i, (name, value)) in g.tags.iter().enumerate() {
-        st.execute(params![id, i as i64, name, value])
-            .map_err(db_err)?;
-    }
-    Ok((GameId(id), key))
+    Ok((GameId(tx.last_insert_rowid()), key))
 }
 
 /// A write queued for a group commit ([`SqliteStore::write_together`]): it runs once, inside
@@ -1996,6 +2008,11 @@ impl SqliteStore {
             // The batch's index rows, written in key order at the end: the keys are random,
             // and sorted inserts touch each page of the index once per batch.
             let mut index: Vec<(IndexEntry, i64, Option<u8>)> = Vec::new();
+            // Tag rows and pending marks, a dozen a game in lichess's files, go in many a
+            // statement.
+            let mut tags =
+                Bulk::new(tx, "tags", &["game_id", "ord", "name", "value"]).map_err(db_err)?;
+            let mut pending = Bulk::new(tx, "positions_pending", &["game_id"]).map_err(db_err)?;
             for g in games {
                 let ImportGame {
                     game,
@@ -2024,16 +2041,23 @@ impl SqliteStore {
                     seats: &Seats::NONE,
                     packed: packed.as_deref(),
                 };
-                let (id, _) = insert_game(tx, game, now, &row)?;
+                let (id, _) = insert_game_row(tx, game, now, &row)?;
+                for (i, (name, value)) in game.tags.iter().enumerate() {
+                    tags.row(&[
+                        Cell::Int(id.0),
+                        Cell::Int(i as i64),
+                        Cell::Text(name),
+                        Cell::Text(value),
+                    ])
+                    .map_err(db_err)?;
+                }
                 if packed.is_none() {
                     for (ply, mv) in moves.iter().enumerate() {
                         insert_move(tx, id.0, ply as u32, mv).map_err(db_err)?;
                     }
                 }
                 if defer {
-                    tx.prepare_cached("INSERT INTO positions_pending (game_id) VALUES (?1)")
-                        .and_then(|mut st| st.execute([id.0]))
-                        .map_err(db_err)?;
+                    pending.row(&[Cell::Int(id.0)]).map_err(db_err)?;
                     if let Some(entries) = &g.index {
                         let code = explorer::result_code(result);
                         staged_ids.push(id.0);
@@ -2056,6 +2080,8 @@ impl SqliteStore {
                 }
                 out.push(ImportOutcome::Added(id));
             }
+            tags.finish().map_err(db_err)?;
+            pending.finish().map_err(db_err)?;
             index.sort_unstable_by_key(|(e, id, _)| (e.key as i64, *id));
             for (e, id, code) in &index {
                 insert_entry(tx, *id, e, *code).map_err(db_err)?;
