@@ -23,7 +23,7 @@
 //! ```
 
 use crate::nnue::{self, Network};
-use crate::search::{Limits, Report, Searcher, Shared, MATE, MATE_BOUND};
+use crate::search::{Limits, Report, Searcher, Shared, TableEval, MATE, MATE_BOUND};
 use crate::time::{self, Clock, Deadlines};
 use crate::tt::Table;
 use crate::uci::nodes_for_elo;
@@ -244,25 +244,30 @@ pub fn draw_decline(score: Option<Score>, fullmoves: u32) -> Option<DrawDecline>
 /// The engine as an in-process player. One search at a time per player (a second call waits
 /// for the first); share a player between threads or keep one per game.
 pub struct Player {
-    shared: Mutex<Shared>,
+    /// The search's table and flags, with the evaluation the table's entries came from
+    /// (levels differ in evaluation).
+    shared: Mutex<(Shared, TableEval)>,
 }
 
 impl Player {
     /// A player with a transposition table of `hash_mb` MiB (at least 1).
     pub fn new(hash_mb: usize) -> Player {
         Player {
-            shared: Mutex::new(Shared {
-                tt: Table::new(hash_mb.max(1)),
-                stop: AtomicBool::new(false),
-                nodes: AtomicU64::new(0),
-            }),
+            shared: Mutex::new((
+                Shared {
+                    tt: Table::new(hash_mb.max(1)),
+                    stop: AtomicBool::new(false),
+                    nodes: AtomicU64::new(0),
+                },
+                TableEval::default(),
+            )),
         }
     }
 
     /// Forgets everything learnt in earlier searches (for a new game).
     pub fn clear(&self) {
         let shared = self.shared.lock().unwrap_or_else(|e| e.into_inner());
-        shared.tt.clear();
+        shared.0.tt.clear();
     }
 
     /// The move to play after `moves` from `start`, at `level`, within `clock` (the engine's
@@ -461,8 +466,10 @@ impl Player {
         stop: &AtomicBool,
         mut on_report: impl FnMut(&Report),
     ) -> ((Option<Move>, i32, u32), Vec<Move>) {
-        let guard = self.shared.lock().unwrap_or_else(|e| e.into_inner());
-        let shared: &Shared = &guard;
+        let mut guard = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+        let (shared, table_eval) = &mut *guard;
+        table_eval.prepare(&shared.tt, &net);
+        let shared: &Shared = shared;
         shared.stop.store(false, Ordering::SeqCst);
         shared.nodes.store(0, Ordering::SeqCst);
         shared.tt.new_search();

@@ -1,8 +1,8 @@
 //! Search: iterative deepening, principal-variation search with aspiration windows, a shared
-//! transposition table (probed by the quiescence search too), quiescence search with SEE
-//! pruning, null-move pruning, late-move reductions, reverse futility and futility pruning,
-//! check extensions, killer / history / counter-move ordering, mate-distance pruning, and Lazy
-//! SMP across threads.
+//! transposition table (probed and written by the quiescence search too), quiescence search
+//! with SEE pruning, null-move pruning, late-move reductions, reverse futility and futility
+//! pruning, check extensions, killer / history / counter-move ordering, mate-distance pruning,
+//! and Lazy SMP across threads.
 
 use crate::eval::SEE_VALUE;
 use crate::nnue::{AccumulatorStack, Network};
@@ -35,6 +35,35 @@ pub struct Shared {
     pub stop: AtomicBool,
     /// Nodes searched by all threads.
     pub nodes: AtomicU64,
+}
+
+/// The evaluation a transposition table's entries came from. A search with another one (a
+/// new net, the hand-crafted evaluation of the limited levels) must not meet the old one's
+/// scores and stored evaluations: the quiescence search's entries would answer even a depth-1
+/// search with them.
+#[derive(Default)]
+pub struct TableEval {
+    /// `None` before the first search; inside, `None` is the hand-crafted evaluation. The net
+    /// is held, so that its address cannot be reused by another.
+    last: Option<Option<Arc<Network>>>,
+}
+
+impl TableEval {
+    /// Called before a search with `net` fills `table`: empties the table when its entries
+    /// came from another evaluation.
+    pub fn prepare(&mut self, table: &Table, net: &Option<Arc<Network>>) {
+        let same = |old: &Option<Arc<Network>>| match (old, net) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        if self.last.as_ref().is_some_and(same) {
+            return;
+        }
+        if self.last.is_some() {
+            table.clear();
+        }
+        self.last = Some(net.clone());
+    }
 }
 
 /// What to search for how long.
@@ -758,14 +787,29 @@ impl<'a> Searcher<'a> {
         }
         let in_check = pos.is_check();
         let mut best = -INF;
+        let mut stand = 0;
         if !in_check {
-            let stand = tt.map_or_else(|| self.evaluate(pos, ply), |e| e.eval);
+            stand = tt.map_or_else(|| self.evaluate(pos, ply), |e| e.eval);
             if stand >= beta {
+                if tt.is_none_or(|e| e.depth == 0) {
+                    self.shared.tt.store(
+                        pos.hash(),
+                        Entry {
+                            mv: None,
+                            score: score_to_tt(stand, ply),
+                            eval: stand,
+                            depth: 0,
+                            bound: Bound::Lower,
+                        },
+                    );
+                }
                 return stand;
             }
             alpha = alpha.max(stand);
             best = stand;
         }
+        let alpha0 = alpha;
+        let mut best_move = None;
         let mut moves = MoveList::new();
         pos.legal_moves_into(&mut moves);
         if moves.is_empty() {
@@ -801,12 +845,36 @@ impl<'a> Searcher<'a> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(m);
                     if alpha >= beta {
                         break;
                     }
                 }
             }
         }
+        // The result goes into the table at depth 0 (never over a deeper search's entry of
+        // this node): the next visit, in any quiescence search, may end at once, and any
+        // search gets the static evaluation without the net.
+        if tt.is_some_and(|e| e.depth > 0) {
+            return best;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            pos.hash(),
+            Entry {
+                mv: best_move,
+                score: score_to_tt(best, ply),
+                eval: if in_check { 0 } else { stand },
+                depth: 0,
+                bound,
+            },
+        );
         best
     }
 
@@ -921,6 +989,34 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
 mod tests {
     use super::*;
     use chess960_core::StartId;
+
+    /// The table survives searches with the same evaluation and is emptied for another one
+    /// (the hand-crafted evaluation, another net, even an equal net loaded again).
+    #[test]
+    fn table_is_emptied_when_the_evaluation_changes() {
+        let table = Table::new(1);
+        let entry = Entry {
+            mv: None,
+            score: 17,
+            eval: 17,
+            depth: 3,
+            bound: Bound::Exact,
+        };
+        let net = crate::nnue::default_net();
+        let reloaded = net.as_ref().map(|n| Arc::new(Network::clone(n)));
+        let mut eval = TableEval::default();
+        let mut kept = |next: &Option<Arc<Network>>| {
+            table.store(1, entry);
+            eval.prepare(&table, next);
+            table.probe(1).is_some()
+        };
+        assert!(kept(&net), "the first search keeps what is there");
+        assert!(kept(&net));
+        assert!(!kept(&None), "hand-crafted after the net");
+        assert!(kept(&None));
+        assert!(!kept(&net), "the net after hand-crafted");
+        assert!(!kept(&reloaded), "another copy of the net");
+    }
 
     fn search(fen: &str, limits: &Limits) -> (Outcome, u64) {
         let pos = Position::from_fen(fen).unwrap();

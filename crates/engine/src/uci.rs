@@ -9,7 +9,7 @@
 //! because the search has its own thread.
 
 use crate::nnue::{self, Network};
-use crate::search::{Limits, Outcome, Report, Searcher, Shared, MATE, MATE_BOUND};
+use crate::search::{Limits, Outcome, Report, Searcher, Shared, TableEval, MATE, MATE_BOUND};
 use crate::time::{self, Clock, Deadlines};
 use crate::tt::{Bound, Table};
 use crate::wdl;
@@ -136,6 +136,8 @@ pub struct Uci<W: Write + Send + 'static> {
     /// The current search has a limit of its own (see [`Uci::run`]).
     bounded: bool,
     last_clock: Option<Clock>,
+    /// The evaluation the table's entries come from.
+    table_eval: TableEval,
 }
 
 fn new_shared(mb: usize) -> Arc<Shared> {
@@ -160,6 +162,7 @@ impl<W: Write + Send + 'static> Uci<W> {
             hold: Arc::new(AtomicBool::new(false)),
             bounded: false,
             last_clock: None,
+            table_eval: TableEval::default(),
         }
     }
 
@@ -586,6 +589,9 @@ impl<W: Write + Send + 'static> Uci<W> {
         self.shared.stop.store(false, Ordering::SeqCst);
         self.shared.nodes.store(0, Ordering::SeqCst);
         self.shared.tt.new_search();
+        let net = self.options.net();
+        // EvalFile, UseNNUE or UCI_LimitStrength may have changed the evaluation.
+        self.table_eval.prepare(&self.shared.tt, &net);
 
         let shared = Arc::clone(&self.shared);
         let out = Arc::clone(&self.out);
@@ -593,7 +599,6 @@ impl<W: Write + Send + 'static> Uci<W> {
         // The search adds the root's hash itself; these are the positions before it.
         let hashes = self.history.clone();
         let threads = self.options.threads;
-        let net = self.options.net();
         let mode = self.mode();
         let wdl_material = pos
             .filter(|_| self.options.show_wdl)
