@@ -717,13 +717,7 @@ impl<'a> Searcher<'a> {
             }
         }
         self.history_hashes.pop();
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = window_bound(best, alpha0, beta);
         self.shared.tt.store(
             hash,
             Entry {
@@ -858,13 +852,7 @@ impl<'a> Searcher<'a> {
         if tt.is_some_and(|e| e.depth > 0) {
             return best;
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = window_bound(best, alpha0, beta);
         self.shared.tt.store(
             pos.hash(),
             Entry {
@@ -914,6 +902,18 @@ impl<'a> Searcher<'a> {
     /// Nodes searched by this thread.
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+}
+
+/// What a node's best score says of its true value, searched with the window from `alpha0`
+/// to `beta`: at least it (failed high), exactly it, or at most it (failed low).
+fn window_bound(best: i32, alpha0: i32, beta: i32) -> Bound {
+    if best >= beta {
+        Bound::Lower
+    } else if best > alpha0 {
+        Bound::Exact
+    } else {
+        Bound::Upper
     }
 }
 
