@@ -69,8 +69,9 @@ impl fmt::Display for GameId {
     }
 }
 
-/// An unguessable key (128 random bits as 32 lowercase hex digits) by which the web server
-/// addresses a game, so that one player cannot reach another's game by counting.
+/// An unguessable key (32 lowercase hex digits: the creation time in milliseconds in 48 bits,
+/// then 80 random bits) by which the web server addresses a game, so that one player cannot
+/// reach another's game by counting.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct GameKey(String);
 

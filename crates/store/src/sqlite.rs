@@ -922,6 +922,9 @@ fn insert_game_row(
     Ok((GameId(tx.last_insert_rowid()), key))
 }
 
+/// The writer's page cache during a bulk import: 256 MiB (the usual one is 32 MiB).
+const BULK_CACHE: &str = "PRAGMA cache_size = -262144";
+
 /// A write queued for a group commit ([`SqliteStore::write_together`]): it runs once, inside
 /// the batch's transaction, and leaves its value for its caller.
 type Job = Box<dyn FnOnce(&Connection) -> Result<(), StoreError> + Send>;
@@ -2001,6 +2004,14 @@ impl SqliteStore {
     fn import(&self, games: &[ImportGame], defer: bool) -> Result<Vec<ImportOutcome>, StoreError> {
         let games = &*rules::storable_imports(games);
         let (out, staged_ids, staged_rows) = self.write(|tx| {
+            if defer {
+                // A bulk import's random-key indexes (duplicate hashes, player names) outgrow
+                // the usual page cache at a few hundred thousand games; past that every batch
+                // reads and writes their pages through the operating system. The larger
+                // cache (filled only as pages are read, kept by the writer connection) made
+                // the lichess-format million 1.11 times faster (docs/performance.md).
+                tx.execute_batch(BULK_CACHE).map_err(db_err)?;
+            }
             let now = now_ms();
             let mut out = Vec::with_capacity(games.len());
             // Deferred games that came with their index entries: their rows, for the rebuild.
