@@ -416,12 +416,10 @@ impl<'a> Searcher<'a> {
             let rm = &mut root[i];
             if score > alpha || i == pv_idx {
                 rm.score = score;
-                rm.bound = if score <= alpha0 {
-                    Some(Bound::Upper)
-                } else if score >= beta {
-                    Some(Bound::Lower)
-                } else {
-                    None
+                // Reported as UCI's lowerbound / upperbound; an exact score has neither.
+                rm.bound = match window_bound(score, alpha0, beta) {
+                    Bound::Exact => None,
+                    bound => Some(bound),
                 };
                 rm.pv.clear();
                 rm.pv.push(m);
