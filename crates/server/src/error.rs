@@ -153,16 +153,8 @@ pub struct JsonBody<T>(pub T);
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     type Rejection = ApiError;
 
-    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let bytes = axum::body::Bytes::from_request(req, state)
-            .await
-            .map_err(|rejection| {
-                if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                    ApiError::too_large()
-                } else {
-                    ApiError::bad_request(format!("cannot read the request body: {rejection}"))
-                }
-            })?;
+    async fn from_request(req: Request, _state: &S) -> Result<Self, Self::Rejection> {
+        let bytes = crate::body::read(req.into_body()).await?;
         parse_json(&bytes).map(JsonBody)
     }
 }

@@ -588,13 +588,13 @@ fn unauthorized(api: bool, wrong: bool) -> Response {
 }
 
 /// A POST body must be JSON; an empty one may come without a type; a declared length over the
-/// limit is refused without reading the body.
+/// limit is refused before the handler (the body is drained first, see `crate::body`).
 async fn check_body_type(req: Request) -> Result<Request, Response> {
     if req.method() != Method::POST {
         return Ok(req);
     }
     if req.body().size_hint().lower() > BODY_LIMIT as u64 {
-        return Err(ApiError::too_large().into_response());
+        return Err(crate::body::too_large(req.into_body()));
     }
     let refuse = |what: String| {
         ApiError::new(

@@ -27,6 +27,7 @@
 mod analysis;
 mod api;
 mod assets;
+mod body;
 pub mod catalog;
 mod cluster;
 mod create;

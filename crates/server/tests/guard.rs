@@ -11,6 +11,7 @@ use common::{app, App, WAIT};
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::http::HeaderValue;
@@ -320,6 +321,39 @@ async fn a_body_declared_over_the_limit_is_refused_before_it_is_read() {
             "{}",
             r.error()
         );
+    }
+    // The answer comes at once, not when the server stops waiting for the body (it reads
+    // what comes for a while, so that a client still sending can read the answer after).
+    let mut stream = tokio::net::TcpStream::connect(addr(&a))
+        .await
+        .expect("connect");
+    let head = format!(
+        "POST /api/games HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n\r\n",
+        addr(&a),
+        2 << 20
+    );
+    stream.write_all(head.as_bytes()).await.expect("send");
+    let mut first = [0; 12];
+    tokio::time::timeout(Duration::from_millis(500), stream.read_exact(&mut first))
+        .await
+        .expect("the answer before the body")
+        .expect("read");
+    assert_eq!(&first, b"HTTP/1.1 413");
+    assert_eq!(game_count(&a).await, 0);
+}
+
+/// A client that sends a body over the limit whole before it reads reads the 413 (the server
+/// reads the rest of the body; closing on the client while it sends would break its pipe).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_sending_too_much_reads_why_it_was_refused() {
+    let a = app().await;
+    for size in [(1 << 20) + 1, 3 << 20, 12 << 20] {
+        for _ in 0..5 {
+            let r = a.post_raw("/api/games", vec![b' '; size]).await;
+            assert_eq!(r.status, 413, "{size}: {}", r.text);
+            assert!(r.error().contains("larger than"), "{}", r.text);
+        }
     }
     assert_eq!(game_count(&a).await, 0);
 }

@@ -5,7 +5,7 @@
 //! refused.
 
 use super::{Node, FORWARDED, FORWARDED_CLIENT};
-use crate::error::{ApiError, BODY_LIMIT};
+use crate::error::ApiError;
 use crate::registry::Located;
 use crate::AppState;
 use axum::body::{Body, Bytes};
@@ -68,22 +68,11 @@ pub(crate) async fn forward(State(state): State<AppState>, req: Request, next: N
         return resp;
     }
     let (parts, body) = req.into_parts();
-    let body = match axum::body::to_bytes(body, BODY_LIMIT).await {
+    // Over the limit (when the length was not declared: a declared one was refused by the
+    // guard), or the client stopped sending.
+    let body = match crate::body::read(body).await {
         Ok(b) => b,
-        Err(e) => {
-            // Over the limit (when the length was not declared: a declared one was refused
-            // by the guard), or the client stopped sending.
-            let e = e.into_inner();
-            return if e
-                .downcast_ref::<http_body_util::LengthLimitError>()
-                .is_some()
-            {
-                ApiError::too_large()
-            } else {
-                ApiError::bad_request(format!("cannot read the request body: {e}"))
-            }
-            .into_response();
-        }
+        Err(e) => return e.into_response(),
     };
     let deadline = Instant::now() + TAKEOVER_WAIT;
     loop {
