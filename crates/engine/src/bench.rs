@@ -4,9 +4,7 @@
 use crate::nnue::Network;
 use crate::search::{Limits, Searcher, Shared};
 use crate::time::Deadlines;
-use crate::tt::Table;
 use chess960_core::{Position, StartId};
-use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -34,11 +32,7 @@ pub fn run(depth: i32, net: Option<Arc<Network>>) -> (u64, f64) {
     let mut total = 0;
     for fen in &fens {
         let pos = Position::from_fen(fen).expect("bench FENs are valid");
-        let shared = Shared {
-            tt: Table::new(16),
-            stop: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
-        };
+        let shared = Shared::new(16);
         let mut s =
             Searcher::new(&shared, 0, Vec::new(), Deadlines::default()).with_net(net.clone());
         let limits = Limits {

@@ -28,7 +28,6 @@
 use crate::search::{is_tactical, Limits, Searcher, Shared, MATE_BOUND};
 use crate::time::Deadlines;
 use crate::trainingdata::{Outcome, Record};
-use crate::tt::Table;
 use chess960_core::{Color, Position, StartId};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -198,17 +197,13 @@ pub fn run(
             let tx = tx.clone();
             let (next, abort) = (&next, &abort);
             scope.spawn(move || {
-                let shared = Shared {
-                    tt: Table::new(16),
-                    stop: AtomicBool::new(false),
-                    nodes: AtomicU64::new(0),
-                };
+                let shared = Shared::new(16);
                 while !abort.load(Ordering::Relaxed) {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     if index >= config.games {
                         break;
                     }
-                    shared.tt.clear();
+                    shared.clear();
                     let game = play_game(&shared, config, index);
                     if tx.send((index, game)).is_err() {
                         break;

@@ -25,10 +25,9 @@
 use crate::nnue::{self, Network};
 use crate::search::{Limits, Report, Searcher, Shared, TableEval, MATE, MATE_BOUND};
 use crate::time::{self, Clock, Deadlines};
-use crate::tt::Table;
 use crate::uci::nodes_for_elo;
 use chess960_core::{Color, Move, Position};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -253,21 +252,14 @@ impl Player {
     /// A player with a transposition table of `hash_mb` MiB (at least 1).
     pub fn new(hash_mb: usize) -> Player {
         Player {
-            shared: Mutex::new((
-                Shared {
-                    tt: Table::new(hash_mb.max(1)),
-                    stop: AtomicBool::new(false),
-                    nodes: AtomicU64::new(0),
-                },
-                TableEval::default(),
-            )),
+            shared: Mutex::new((Shared::new(hash_mb.max(1)), TableEval::default())),
         }
     }
 
     /// Forgets everything learnt in earlier searches (for a new game).
     pub fn clear(&self) {
         let shared = self.shared.lock().unwrap_or_else(|e| e.into_inner());
-        shared.0.tt.clear();
+        shared.0.clear();
     }
 
     /// The move to play after `moves` from `start`, at `level`, within `clock` (the engine's

@@ -5,6 +5,7 @@
 //! and Lazy SMP across threads.
 
 use crate::eval::SEE_VALUE;
+use crate::memory::{Memories, Memory};
 use crate::nnue::{AccumulatorStack, Network};
 use crate::see::see_ge;
 use crate::time::Deadlines;
@@ -35,6 +36,26 @@ pub struct Shared {
     pub stop: AtomicBool,
     /// Nodes searched by all threads.
     pub nodes: AtomicU64,
+    /// What the threads' searches learnt about moves, kept for the next search of the game.
+    pub memories: Memories,
+}
+
+impl Shared {
+    /// A table of `hash_mb` MiB, no memories, not stopped.
+    pub fn new(hash_mb: usize) -> Shared {
+        Shared {
+            tt: Table::new(hash_mb),
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            memories: Memories::default(),
+        }
+    }
+
+    /// Forgets everything learnt in earlier searches: the table and the memories (a new game).
+    pub fn clear(&self) {
+        self.tt.clear();
+        self.memories.clear();
+    }
 }
 
 /// The evaluation a transposition table's entries came from. A search with another one (a
@@ -136,8 +157,9 @@ pub struct Searcher<'a> {
     /// Hashes of the game so far and the current search path, for repetitions.
     history_hashes: Vec<u64>,
     killers: [[Option<Move>; 2]; MAX_PLY + 2],
-    history: Box<[[[i32; 64]; 64]; 2]>,
-    counter: Box<[[Option<Move>; 64]; 64]>,
+    /// The history and counter moves, from the game's earlier searches on this thread; given
+    /// back to [`Shared::memories`] when the searcher is dropped.
+    memory: Box<Memory>,
     pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     eval_stack: [i32; MAX_PLY + 2],
@@ -165,6 +187,14 @@ fn lmr_table() -> &'static [[i32; 64]; 64] {
     })
 }
 
+impl Drop for Searcher<'_> {
+    /// The memory goes back for the game's next search.
+    fn drop(&mut self) {
+        let memory = std::mem::replace(&mut self.memory, Memory::new());
+        self.shared.memories.give(self.thread, memory);
+    }
+}
+
 impl<'a> Searcher<'a> {
     /// A searcher for thread `thread` (0 is the main thread) with the game's position hashes.
     pub fn new(
@@ -178,8 +208,7 @@ impl<'a> Searcher<'a> {
             thread,
             history_hashes,
             killers: [[None; 2]; MAX_PLY + 2],
-            history: Box::new([[[0; 64]; 64]; 2]),
-            counter: Box::new([[None; 64]; 64]),
+            memory: shared.memories.take(thread),
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             eval_stack: [0; MAX_PLY + 2],
@@ -655,7 +684,7 @@ impl<'a> Searcher<'a> {
                     if Some(m) == self.killers[ply][0] || Some(m) == self.killers[ply][1] {
                         r -= 1;
                     }
-                    let h = self.history[pos.turn().index()][m.from().index()][m.to().index()];
+                    let h = self.memory.history_of(pos, m);
                     r -= h / 6000;
                     r = r.clamp(0, depth - 2);
                 }
@@ -743,12 +772,12 @@ impl<'a> Searcher<'a> {
             self.killers[ply][0] = Some(m);
         }
         if let Some(p) = prev {
-            self.counter[p.from().index()][p.to().index()] = Some(m);
+            self.memory.counter[p.from().index()][p.to().index()] = Some(m);
         }
         let bonus = (depth * depth).min(400);
         let side = pos.turn().index();
         for q in tried.iter().flatten() {
-            let entry = &mut self.history[side][q.from().index()][q.to().index()];
+            let entry = &mut self.memory.history[side][q.from().index()][q.to().index()];
             let delta = if *q == m { bonus * 32 } else { -bonus * 32 };
             // Gravity keeps entries bounded: big values move less.
             *entry += delta - *entry * delta.abs() / 16384;
@@ -873,8 +902,7 @@ impl<'a> Searcher<'a> {
         ply: usize,
         prev: Option<Move>,
     ) {
-        let counter = prev.and_then(|p| self.counter[p.from().index()][p.to().index()]);
-        let side = pos.turn().index();
+        let counter = prev.and_then(|p| self.memory.counter[p.from().index()][p.to().index()]);
         for (i, &m) in moves.iter().enumerate() {
             scores[i] = if Some(m) == tt_move {
                 2_000_000
@@ -892,7 +920,7 @@ impl<'a> Searcher<'a> {
             } else if Some(m) == counter {
                 898_000
             } else {
-                self.history[side][m.from().index()][m.to().index()]
+                self.memory.history_of(pos, m)
             };
         }
     }
@@ -1018,14 +1046,45 @@ mod tests {
 
     fn search(fen: &str, limits: &Limits) -> (Outcome, u64) {
         let pos = Position::from_fen(fen).unwrap();
-        let shared = Shared {
-            tt: Table::new(1),
-            stop: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
-        };
+        let shared = Shared::new(1);
         let mut s = Searcher::new(&shared, 0, Vec::new(), Deadlines::default());
         let outcome = s.run(&pos, limits, |_| {});
         (outcome, s.nodes())
+    }
+
+    #[test]
+    fn a_games_searches_keep_their_memory_until_it_is_cleared() {
+        let limits = Limits {
+            depth: Some(7),
+            multipv: 1,
+            ..Limits::default()
+        };
+        let first = StartId::new(402).unwrap().position();
+        let m = first.legal_moves()[0];
+        let second = first.play(m);
+        let nodes = |shared: &Shared, pos: &Position| {
+            // As `go` does: the last search stopped its helpers.
+            shared.stop.store(false, Ordering::SeqCst);
+            shared.tt.new_search();
+            let mut s = Searcher::new(shared, 0, Vec::new(), Deadlines::default());
+            s.run(pos, &limits, |_| {});
+            s.nodes()
+        };
+        let fresh = nodes(&Shared::new(1), &second);
+        let shared = Shared::new(1);
+        nodes(&shared, &first);
+        shared.tt.clear();
+        // The table is empty, the history of the first search is not.
+        let remembered = nodes(&shared, &second);
+        assert_ne!(remembered, fresh);
+        assert!(
+            remembered > limits.depth.unwrap() as u64 * 20,
+            "{remembered}"
+        );
+        // A new game forgets both: the same search as on a fresh table.
+        nodes(&shared, &first);
+        shared.clear();
+        assert_eq!(nodes(&shared, &second), fresh);
     }
 
     #[test]

@@ -11,11 +11,11 @@
 use crate::nnue::{self, Network};
 use crate::search::{Limits, Outcome, Report, Searcher, Shared, TableEval, MATE, MATE_BOUND};
 use crate::time::{self, Clock, Deadlines};
-use crate::tt::{Bound, Table};
+use crate::tt::Bound;
 use crate::wdl;
 use chess960_core::{CastlingMode, Move, Position, StartId, UciError, Validation};
 use std::io::{BufRead, Write};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -141,11 +141,7 @@ pub struct Uci<W: Write + Send + 'static> {
 }
 
 fn new_shared(mb: usize) -> Arc<Shared> {
-    Arc::new(Shared {
-        tt: Table::new(mb),
-        stop: AtomicBool::new(false),
-        nodes: AtomicU64::new(0),
-    })
+    Arc::new(Shared::new(mb))
 }
 
 impl<W: Write + Send + 'static> Uci<W> {
@@ -217,7 +213,7 @@ impl<W: Write + Send + 'static> Uci<W> {
             "isready" => self.say("readyok"),
             "ucinewgame" => {
                 self.stop_search();
-                self.shared.tt.clear();
+                self.shared.clear();
             }
             "setoption" => self.cmd_setoption(args),
             "position" => {
@@ -303,7 +299,7 @@ impl<W: Write + Send + 'static> Uci<W> {
             // A button: any value is beside the point.
             "clear hash" => {
                 self.stop_search();
-                self.shared.tt.clear();
+                self.shared.clear();
                 Some(())
             }
             _ => {
