@@ -5,8 +5,9 @@
 //! makes the client's next write fail (a broken pipe or a reset), and many clients, reqwest
 //! and curl among them, then report that failure instead of the answer waiting to be read:
 //! the reason for the refusal is lost, and which of the two a client sees depends on timing.
-//! So the rest of a body over the limit is read and thrown away before answering, as nginx's
-//! lingering close and Go's HTTP server do, within bounds a hostile client cannot stretch:
+//! So the 413 goes out at once and the rest of the body is read and thrown away meanwhile,
+//! as nginx's lingering close and Go's HTTP server do, within bounds a hostile client cannot
+//! stretch:
 //! [`DRAIN_BYTES`] in all, [`DRAIN_TIME`] in all and [`DRAIN_GAP`] between two pieces. Past
 //! any of them, the connection is closed.
 
@@ -55,8 +56,7 @@ pub fn too_large(body: Body) -> Response {
 
 /// The 413 error for `body`, `seen` bytes of which were read already. The answer does not
 /// wait: the rest of the body is drained in a task of its own while it goes out, and the
-/// client that is still sending reads it when done (or at once, if it waits for the answer
-/// before sending, as a client that sent `Expect: 100-continue` does).
+/// client that is still sending reads it when done.
 fn refuse(body: Body, seen: u64) -> ApiError {
     tokio::spawn(drain(body, seen));
     ApiError::too_large()
