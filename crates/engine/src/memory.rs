@@ -11,7 +11,7 @@ use std::sync::Mutex;
 /// One search thread's memory of moves.
 pub struct Memory {
     /// Per side, from-square and to-square: how often a quiet move cut off (up), or was
-    /// tried before the move that did (down); bounded by gravity near ±16,384 × 32.
+    /// tried before the move that did (down); gravity keeps it within ±16,384.
     pub history: [[[i32; 64]; 64]; 2],
     /// Per previous move's from- and to-square: the quiet move that last refuted it.
     pub counter: [[Option<Move>; 64]; 64],
