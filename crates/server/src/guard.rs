@@ -588,7 +588,8 @@ fn unauthorized(api: bool, wrong: bool) -> Response {
 }
 
 /// A POST body must be JSON; an empty one may come without a type; a declared length over the
-/// limit is refused before the handler (the body is drained first, see `crate::body`).
+/// limit is refused before the handler, at once (the body is drained meanwhile, see
+/// `crate::body`).
 async fn check_body_type(req: Request) -> Result<Request, Response> {
     if req.method() != Method::POST {
         return Ok(req);
