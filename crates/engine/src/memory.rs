@@ -1,11 +1,13 @@
-//! What a game's searches learn about moves and keep from one move to the next: the history
-//! of quiet moves and the counter moves. A search that starts from scratch every move spends
+//! What a game's searches learn and keep from one move to the next: the history of quiet
+//! moves, the counter moves, and how far the static evaluation proved off per pawn structure
+//! (correction history). A search that starts from scratch every move spends
 //! its first iterations relearning which quiet moves cut off in positions much like those of
 //! the last search; kept, the ordering is good from the first iteration. `ucinewgame` (and a
 //! new game of a [`crate::player::Player`]) forgets it, so that one game's lessons do not
 //! steer the next and a game replayed gives the same moves.
 
-use chess960_core::{Move, Position};
+use crate::search::MATE_BOUND;
+use chess960_core::{Color, Move, Position, Role};
 use std::sync::Mutex;
 
 /// One search thread's memory of moves.
@@ -15,7 +17,18 @@ pub struct Memory {
     pub history: [[[i32; 64]; 64]; 2],
     /// Per previous move's from- and to-square: the quiet move that last refuted it.
     pub counter: [[Option<Move>; 64]; 64],
+    /// Per side to move and pawn structure (hashed), in 1/[`CORRECTION_GRAIN`] centipawns: a
+    /// running average of what searches found the position worth beyond its static
+    /// evaluation. A net misjudges some pawn structures the same way wherever they occur; once
+    /// searches have found the error, every later node with that structure prunes with the
+    /// corrected value.
+    correction: [[i32; CORRECTION_SIZE]; 2],
 }
+
+const CORRECTION_SIZE: usize = 16384;
+const CORRECTION_GRAIN: i32 = 256;
+/// The largest correction, in centipawns.
+const CORRECTION_LIMIT: i32 = 64;
 
 impl Memory {
     /// An empty memory.
@@ -23,7 +36,34 @@ impl Memory {
         Box::new(Memory {
             history: [[[0; 64]; 64]; 2],
             counter: [[None; 64]; 64],
+            correction: [[0; CORRECTION_SIZE]; 2],
         })
+    }
+
+    fn correction_slot(&mut self, pos: &Position) -> &mut i32 {
+        let b = pos.board();
+        let pawns = b.by_role(Role::Pawn);
+        let white = (pawns & b.by_color(Color::White)).0;
+        let black = (pawns & b.by_color(Color::Black)).0;
+        let key = white.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(29);
+        let index = (key >> (64 - CORRECTION_SIZE.trailing_zeros())) as usize;
+        &mut self.correction[pos.turn().index()][index]
+    }
+
+    /// `eval`, the side to move's static evaluation of `pos`, corrected.
+    pub fn corrected(&mut self, pos: &Position, eval: i32) -> i32 {
+        (eval + *self.correction_slot(pos) / CORRECTION_GRAIN)
+            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// A search of `depth` found `pos` worth `error` centipawns more than its static
+    /// evaluation: the average moves towards it, more for deeper searches.
+    pub fn learn_correction(&mut self, pos: &Position, error: i32, depth: i32) {
+        let weight = (depth + 1).min(16);
+        let target = error.clamp(-CORRECTION_LIMIT, CORRECTION_LIMIT) * CORRECTION_GRAIN;
+        let slot = self.correction_slot(pos);
+        *slot = (*slot * (256 - weight) + target * weight) / 256;
     }
 
     /// The history score of quiet move `m` for the side to move in `pos`.
@@ -67,6 +107,37 @@ impl Memories {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_correction_follows_what_searches_found_within_its_limit() {
+        let mut m = Memory::new();
+        let start = chess960_core::StartId::new(518).unwrap().position();
+        let after = start.play(start.legal_moves()[0]);
+        assert_eq!(m.corrected(&start, 37), 37);
+        // Deep searches finding the position 40 cp better: the average gets close to 40.
+        for _ in 0..200 {
+            m.learn_correction(&start, 40, 20);
+        }
+        assert!(
+            (38..=40).contains(&(m.corrected(&start, 0))),
+            "{}",
+            m.corrected(&start, 0)
+        );
+        // Far off: no more than the limit, in either direction.
+        for _ in 0..400 {
+            m.learn_correction(&start, -900, 20);
+        }
+        // (The average's rounding towards zero keeps it a fraction of a centipawn inside.)
+        let limited = m.corrected(&start, 100);
+        assert!(
+            (100 - CORRECTION_LIMIT..=101 - CORRECTION_LIMIT).contains(&limited),
+            "{limited}"
+        );
+        // Another pawn structure, or the same one with the other side to move: untouched.
+        assert_eq!(m.corrected(&after, 100), 100);
+        // Never into the mate scores.
+        assert_eq!(m.corrected(&start, -MATE_BOUND + 5), -MATE_BOUND + 1);
+    }
 
     #[test]
     fn a_memory_given_back_is_taken_again_until_cleared() {

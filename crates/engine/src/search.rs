@@ -558,10 +558,17 @@ impl<'a> Searcher<'a> {
         if depth >= 4 && tt.and_then(|e| e.mv).is_none() {
             depth -= 1;
         }
-        let static_eval = if in_check {
+        // The net's raw value (or the table's copy of it) goes into the table; the search
+        // prunes with it corrected by what the game's searches found of this pawn structure.
+        let raw_eval = if in_check {
             -INF
         } else {
             tt.map_or_else(|| self.evaluate(pos, ply), |e| e.eval)
+        };
+        let static_eval = if in_check {
+            -INF
+        } else {
+            self.memory.corrected(pos, raw_eval)
         };
         self.eval_stack[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.eval_stack[ply - 2];
@@ -745,12 +752,25 @@ impl<'a> Searcher<'a> {
         }
         self.history_hashes.pop();
         let bound = window_bound(best, alpha0, beta);
+        // The verdict teaches the correction where it says something about the evaluation:
+        // not in check, not won by a capture, not a mate, and a bound on the telling side.
+        if !in_check
+            && best_move.is_none_or(|m| !is_tactical(pos, m))
+            && best.abs() < MATE_BOUND
+            && match bound {
+                Bound::Exact => true,
+                Bound::Lower => best > static_eval,
+                Bound::Upper => best < static_eval,
+            }
+        {
+            self.memory.learn_correction(pos, best - raw_eval, depth);
+        }
         self.shared.tt.store(
             hash,
             Entry {
                 mv: best_move.or(tt_move),
                 score: score_to_tt(best, ply),
-                eval: if in_check { 0 } else { static_eval },
+                eval: if in_check { 0 } else { raw_eval },
                 depth,
                 bound,
             },
@@ -808,9 +828,10 @@ impl<'a> Searcher<'a> {
         }
         let in_check = pos.is_check();
         let mut best = -INF;
-        let mut stand = 0;
+        let mut raw = 0;
         if !in_check {
-            stand = tt.map_or_else(|| self.evaluate(pos, ply), |e| e.eval);
+            raw = tt.map_or_else(|| self.evaluate(pos, ply), |e| e.eval);
+            let stand = self.memory.corrected(pos, raw);
             if stand >= beta {
                 if tt.is_none_or(|e| e.depth == 0) {
                     self.shared.tt.store(
@@ -818,7 +839,7 @@ impl<'a> Searcher<'a> {
                         Entry {
                             mv: None,
                             score: score_to_tt(stand, ply),
-                            eval: stand,
+                            eval: raw,
                             depth: 0,
                             bound: Bound::Lower,
                         },
@@ -885,7 +906,7 @@ impl<'a> Searcher<'a> {
             Entry {
                 mv: best_move,
                 score: score_to_tt(best, ply),
-                eval: if in_check { 0 } else { stand },
+                eval: if in_check { 0 } else { raw },
                 depth: 0,
                 bound,
             },
