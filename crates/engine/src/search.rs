@@ -1,8 +1,9 @@
 //! Search: iterative deepening, principal-variation search with aspiration windows, a shared
 //! transposition table (probed and written by the quiescence search too), quiescence search
 //! with SEE pruning, null-move pruning, late-move reductions, reverse futility and futility
-//! pruning, check extensions, killer / history / counter-move ordering, mate-distance pruning,
-//! and Lazy SMP across threads.
+//! pruning, check extensions, singular extensions with multi-cut, killer / history /
+//! counter-move ordering, correction history, mate-distance pruning, and Lazy SMP across
+//! threads.
 
 use crate::eval::SEE_VALUE;
 use crate::memory::{Memories, Memory};
@@ -160,6 +161,11 @@ pub struct Searcher<'a> {
     /// The history and counter moves, from the game's earlier searches on this thread; given
     /// back to [`Shared::memories`] when the searcher is dropped.
     memory: Box<Memory>,
+    /// The move left out at each ply, while a singular-extension search there asks how the
+    /// others do without it.
+    excluded: [Option<Move>; MAX_PLY + 2],
+    /// The depth of the current iteration: extensions stop at twice it.
+    root_depth: i32,
     pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     eval_stack: [i32; MAX_PLY + 2],
@@ -209,6 +215,8 @@ impl<'a> Searcher<'a> {
             history_hashes,
             killers: [[None; 2]; MAX_PLY + 2],
             memory: shared.memories.take(thread),
+            excluded: [None; MAX_PLY + 2],
+            root_depth: 0,
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             eval_stack: [0; MAX_PLY + 2],
@@ -419,6 +427,7 @@ impl<'a> Searcher<'a> {
         let mut best = -INF;
         let alpha0 = alpha;
         self.seldepth = 0;
+        self.root_depth = depth;
         self.history_hashes.push(pos.hash());
         for i in pv_idx..root.len() {
             let m = root[i].mv;
@@ -539,8 +548,10 @@ impl<'a> Searcher<'a> {
 
         let hash = pos.hash();
         let tt = self.shared.tt.probe(hash);
+        // A singular-extension search of this node: all but this move.
+        let excluded = self.excluded[ply];
         if let Some(e) = tt {
-            if !pv_node && e.depth >= depth {
+            if !pv_node && e.depth >= depth && excluded.is_none() {
                 let s = score_from_tt(e.score, ply);
                 let cut = match e.bound {
                     Bound::Exact => true,
@@ -591,7 +602,7 @@ impl<'a> Searcher<'a> {
             _ => static_eval,
         };
 
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && excluded.is_none() {
             // Reverse futility: far above beta at low depth.
             if depth <= 7
                 && eval - (80 * depth - if improving { 40 } else { 0 }) >= beta
@@ -646,6 +657,34 @@ impl<'a> Searcher<'a> {
             prev,
         );
 
+        // Singular extension: when the table's move beats every other move by a margin (they
+        // all fail low against its score less the margin, searched at half the depth), the
+        // position hangs on it, and it gets one ply more. When even without it the node
+        // fails high above beta, several moves refute the line: the node is cut (multi-cut).
+        let mut singular = false;
+        if let (Some(e), Some(tm), None) = (tt, tt_move, excluded) {
+            let tt_score = score_from_tt(e.score, ply);
+            if depth >= 7
+                && e.depth >= depth - 3
+                && e.bound != Bound::Upper
+                && tt_score.abs() < MATE_BOUND
+                && (ply as i32) < 2 * self.root_depth
+            {
+                let s_beta = tt_score - 2 * depth;
+                self.excluded[ply] = Some(tm);
+                let score = self.search(pos, s_beta - 1, s_beta, (depth - 1) / 2, ply, false, prev);
+                self.excluded[ply] = None;
+                if self.stopped() {
+                    return 0;
+                }
+                if score < s_beta {
+                    singular = true;
+                } else if s_beta >= beta {
+                    return s_beta;
+                }
+            }
+        }
+
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = None;
@@ -655,6 +694,9 @@ impl<'a> Searcher<'a> {
         self.history_hashes.push(hash);
         for i in 0..n_moves {
             let m = pick(&mut moves.as_mut_slice()[..n_moves], &mut scores, i);
+            if Some(m) == excluded {
+                continue;
+            }
             let tactical = is_tactical(pos, m);
             // Pruning of late, hopeless moves (never the first, never in check).
             if !pv_node && !in_check && searched > 0 && best > -MATE_BOUND {
@@ -677,7 +719,16 @@ impl<'a> Searcher<'a> {
             let gives_check = child.is_check();
             let mut score;
             if searched == 0 {
-                score = -self.search(&child, -beta, -alpha, depth - 1, ply + 1, pv_node, Some(m));
+                let extension = i32::from(singular && Some(m) == tt_move);
+                score = -self.search(
+                    &child,
+                    -beta,
+                    -alpha,
+                    depth - 1 + extension,
+                    ply + 1,
+                    pv_node,
+                    Some(m),
+                );
             } else {
                 let mut r = 0;
                 if depth >= 3 && searched >= 2 + usize::from(pv_node) && !tactical && !gives_check {
@@ -751,6 +802,11 @@ impl<'a> Searcher<'a> {
             }
         }
         self.history_hashes.pop();
+        if excluded.is_some() {
+            // Only the answer counts: the node without its best move is no entry for the
+            // table, nor a lesson for the correction.
+            return if searched == 0 { alpha } else { best };
+        }
         let bound = window_bound(best, alpha0, beta);
         // The verdict teaches the correction where it says something about the evaluation:
         // not in check, not won by a capture, not a mate, and a bound on the telling side.
