@@ -1,10 +1,10 @@
 //! What a game's searches learn and keep from one move to the next: the history of quiet
 //! moves, the counter moves, and how far the static evaluation proved off per pawn structure
-//! (correction history). A search that starts from scratch every move spends
-//! its first iterations relearning which quiet moves cut off in positions much like those of
-//! the last search; kept, the ordering is good from the first iteration. `ucinewgame` (and a
-//! new game of a [`crate::player::Player`]) forgets it, so that one game's lessons do not
-//! steer the next and a game replayed gives the same moves.
+//! (correction history). A search that starts from scratch every move spends its first
+//! iterations relearning which quiet moves cut off in positions much like those of the last
+//! search; kept, the ordering is good from the first iteration. `ucinewgame` (and a new game
+//! of a [`crate::player::Player`]) forgets it, so that one game's lessons do not steer the
+//! next and a game replayed gives the same moves.
 
 use crate::search::MATE_BOUND;
 use chess960_core::{Color, Move, Position, Role};
@@ -40,7 +40,8 @@ impl Memory {
         })
     }
 
-    fn correction_slot(&mut self, pos: &Position) -> &mut i32 {
+    /// Where `pos`'s correction lies: the side to move and its pawn structure's hash.
+    fn correction_index(pos: &Position) -> (usize, usize) {
         let b = pos.board();
         let pawns = b.by_role(Role::Pawn);
         let white = (pawns & b.by_color(Color::White)).0;
@@ -48,12 +49,13 @@ impl Memory {
         let key = white.wrapping_mul(0x9E37_79B9_7F4A_7C15)
             ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(29);
         let index = (key >> (64 - CORRECTION_SIZE.trailing_zeros())) as usize;
-        &mut self.correction[pos.turn().index()][index]
+        (pos.turn().index(), index)
     }
 
     /// `eval`, the side to move's static evaluation of `pos`, corrected.
-    pub fn corrected(&mut self, pos: &Position, eval: i32) -> i32 {
-        (eval + *self.correction_slot(pos) / CORRECTION_GRAIN)
+    pub fn corrected(&self, pos: &Position, eval: i32) -> i32 {
+        let (side, index) = Self::correction_index(pos);
+        (eval + self.correction[side][index] / CORRECTION_GRAIN)
             .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
@@ -62,7 +64,8 @@ impl Memory {
     pub fn learn_correction(&mut self, pos: &Position, error: i32, depth: i32) {
         let weight = (depth + 1).min(16);
         let target = error.clamp(-CORRECTION_LIMIT, CORRECTION_LIMIT) * CORRECTION_GRAIN;
-        let slot = self.correction_slot(pos);
+        let (side, index) = Self::correction_index(pos);
+        let slot = &mut self.correction[side][index];
         *slot = (*slot * (256 - weight) + target * weight) / 256;
     }
 

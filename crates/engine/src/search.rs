@@ -571,15 +571,11 @@ impl<'a> Searcher<'a> {
         }
         // The net's raw value (or the table's copy of it) goes into the table; the search
         // prunes with it corrected by what the game's searches found of this pawn structure.
-        let raw_eval = if in_check {
-            -INF
+        let (raw_eval, static_eval) = if in_check {
+            (-INF, -INF)
         } else {
-            tt.map_or_else(|| self.evaluate(pos, ply), |e| e.eval)
-        };
-        let static_eval = if in_check {
-            -INF
-        } else {
-            self.memory.corrected(pos, raw_eval)
+            let raw = tt.map_or_else(|| self.evaluate(pos, ply), |e| e.eval);
+            (raw, self.memory.corrected(pos, raw))
         };
         self.eval_stack[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.eval_stack[ply - 2];
