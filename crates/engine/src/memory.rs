@@ -1,14 +1,30 @@
 //! What a game's searches learn and keep from one move to the next: the history of quiet
-//! moves, the counter moves, and how far the static evaluation proved off per pawn structure
-//! (correction history). A search that starts from scratch every move spends its first
-//! iterations relearning which quiet moves cut off in positions much like those of the last
-//! search; kept, the ordering is good from the first iteration. `ucinewgame` (and a new game
-//! of a [`crate::player::Player`]) forgets it, so that one game's lessons do not steer the
-//! next and a game replayed gives the same moves.
+//! moves, the continuation history, the counter moves, and how far the static evaluation
+//! proved off per pawn structure (correction history). A search that starts from scratch
+//! every move spends its first iterations relearning which quiet moves cut off in positions
+//! much like those of the last search; kept, the ordering is good from the first iteration.
+//! `ucinewgame` (and a new game of a [`crate::player::Player`]) forgets it, so that one
+//! game's lessons do not steer the next and a game replayed gives the same moves.
 
 use crate::search::MATE_BOUND;
 use chess960_core::{Color, Move, Position, Role};
 use std::sync::Mutex;
+
+/// A move as the continuation history knows it: the piece that moves (colour and role) and
+/// its destination, `(colour * 6 + role) * 64 + to`, below [`PIECE_TO`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceTo(u16);
+
+/// The number of [`PieceTo`] values.
+const PIECE_TO: usize = 2 * 6 * 64;
+
+impl PieceTo {
+    /// Move `m` of the side to move in `pos`.
+    pub fn of(pos: &Position, m: Move) -> PieceTo {
+        let role = pos.board().role_at(m.from()).map_or(0, |r| r.index());
+        PieceTo(((pos.turn().index() * 6 + role) * 64 + m.to().index()) as u16)
+    }
+}
 
 /// One search thread's memory of moves.
 pub struct Memory {
@@ -23,6 +39,11 @@ pub struct Memory {
     /// searches have found the error, every later node with that structure prunes with the
     /// corrected value.
     correction: [[i32; CORRECTION_SIZE]; 2],
+    /// Continuation history: per earlier move (piece and destination) and quiet move (the
+    /// same), how often the second cut off when played one or two plies after the first; the
+    /// same gravity as `history`. Where `history` knows that a move is good, this knows after
+    /// what: a defence against the opponent's last move, or the follow-up to our own.
+    cont: Box<[i16]>,
 }
 
 const CORRECTION_SIZE: usize = 16384;
@@ -37,6 +58,7 @@ impl Memory {
             history: [[[0; 64]; 64]; 2],
             counter: [[None; 64]; 64],
             correction: [[0; CORRECTION_SIZE]; 2],
+            cont: vec![0; PIECE_TO * PIECE_TO].into_boxed_slice(),
         })
     }
 
@@ -67,6 +89,19 @@ impl Memory {
         let (side, index) = Self::correction_index(pos);
         let slot = &mut self.correction[side][index];
         *slot = (*slot * (256 - weight) + target * weight) / 256;
+    }
+
+    /// The continuation history of a move `now` played after `before`.
+    pub fn cont_of(&self, before: PieceTo, now: PieceTo) -> i32 {
+        i32::from(self.cont[before.0 as usize * PIECE_TO + now.0 as usize])
+    }
+
+    /// Moves the continuation history of `now` after `before` by `delta`, with gravity: the
+    /// further from zero, the less it moves, and never beyond ±16,384.
+    pub fn update_cont(&mut self, before: PieceTo, now: PieceTo, delta: i32) {
+        let entry = &mut self.cont[before.0 as usize * PIECE_TO + now.0 as usize];
+        let v = i32::from(*entry);
+        *entry = (v + delta - v * delta.abs() / 16384).clamp(-16384, 16384) as i16;
     }
 
     /// The history score of quiet move `m` for the side to move in `pos`.
@@ -140,6 +175,38 @@ mod tests {
         assert_eq!(m.corrected(&after, 100), 100);
         // Never into the mate scores.
         assert_eq!(m.corrected(&start, -MATE_BOUND + 5), -MATE_BOUND + 1);
+    }
+
+    #[test]
+    fn continuation_history_is_per_pair_and_bounded() {
+        let start = chess960_core::StartId::new(518).unwrap().position();
+        let moves = start.legal_moves();
+        let (a, b) = (PieceTo::of(&start, moves[0]), PieceTo::of(&start, moves[1]));
+        assert_ne!(a, b);
+        let reply = start.play(moves[0]);
+        let c = PieceTo::of(&reply, reply.legal_moves()[0]);
+        // A black move differs from every white one.
+        assert!(c.0 as usize >= PIECE_TO / 2 && (a.0 as usize) < PIECE_TO / 2);
+        let mut m = Memory::new();
+        for _ in 0..1000 {
+            m.update_cont(a, c, 400 * 32);
+        }
+        assert!(
+            (16000..=16384).contains(&m.cont_of(a, c)),
+            "{}",
+            m.cont_of(a, c)
+        );
+        // The pair, not either move alone.
+        assert_eq!(m.cont_of(b, c), 0);
+        assert_eq!(m.cont_of(c, a), 0);
+        for _ in 0..1000 {
+            m.update_cont(a, c, -400 * 32);
+        }
+        assert!(
+            (-16384..=-16000).contains(&m.cont_of(a, c)),
+            "{}",
+            m.cont_of(a, c)
+        );
     }
 
     #[test]

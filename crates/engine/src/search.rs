@@ -2,11 +2,11 @@
 //! transposition table (probed and written by the quiescence search too), quiescence search
 //! with SEE pruning, null-move pruning, late-move reductions, reverse futility and futility
 //! pruning, check extensions, singular extensions with multi-cut, killer / history /
-//! counter-move ordering, correction history, mate-distance pruning, and Lazy SMP across
-//! threads.
+//! counter-move / continuation-history ordering, continuation-history pruning, correction
+//! history, mate-distance pruning, and Lazy SMP across threads.
 
 use crate::eval::SEE_VALUE;
-use crate::memory::{Memories, Memory};
+use crate::memory::{Memories, Memory, PieceTo};
 use crate::nnue::{AccumulatorStack, Network};
 use crate::see::see_ge;
 use crate::time::Deadlines;
@@ -166,6 +166,9 @@ pub struct Searcher<'a> {
     excluded: [Option<Move>; MAX_PLY + 2],
     /// The depth of the current iteration: extensions stop at twice it.
     root_depth: i32,
+    /// The move played at each ply of the current line (`None` for a null move), for the
+    /// continuation history of the plies after it.
+    played: [Option<PieceTo>; MAX_PLY + 2],
     pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     eval_stack: [i32; MAX_PLY + 2],
@@ -217,6 +220,7 @@ impl<'a> Searcher<'a> {
             memory: shared.memories.take(thread),
             excluded: [None; MAX_PLY + 2],
             root_depth: 0,
+            played: [None; MAX_PLY + 2],
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             eval_stack: [0; MAX_PLY + 2],
@@ -431,6 +435,7 @@ impl<'a> Searcher<'a> {
         self.history_hashes.push(pos.hash());
         for i in pv_idx..root.len() {
             let m = root[i].mv;
+            self.played[0] = Some(PieceTo::of(pos, m));
             let child = pos.play(m);
             self.count_node();
             let mut score;
@@ -616,6 +621,7 @@ impl<'a> Searcher<'a> {
             {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 let child = pos.play_null();
+                self.played[ply] = None;
                 self.history_hashes.push(hash);
                 let score = -self.search(
                     &child,
@@ -706,10 +712,19 @@ impl<'a> Searcher<'a> {
                     if depth <= 6 && !see_ge(pos, m, -60 * depth) {
                         continue;
                     }
+                    // A quiet move that has done badly after this very move of the opponent
+                    // (or after our own before it) is not tried near the leaves.
+                    let limit = if improving { -1000 } else { 0 };
+                    if depth <= 3 - i32::from(improving)
+                        && self.cont_scores(pos, m, ply).iter().any(|&c| c < limit)
+                    {
+                        continue;
+                    }
                 } else if depth <= 5 && !see_ge(pos, m, -100 * depth) {
                     continue;
                 }
             }
+            self.played[ply] = Some(PieceTo::of(pos, m));
             let child = pos.play(m);
             self.count_node();
             let gives_check = child.is_check();
@@ -738,8 +753,7 @@ impl<'a> Searcher<'a> {
                     if Some(m) == self.killers[ply][0] || Some(m) == self.killers[ply][1] {
                         r -= 1;
                     }
-                    let h = self.memory.history_of(pos, m);
-                    r -= h / 6000;
+                    r -= (self.quiet_score(pos, m, ply) / 5000).clamp(-2, 2);
                     r = r.clamp(0, depth - 2);
                 }
                 score = -self.search(
@@ -848,12 +862,40 @@ impl<'a> Searcher<'a> {
         }
         let bonus = (depth * depth).min(400);
         let side = pos.turn().index();
+        let before = self.before(ply);
         for q in tried.iter().flatten() {
             let entry = &mut self.memory.history[side][q.from().index()][q.to().index()];
             let delta = if *q == m { bonus * 32 } else { -bonus * 32 };
             // Gravity keeps entries bounded: big values move less.
             *entry += delta - *entry * delta.abs() / 16384;
+            let now = PieceTo::of(pos, *q);
+            for b in before.iter().flatten() {
+                self.memory.update_cont(*b, now, delta);
+            }
         }
+    }
+
+    /// The moves one and two plies before `ply` on the current line, where there are.
+    fn before(&self, ply: usize) -> [Option<PieceTo>; 2] {
+        [
+            ply.checked_sub(1).and_then(|p| self.played[p]),
+            ply.checked_sub(2).and_then(|p| self.played[p]),
+        ]
+    }
+
+    /// The continuation history of quiet move `m` at `ply`, after the move one ply before it
+    /// and after the move two plies before it (0 where there is none, or it was a null move).
+    fn cont_scores(&self, pos: &Position, m: Move, ply: usize) -> [i32; 2] {
+        let now = PieceTo::of(pos, m);
+        self.before(ply)
+            .map(|b| b.map_or(0, |b| self.memory.cont_of(b, now)))
+    }
+
+    /// How promising quiet move `m` at `ply` is: its history plus its continuation history
+    /// after the last two moves.
+    fn quiet_score(&self, pos: &Position, m: Move, ply: usize) -> i32 {
+        let [c1, c2] = self.cont_scores(pos, m, ply);
+        self.memory.history_of(pos, m) + c1 + c2
     }
 
     fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -993,7 +1035,7 @@ impl<'a> Searcher<'a> {
             } else if Some(m) == counter {
                 898_000
             } else {
-                self.memory.history_of(pos, m)
+                self.quiet_score(pos, m, ply)
             };
         }
     }
