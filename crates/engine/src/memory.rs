@@ -100,14 +100,19 @@ impl Memory {
     /// further from zero, the less it moves, and never beyond ±16,384.
     pub fn update_cont(&mut self, before: PieceTo, now: PieceTo, delta: i32) {
         let entry = &mut self.cont[before.0 as usize * PIECE_TO + now.0 as usize];
-        let v = i32::from(*entry);
-        *entry = (v + delta - v * delta.abs() / 16384).clamp(-16384, 16384) as i16;
+        *entry = gravity(i32::from(*entry), delta).clamp(-16384, 16384) as i16;
     }
 
     /// The history score of quiet move `m` for the side to move in `pos`.
     pub fn history_of(&self, pos: &Position, m: Move) -> i32 {
         self.history[pos.turn().index()][m.from().index()][m.to().index()]
     }
+}
+
+/// A history entry `value` moved by `delta`: the further it is from zero, the less it moves
+/// in its own direction, so that it stays within ±16,384 for any `delta` of at most that size.
+pub fn gravity(value: i32, delta: i32) -> i32 {
+    value + delta - value * delta.abs() / 16384
 }
 
 /// The memories of a table's search threads between searches, by thread.

@@ -6,7 +6,7 @@
 //! history, mate-distance pruning, and Lazy SMP across threads.
 
 use crate::eval::SEE_VALUE;
-use crate::memory::{Memories, Memory, PieceTo};
+use crate::memory::{gravity, Memories, Memory, PieceTo};
 use crate::nnue::{AccumulatorStack, Network};
 use crate::see::see_ge;
 use crate::time::Deadlines;
@@ -866,8 +866,7 @@ impl<'a> Searcher<'a> {
         for q in tried.iter().flatten() {
             let entry = &mut self.memory.history[side][q.from().index()][q.to().index()];
             let delta = if *q == m { bonus * 32 } else { -bonus * 32 };
-            // Gravity keeps entries bounded: big values move less.
-            *entry += delta - *entry * delta.abs() / 16384;
+            *entry = gravity(*entry, delta);
             let now = PieceTo::of(pos, *q);
             for b in before.iter().flatten() {
                 self.memory.update_cont(*b, now, delta);
