@@ -183,6 +183,9 @@ pub struct Searcher<'a> {
     nnue: Option<AccumulatorStack>,
 }
 
+/// How far above beta a capture must be for ProbCut to cut the node.
+const PROBCUT_MARGIN: i32 = 200;
+
 fn lmr_table() -> &'static [[i32; 64]; 64] {
     static TABLE: std::sync::OnceLock<[[i32; 64]; 64]> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
@@ -640,6 +643,69 @@ impl<'a> Searcher<'a> {
                     return if score >= MATE_BOUND { beta } else { score };
                 }
             }
+        }
+
+        // ProbCut: a capture that beats beta by a wide margin in a quiescence search and then
+        // in a search four plies shallower would, very likely, beat beta at full depth: the
+        // node is cut without searching the quiet moves.
+        let probcut_beta = beta + PROBCUT_MARGIN;
+        if !pv_node
+            && !in_check
+            && excluded.is_none()
+            && depth >= 5
+            && beta.abs() < MATE_BOUND - PROBCUT_MARGIN
+            && !tt
+                .is_some_and(|e| e.depth >= depth - 3 && score_from_tt(e.score, ply) < probcut_beta)
+        {
+            let mut captures = MoveList::new();
+            pos.legal_moves_into(&mut captures);
+            captures.retain(|m| is_tactical(pos, *m));
+            let n = captures.len().min(MAX_NODE_MOVES);
+            let mut scores = [0i32; MAX_NODE_MOVES];
+            for (i, m) in captures.iter().take(n).enumerate() {
+                scores[i] = mvv_lva(pos, *m);
+            }
+            self.history_hashes.push(hash);
+            for i in 0..n {
+                let m = pick(&mut captures.as_mut_slice()[..n], &mut scores, i);
+                if !see_ge(pos, m, probcut_beta - static_eval) {
+                    continue;
+                }
+                self.played[ply] = Some(PieceTo::of(pos, m));
+                let child = pos.play(m);
+                self.count_node();
+                let mut score = -self.qsearch(&child, -probcut_beta, -probcut_beta + 1, ply + 1);
+                if score >= probcut_beta {
+                    score = -self.search(
+                        &child,
+                        -probcut_beta,
+                        -probcut_beta + 1,
+                        depth - 4,
+                        ply + 1,
+                        false,
+                        Some(m),
+                    );
+                }
+                if self.stopped() {
+                    self.history_hashes.pop();
+                    return 0;
+                }
+                if score >= probcut_beta {
+                    self.history_hashes.pop();
+                    self.shared.tt.store(
+                        hash,
+                        Entry {
+                            mv: Some(m),
+                            score: score_to_tt(score, ply),
+                            eval: raw_eval,
+                            depth: depth - 3,
+                            bound: Bound::Lower,
+                        },
+                    );
+                    return score;
+                }
+            }
+            self.history_hashes.pop();
         }
 
         let tt_move = tt.and_then(|e| e.mv);
