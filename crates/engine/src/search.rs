@@ -769,7 +769,14 @@ impl<'a> Searcher<'a> {
             // Pruning of late, hopeless moves (never the first, never in check).
             if !pv_node && !in_check && searched > 0 && best > -MATE_BOUND {
                 if !tactical {
-                    if depth <= 4 && n_quiets as i32 >= 3 + depth * depth * 2 {
+                    // Late-move pruning: past a count that grows with the depth, and is
+                    // halved when the evaluation is not improving, quiet moves are not tried.
+                    let lmp_count = if improving {
+                        3 + depth * depth
+                    } else {
+                        (3 + depth * depth) / 2 + 1
+                    };
+                    if depth <= 8 && n_quiets as i32 >= lmp_count {
                         continue;
                     }
                     if depth <= 6 && eval + 100 + 90 * depth <= alpha {
