@@ -645,6 +645,10 @@ impl<'a> Searcher<'a> {
             }
         }
 
+        // The node's moves, generated once for ProbCut and the move loop.
+        let mut moves = MoveList::new();
+        pos.legal_moves_into(&mut moves);
+
         // ProbCut: a capture that beats beta by a wide margin in a quiescence search and then
         // in a search four plies shallower would, very likely, beat beta at full depth: the
         // node is cut without searching the quiet moves.
@@ -658,8 +662,9 @@ impl<'a> Searcher<'a> {
                 .is_some_and(|e| e.depth >= depth - 3 && score_from_tt(e.score, ply) < probcut_beta)
         {
             let mut captures = MoveList::new();
-            pos.legal_moves_into(&mut captures);
-            captures.retain(|m| is_tactical(pos, *m));
+            for &m in moves.iter().filter(|&&m| is_tactical(pos, m)) {
+                captures.push(m);
+            }
             let n = captures.len().min(MAX_NODE_MOVES);
             let mut scores = [0i32; MAX_NODE_MOVES];
             for (i, m) in captures.iter().take(n).enumerate() {
@@ -709,8 +714,6 @@ impl<'a> Searcher<'a> {
         }
 
         let tt_move = tt.and_then(|e| e.mv);
-        let mut moves = MoveList::new();
-        pos.legal_moves_into(&mut moves);
         if moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
