@@ -665,11 +665,9 @@ impl<'a> Searcher<'a> {
             for &m in moves.iter().filter(|&&m| is_tactical(pos, m)) {
                 captures.push(m);
             }
-            let n = captures.len().min(MAX_NODE_MOVES);
             let mut scores = [0i32; MAX_NODE_MOVES];
-            for (i, m) in captures.iter().take(n).enumerate() {
-                scores[i] = mvv_lva(pos, *m);
-            }
+            let n = mvv_lva_scores(pos, &captures, &mut scores);
+            let mut verdict = None;
             self.history_hashes.push(hash);
             for i in 0..n {
                 let m = pick(&mut captures.as_mut_slice()[..n], &mut scores, i);
@@ -692,11 +690,10 @@ impl<'a> Searcher<'a> {
                     );
                 }
                 if self.stopped() {
-                    self.history_hashes.pop();
-                    return 0;
+                    verdict = Some(0);
+                    break;
                 }
                 if score >= probcut_beta {
-                    self.history_hashes.pop();
                     self.shared.tt.store(
                         hash,
                         Entry {
@@ -707,10 +704,14 @@ impl<'a> Searcher<'a> {
                             bound: Bound::Lower,
                         },
                     );
-                    return score;
+                    verdict = Some(score);
+                    break;
                 }
             }
             self.history_hashes.pop();
+            if let Some(score) = verdict {
+                return score;
+            }
         }
 
         let tt_move = tt.and_then(|e| e.mv);
@@ -1030,10 +1031,7 @@ impl<'a> Searcher<'a> {
             moves.retain(|m| is_tactical(pos, *m));
         }
         let mut scores = [0i32; MAX_NODE_MOVES];
-        let n_moves = moves.len().min(MAX_NODE_MOVES);
-        for (i, m) in moves.iter().take(n_moves).enumerate() {
-            scores[i] = mvv_lva(pos, *m);
-        }
+        let n_moves = mvv_lva_scores(pos, &moves, &mut scores);
         for i in 0..n_moves {
             let m = pick(&mut moves.as_mut_slice()[..n_moves], &mut scores, i);
             if !in_check {
@@ -1164,6 +1162,16 @@ fn captured_value(pos: &Position, m: Move) -> i32 {
         .role_at(m.to())
         .map_or(0, |r| SEE_VALUE[r.index()])
         + promo
+}
+
+/// The MVV/LVA ordering scores of `moves` into `scores`, for [`pick`]; returns how many
+/// moves that is (at most [`MAX_NODE_MOVES`]).
+fn mvv_lva_scores(pos: &Position, moves: &MoveList, scores: &mut [i32; MAX_NODE_MOVES]) -> usize {
+    let n = moves.len().min(MAX_NODE_MOVES);
+    for (score, m) in scores.iter_mut().zip(moves.iter().take(n)) {
+        *score = mvv_lva(pos, *m);
+    }
+    n
 }
 
 fn mvv_lva(pos: &Position, m: Move) -> i32 {
