@@ -773,6 +773,12 @@ impl<'a> Searcher<'a> {
             // Pruning of late, hopeless moves (never the first, never in check).
             if !pv_node && !in_check && searched > 0 && best > -MATE_BOUND {
                 if !tactical {
+                    // The depth this move would be searched at after its late-move reduction
+                    // (with its history's share): the futility and SEE margins are measured
+                    // against it, so late, badly-scored moves are pruned sooner.
+                    let lmr_depth = (depth - lmr_table()[depth.min(63) as usize][searched.min(63)]
+                        + (self.quiet_score(pos, m, ply) / 5000).clamp(-2, 2))
+                    .clamp(0, depth);
                     // Late-move pruning: past a count that grows with the depth, and is
                     // halved when the evaluation is not improving, quiet moves are not tried.
                     let lmp_count = if improving {
@@ -783,10 +789,10 @@ impl<'a> Searcher<'a> {
                     if depth <= 8 && n_quiets as i32 >= lmp_count {
                         continue;
                     }
-                    if depth <= 6 && eval + 100 + 90 * depth <= alpha {
+                    if lmr_depth <= 6 && eval + 100 + 90 * lmr_depth <= alpha {
                         continue;
                     }
-                    if depth <= 6 && !see_ge(pos, m, -60 * depth) {
+                    if lmr_depth <= 6 && !see_ge(pos, m, -60 * lmr_depth) {
                         continue;
                     }
                     // A quiet move that has done badly after this very move of the opponent
