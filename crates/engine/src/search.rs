@@ -773,12 +773,6 @@ impl<'a> Searcher<'a> {
             // Pruning of late, hopeless moves (never the first, never in check).
             if !pv_node && !in_check && searched > 0 && best > -MATE_BOUND {
                 if !tactical {
-                    // The depth this move would be searched at after its late-move reduction
-                    // (with its history's share): the futility and SEE margins are measured
-                    // against it, so late, badly-scored moves are pruned sooner.
-                    let lmr_depth = (depth - lmr_table()[depth.min(63) as usize][searched.min(63)]
-                        + (self.quiet_score(pos, m, ply) / 5000).clamp(-2, 2))
-                    .clamp(0, depth);
                     // Late-move pruning: past a count that grows with the depth, and is
                     // halved when the evaluation is not improving, quiet moves are not tried.
                     let lmp_count = if improving {
@@ -789,6 +783,12 @@ impl<'a> Searcher<'a> {
                     if depth <= 8 && n_quiets as i32 >= lmp_count {
                         continue;
                     }
+                    // The depth this move would be searched at after its late-move reduction
+                    // (with its history's share): the futility and SEE margins are measured
+                    // against it, so late, badly-scored moves are pruned sooner.
+                    let lmr_depth = (depth - lmr_table()[depth.min(63) as usize][searched.min(63)]
+                        + self.history_share(pos, m, ply))
+                    .clamp(0, depth);
                     if lmr_depth <= 6 && eval + 100 + 90 * lmr_depth <= alpha {
                         continue;
                     }
@@ -836,7 +836,7 @@ impl<'a> Searcher<'a> {
                     if Some(m) == self.killers[ply][0] || Some(m) == self.killers[ply][1] {
                         r -= 1;
                     }
-                    r -= (self.quiet_score(pos, m, ply) / 5000).clamp(-2, 2);
+                    r -= self.history_share(pos, m, ply);
                     r = r.clamp(0, depth - 2);
                 }
                 score = -self.search(
@@ -971,6 +971,13 @@ impl<'a> Searcher<'a> {
         let now = PieceTo::of(pos, m);
         self.before(ply)
             .map(|b| b.map_or(0, |b| self.memory.cont_of(b, now)))
+    }
+
+    /// How many plies a quiet move's history is worth to the late-move reductions and to the
+    /// depth its pruning is measured at: one per 5000 of its history score, at most two
+    /// either way.
+    fn history_share(&self, pos: &Position, m: Move, ply: usize) -> i32 {
+        (self.quiet_score(pos, m, ply) / 5000).clamp(-2, 2)
     }
 
     /// How promising quiet move `m` at `ply` is: its history plus its continuation history
