@@ -173,7 +173,7 @@ impl MoveList {
     pub fn new() -> MoveList {
         MoveList {
             len: 0,
-            moves: [MaybeUninit::uninit(); MAX_MOVES],
+            moves: [const { MaybeUninit::uninit() }; MAX_MOVES],
         }
     }
 

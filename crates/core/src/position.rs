@@ -222,6 +222,17 @@ impl Position {
         self.generate(list);
     }
 
+    /// Replaces the contents of `list` with the legal captures, en-passant captures and
+    /// promotions (quiet ones too): a quiescence search's moves, in the order in which
+    /// [`Position::legal_moves_into`] lists them, without listing the quiet moves first.
+    /// Castling is never among them, even where the king lands on its own rook's square.
+    #[inline]
+    pub fn tactical_moves_into(&self, list: &mut MoveList) {
+        list.clear();
+        let theirs = self.board.by_color(!self.turn);
+        self.generate(&mut Tactical { list, theirs });
+    }
+
     /// The number of legal moves, counted without listing them (perft's leaves).
     #[inline]
     pub fn count_legal_moves(&self) -> u64 {
@@ -744,6 +755,40 @@ impl Sink for MoveList {
     }
 }
 
+/// Passes on to a move list only captures, en passant and promotions.
+struct Tactical<'a> {
+    list: &'a mut MoveList,
+    theirs: Bitboard,
+}
+
+impl Sink for Tactical<'_> {
+    #[inline(always)]
+    fn piece(&mut self, from: Square, targets: Bitboard) {
+        self.list.piece(from, targets & self.theirs);
+    }
+    #[inline(always)]
+    fn pawns(&mut self, targets: Bitboard, offset: i32) {
+        // Pushes land on empty squares, captures on the opponent's pieces.
+        self.list.pawns(targets & self.theirs, offset);
+    }
+    #[inline(always)]
+    fn promotions(&mut self, targets: Bitboard, offset: i32) {
+        self.list.promotions(targets, offset);
+    }
+    #[inline(always)]
+    fn pawn_move(&mut self, from: Square, to: Square, promotion: bool) {
+        if promotion || self.theirs.contains(to) {
+            self.list.pawn_move(from, to, promotion);
+        }
+    }
+    #[inline(always)]
+    fn special(&mut self, m: Move) {
+        if !m.is_castle() {
+            self.list.push(m);
+        }
+    }
+}
+
 struct Counter(u64);
 
 impl Sink for Counter {
@@ -838,6 +883,73 @@ mod tests {
             }
         }
         assert!(moves_played > 10_000);
+    }
+
+    /// The tactical moves are exactly the legal moves that capture (en passant included) or
+    /// promote, in the same order, in random games from random start positions and in the
+    /// published perft positions full of captures, promotions and en passant.
+    #[test]
+    fn tactical_moves_are_the_captures_and_promotions() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rand = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let check = |pos: &Position| -> [usize; 3] {
+            let theirs = pos.board().by_color(!pos.turn());
+            let expected: Vec<Move> = pos
+                .legal_moves()
+                .iter()
+                .copied()
+                .filter(|m| {
+                    m.is_promotion()
+                        || m.is_en_passant()
+                        || (!m.is_castle() && theirs.contains(m.to()))
+                })
+                .collect();
+            let mut list = MoveList::new();
+            list.push(Move::normal(Square::A1, Square::H8)); // replaced, not appended to
+            pos.tactical_moves_into(&mut list);
+            assert_eq!(list.as_slice(), expected.as_slice(), "{}", pos.fen());
+            [
+                expected.iter().filter(|m| m.is_promotion()).count(),
+                expected.iter().filter(|m| m.is_en_passant()).count(),
+                expected.len(),
+            ]
+        };
+        let mut seen = [0; 3];
+        let mut tally = |counts: [usize; 3]| {
+            for (s, c) in seen.iter_mut().zip(counts) {
+                *s += c;
+            }
+        };
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1",
+        ] {
+            tally(check(&Position::from_fen(fen).unwrap()));
+        }
+        for _ in 0..300 {
+            let mut pos = StartId::new((rand() % 960) as u32).unwrap().position();
+            for _ in 0..200 {
+                tally(check(&pos));
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos = pos.play(moves[(rand() % moves.len() as u64) as usize]);
+            }
+        }
+        let [promotions, en_passant, all] = seen;
+        assert!(
+            promotions > 100 && en_passant > 20 && all > 10_000,
+            "{seen:?}"
+        );
     }
 
     #[test]

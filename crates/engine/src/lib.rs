@@ -9,6 +9,7 @@ pub mod datagen;
 pub mod eval;
 pub mod memory;
 pub mod nnue;
+pub mod pages;
 pub mod player;
 pub mod search;
 pub mod see;

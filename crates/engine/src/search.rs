@@ -12,6 +12,7 @@ use crate::see::see_ge;
 use crate::time::Deadlines;
 use crate::tt::{Bound, Entry, Table};
 use chess960_core::{Move, MoveList, Position, Role};
+use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -624,6 +625,7 @@ impl<'a> Searcher<'a> {
             {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 let child = pos.play_null();
+                self.shared.tt.prefetch(child.hash());
                 self.played[ply] = None;
                 self.history_hashes.push(hash);
                 let score = -self.search(
@@ -665,12 +667,12 @@ impl<'a> Searcher<'a> {
             for &m in moves.iter().filter(|&&m| is_tactical(pos, m)) {
                 captures.push(m);
             }
-            let mut scores = [0i32; MAX_NODE_MOVES];
+            let mut scores = Scores::new();
             let n = mvv_lva_scores(pos, &captures, &mut scores);
             let mut verdict = None;
             self.history_hashes.push(hash);
             for i in 0..n {
-                let m = pick(&mut captures.as_mut_slice()[..n], &mut scores, i);
+                let m = pick(&mut captures.as_mut_slice()[..n], scores.as_mut_slice(), i);
                 if !see_ge(pos, m, probcut_beta - static_eval) {
                     continue;
                 }
@@ -718,9 +720,11 @@ impl<'a> Searcher<'a> {
         if moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
-        let mut scores = [0i32; MAX_NODE_MOVES];
+        let mut scores = Scores::new();
         let n_moves = moves.len().min(MAX_NODE_MOVES);
-        self.score_moves(
+        // Captures and promotions not yet picked: once none is left and late-move pruning
+        // drops a quiet move, it drops every later one too, and the loop can end.
+        let mut tactical_left = self.score_moves(
             pos,
             &moves.as_slice()[..n_moves],
             &mut scores,
@@ -761,15 +765,20 @@ impl<'a> Searcher<'a> {
         let mut best = -INF;
         let mut best_move = None;
         let mut searched = 0;
-        let mut quiets_tried: [Option<Move>; 64] = [None; 64];
-        let mut n_quiets: usize = 0;
+        // The quiet moves searched (the first 64), for the history when one cuts off.
+        let mut quiets_tried = MoveList::new();
         self.history_hashes.push(hash);
         for i in 0..n_moves {
-            let m = pick(&mut moves.as_mut_slice()[..n_moves], &mut scores, i);
+            let m = pick(
+                &mut moves.as_mut_slice()[..n_moves],
+                scores.as_mut_slice(),
+                i,
+            );
+            let tactical = is_tactical(pos, m);
+            tactical_left -= usize::from(tactical);
             if Some(m) == excluded {
                 continue;
             }
-            let tactical = is_tactical(pos, m);
             // Pruning of late, hopeless moves (never the first, never in check).
             if !pv_node && !in_check && searched > 0 && best > -MATE_BOUND {
                 if !tactical {
@@ -780,7 +789,12 @@ impl<'a> Searcher<'a> {
                     } else {
                         (3 + depth * depth) / 2 + 1
                     };
-                    if depth <= 8 && n_quiets as i32 >= lmp_count {
+                    if depth <= 8 && quiets_tried.len() as i32 >= lmp_count {
+                        // The count, the depth and `improving` stay as they are for the
+                        // rest of the node: every later quiet move would be dropped here.
+                        if tactical_left == 0 {
+                            break;
+                        }
                         continue;
                     }
                     // The depth this move would be searched at after its late-move reduction
@@ -809,6 +823,7 @@ impl<'a> Searcher<'a> {
             }
             self.played[ply] = Some(PieceTo::of(pos, m));
             let child = pos.play(m);
+            self.shared.tt.prefetch(child.hash());
             self.count_node();
             let gives_check = child.is_check();
             let mut score;
@@ -864,9 +879,8 @@ impl<'a> Searcher<'a> {
                 }
             }
             searched += 1;
-            if !tactical && n_quiets < 64 {
-                quiets_tried[n_quiets] = Some(m);
-                n_quiets += 1;
+            if !tactical && quiets_tried.len() < 64 {
+                quiets_tried.push(m);
             }
             if self.stopped() {
                 self.history_hashes.pop();
@@ -887,7 +901,7 @@ impl<'a> Searcher<'a> {
                     }
                     if alpha >= beta {
                         if !tactical {
-                            self.reward_quiet(pos, m, ply, depth, prev, &quiets_tried[..n_quiets]);
+                            self.reward_quiet(pos, m, ply, depth, prev, quiets_tried.as_slice());
                         }
                         break;
                     }
@@ -934,7 +948,7 @@ impl<'a> Searcher<'a> {
         ply: usize,
         depth: i32,
         prev: Option<Move>,
-        tried: &[Option<Move>],
+        tried: &[Move],
     ) {
         if self.killers[ply][0] != Some(m) {
             self.killers[ply][1] = self.killers[ply][0];
@@ -946,7 +960,7 @@ impl<'a> Searcher<'a> {
         let bonus = (depth * depth).min(400);
         let side = pos.turn().index();
         let before = self.before(ply);
-        for q in tried.iter().flatten() {
+        for q in tried {
             let entry = &mut self.memory.history[side][q.from().index()][q.to().index()];
             let delta = if *q == m { bonus * 32 } else { -bonus * 32 };
             *entry = gravity(*entry, delta);
@@ -1036,17 +1050,27 @@ impl<'a> Searcher<'a> {
         let alpha0 = alpha;
         let mut best_move = None;
         let mut moves = MoveList::new();
-        pos.legal_moves_into(&mut moves);
-        if moves.is_empty() {
-            return if in_check { -MATE + ply as i32 } else { 0 };
+        if in_check {
+            pos.legal_moves_into(&mut moves);
+            if moves.is_empty() {
+                return -MATE + ply as i32;
+            }
+        } else {
+            pos.tactical_moves_into(&mut moves);
+            // Stalemate: only counted when there is nothing to capture, the quiet moves are
+            // not listed.
+            if moves.is_empty() && pos.count_legal_moves() == 0 {
+                return 0;
+            }
         }
-        if !in_check {
-            moves.retain(|m| is_tactical(pos, *m));
-        }
-        let mut scores = [0i32; MAX_NODE_MOVES];
+        let mut scores = Scores::new();
         let n_moves = mvv_lva_scores(pos, &moves, &mut scores);
         for i in 0..n_moves {
-            let m = pick(&mut moves.as_mut_slice()[..n_moves], &mut scores, i);
+            let m = pick(
+                &mut moves.as_mut_slice()[..n_moves],
+                scores.as_mut_slice(),
+                i,
+            );
             if !in_check {
                 // Captures that lose material, or cannot lift the score near alpha, are skipped.
                 if !see_ge(pos, m, 0) {
@@ -1058,6 +1082,7 @@ impl<'a> Searcher<'a> {
                 }
             }
             let child = pos.play(m);
+            self.shared.tt.prefetch(child.hash());
             self.count_node();
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
             if self.stopped() {
@@ -1098,16 +1123,19 @@ impl<'a> Searcher<'a> {
         &self,
         pos: &Position,
         moves: &[Move],
-        scores: &mut [i32],
+        scores: &mut Scores,
         tt_move: Option<Move>,
         ply: usize,
         prev: Option<Move>,
-    ) {
+    ) -> usize {
         let counter = prev.and_then(|p| self.memory.counter[p.from().index()][p.to().index()]);
-        for (i, &m) in moves.iter().enumerate() {
-            scores[i] = if Some(m) == tt_move {
+        let mut tactical = 0;
+        for &m in moves {
+            let is_tactical = is_tactical(pos, m);
+            tactical += usize::from(is_tactical);
+            scores.push(if Some(m) == tt_move {
                 2_000_000
-            } else if is_tactical(pos, m) {
+            } else if is_tactical {
                 let base = mvv_lva(pos, m);
                 if see_ge(pos, m, 0) {
                     1_000_000 + base
@@ -1122,8 +1150,9 @@ impl<'a> Searcher<'a> {
                 898_000
             } else {
                 self.quiet_score(pos, m, ply)
-            };
+            });
         }
+        tactical
     }
 
     /// Nodes searched by this thread.
@@ -1144,13 +1173,51 @@ fn window_bound(best: i32, alpha0: i32, beta: i32) -> Bound {
     }
 }
 
+/// The ordering scores of a node's moves, in the order of its move list. Only scores written
+/// are ever read, so the kilobyte is not zeroed first: zeroing it at every node of the search
+/// and of the quiescence search took a few per cent of the time.
+struct Scores {
+    len: usize,
+    values: [MaybeUninit<i32>; MAX_NODE_MOVES],
+}
+
+impl Scores {
+    #[inline(always)]
+    fn new() -> Scores {
+        Scores {
+            len: 0,
+            values: [const { MaybeUninit::uninit() }; MAX_NODE_MOVES],
+        }
+    }
+
+    /// Appends the next move's score. Panics (a bug) past [`MAX_NODE_MOVES`]: the callers
+    /// score at most that many.
+    #[inline(always)]
+    fn push(&mut self, score: i32) {
+        self.values[self.len].write(score);
+        self.len += 1;
+    }
+
+    /// The scores written so far.
+    #[inline(always)]
+    fn as_mut_slice(&mut self) -> &mut [i32] {
+        // SAFETY: the first `len` values were written by `push`; `MaybeUninit<i32>` has the
+        // layout of `i32`.
+        unsafe { std::slice::from_raw_parts_mut(self.values.as_mut_ptr().cast(), self.len) }
+    }
+}
+
 /// Selection sort step: brings the best remaining move to index `i` and returns it.
 fn pick(moves: &mut [Move], scores: &mut [i32], i: usize) -> Move {
-    let mut best = i;
-    for j in i + 1..moves.len() {
-        if scores[j] > scores[best] {
-            best = j;
-        }
+    // The best score so far is kept in hand rather than read back through its index, so that
+    // the loop compiles to conditional moves: which move wins is unpredictable, and branches
+    // on it cost more than the comparisons.
+    let n = moves.len();
+    let (mut best, mut best_score) = (i, scores[i]);
+    for (j, &score) in scores[..n].iter().enumerate().skip(i + 1) {
+        let better = score > best_score;
+        best = if better { j } else { best };
+        best_score = if better { score } else { best_score };
     }
     scores.swap(i, best);
     moves.swap(i, best);
@@ -1179,10 +1246,10 @@ fn captured_value(pos: &Position, m: Move) -> i32 {
 
 /// The MVV/LVA ordering scores of `moves` into `scores`, for [`pick`]; returns how many
 /// moves that is (at most [`MAX_NODE_MOVES`]).
-fn mvv_lva_scores(pos: &Position, moves: &MoveList, scores: &mut [i32; MAX_NODE_MOVES]) -> usize {
+fn mvv_lva_scores(pos: &Position, moves: &MoveList, scores: &mut Scores) -> usize {
     let n = moves.len().min(MAX_NODE_MOVES);
-    for (score, m) in scores.iter_mut().zip(moves.iter().take(n)) {
-        *score = mvv_lva(pos, *m);
+    for &m in moves.iter().take(n) {
+        scores.push(mvv_lva(pos, m));
     }
     n
 }

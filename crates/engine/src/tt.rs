@@ -4,6 +4,7 @@
 //! threads is detected as a miss instead of read as a wrong entry (the "lockless hashing" of
 //! Hyatt and Mann).
 
+use crate::pages::{HugeSlice, Zeroable};
 use chess960_core::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
@@ -47,9 +48,13 @@ impl Bucket {
     const SLOTS: usize = 4;
 }
 
+// SAFETY: a bucket is atomic integers; all zeros is four empty slots.
+unsafe impl Zeroable for Bucket {}
+
 /// The table.
 pub struct Table {
-    buckets: Vec<Bucket>,
+    /// In huge pages: a probe lands anywhere in megabytes of table.
+    buckets: HugeSlice<Bucket>,
     age: AtomicU8,
 }
 
@@ -72,16 +77,8 @@ impl Table {
     pub fn new(mb: usize) -> Table {
         let bytes = mb.max(1) * 1024 * 1024 / 2;
         let n = (bytes / std::mem::size_of::<Bucket>() + 1).next_power_of_two() / 2;
-        let buckets = (0..n.max(1024))
-            .map(|_| {
-                Bucket(std::array::from_fn(|_| Slot {
-                    key: AtomicU64::new(0),
-                    data: AtomicU64::new(0),
-                }))
-            })
-            .collect();
         Table {
-            buckets,
+            buckets: HugeSlice::zeroed(n.max(1024)),
             age: AtomicU8::new(0),
         }
     }
@@ -106,6 +103,20 @@ impl Table {
     /// Marks a new search, so older entries are replaced first.
     pub fn new_search(&self) {
         self.age.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Asks the processor to fetch `hash`'s bucket into its cache, so that the probe a little
+    /// later (in the child node just made) does not wait for memory.
+    #[inline(always)]
+    pub fn prefetch(&self, hash: u64) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch is a hint that cannot fault; the address is in the table.
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            _mm_prefetch::<_MM_HINT_T0>((self.bucket(hash) as *const Bucket).cast());
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = hash;
     }
 
     /// Looks `hash` up.

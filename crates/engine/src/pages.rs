@@ -1,0 +1,107 @@
+//! Tables in huge pages. The search reads its largest tables (the transposition table, the
+//! continuation history) at places no cache predicts; with the ordinary 4 KiB pages nearly
+//! every such read also misses the processor's address cache (TLB) and waits for a walk of the
+//! page tables as well as for the data. A [`HugeSlice`] is aligned to 2 MiB and, on Linux,
+//! marked for the kernel's transparent huge pages, so that a few TLB entries cover it.
+//! Where the kernel declines (huge pages switched off, other systems), it is an ordinary
+//! allocation and works the same.
+
+use std::alloc::{self, Layout};
+use std::ops::{Deref, DerefMut};
+use std::ptr::NonNull;
+
+/// Types for which all-zero bytes are a valid value.
+///
+/// # Safety
+/// Only for types whose every field is an integer, an atomic integer, or such a type.
+pub unsafe trait Zeroable {}
+
+// SAFETY: an integer.
+unsafe impl Zeroable for i16 {}
+
+/// The size and alignment of a huge page on x86-64 (and most aarch64 kernels).
+const HUGE_PAGE: usize = 2 << 20;
+
+/// A fixed-length slice of zero-initialised `T`s in huge pages.
+pub struct HugeSlice<T: Zeroable> {
+    ptr: NonNull<T>,
+    len: usize,
+}
+
+// SAFETY: the slice owns its elements, as a `Box<[T]>` does.
+unsafe impl<T: Zeroable + Send> Send for HugeSlice<T> {}
+// SAFETY: as above.
+unsafe impl<T: Zeroable + Sync> Sync for HugeSlice<T> {}
+
+impl<T: Zeroable> HugeSlice<T> {
+    fn layout(len: usize) -> Layout {
+        Layout::array::<T>(len.max(1))
+            .and_then(|l| l.align_to(HUGE_PAGE))
+            .expect("a table that fits in memory")
+            // Whole huge pages: the kernel backs no partial one with a huge page.
+            .pad_to_align()
+    }
+
+    /// `len` zeroed elements.
+    pub fn zeroed(len: usize) -> HugeSlice<T> {
+        let layout = Self::layout(len);
+        // SAFETY: the layout's size is not zero (at least one element of a sized type, and
+        // the alignment makes it at least 2 MiB).
+        let raw = unsafe { alloc::alloc(layout) }.cast::<T>();
+        let Some(ptr) = NonNull::new(raw) else {
+            alloc::handle_alloc_error(layout);
+        };
+        #[cfg(target_os = "linux")]
+        // SAFETY: the range is this allocation; the advice is only a hint.
+        unsafe {
+            libc::madvise(ptr.as_ptr().cast(), layout.size(), libc::MADV_HUGEPAGE);
+        }
+        // Zeroed after the advice, so that these first touches already get huge pages.
+        // SAFETY: the allocation holds `len` elements, and zero bytes are a valid `T`.
+        unsafe { ptr.as_ptr().write_bytes(0, len) };
+        HugeSlice { ptr, len }
+    }
+}
+
+impl<T: Zeroable> Deref for HugeSlice<T> {
+    type Target = [T];
+
+    fn deref(&self) -> &[T] {
+        // SAFETY: `len` initialised elements live at `ptr` until drop.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl<T: Zeroable> DerefMut for HugeSlice<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        // SAFETY: as in `deref`, and `&mut self` is the only access.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl<T: Zeroable> Drop for HugeSlice<T> {
+    fn drop(&mut self) {
+        // The elements are plain integers or atomics: nothing to drop in them.
+        // SAFETY: allocated in `zeroed` with this layout.
+        unsafe { alloc::dealloc(self.ptr.as_ptr().cast(), Self::layout(self.len)) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_huge_slice_is_zeroed_aligned_and_writable() {
+        for len in [1usize, 1000, 3 << 20] {
+            let mut s = HugeSlice::<i16>::zeroed(len);
+            assert_eq!(s.len(), len);
+            assert_eq!(s.as_ptr() as usize % HUGE_PAGE, 0);
+            assert!(s.iter().all(|&x| x == 0));
+            s[len - 1] = -7;
+            s[len / 2] += 3;
+            assert_eq!(s[len - 1], if len == 1 { -4 } else { -7 });
+            assert_eq!(s.iter().map(|&x| i32::from(x)).sum::<i32>(), -4);
+        }
+    }
+}
