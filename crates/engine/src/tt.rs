@@ -4,7 +4,7 @@
 //! threads is detected as a miss instead of read as a wrong entry (the "lockless hashing" of
 //! Hyatt and Mann).
 
-use crate::pages::{HugeSlice, Zeroable};
+use crate::pages::{self, HugeSlice, Zeroable};
 use chess960_core::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
@@ -109,14 +109,7 @@ impl Table {
     /// later (in the child node just made) does not wait for memory.
     #[inline(always)]
     pub fn prefetch(&self, hash: u64) {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a prefetch is a hint that cannot fault; the address is in the table.
-        unsafe {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            _mm_prefetch::<_MM_HINT_T0>((self.bucket(hash) as *const Bucket).cast());
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = hash;
+        pages::prefetch(self.bucket(hash));
     }
 
     /// Looks `hash` up.
