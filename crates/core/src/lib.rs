@@ -28,6 +28,8 @@ pub mod result;
 pub mod san;
 mod san_fast;
 pub mod startpos;
+#[cfg(test)]
+mod testing;
 pub mod typed;
 pub mod types;
 pub mod uci;

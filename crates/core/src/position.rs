@@ -844,13 +844,7 @@ mod tests {
     /// every move of many random games from random start positions.
     #[test]
     fn incremental_state_matches_recomputation() {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut rand = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rand = crate::testing::xorshift(0x2545_F491_4F6C_DD1Du64);
         let mut moves_played = 0;
         for game in 0..300 {
             let id = StartId::new((rand() % 960) as u32).unwrap();
@@ -890,13 +884,7 @@ mod tests {
     /// published perft positions full of captures, promotions and en passant.
     #[test]
     fn tactical_moves_are_the_captures_and_promotions() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut rand = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rand = crate::testing::xorshift(0x9E37_79B9_7F4A_7C15u64);
         let check = |pos: &Position| -> [usize; 3] {
             let theirs = pos.board().by_color(!pos.turn());
             let expected: Vec<Move> = pos

@@ -177,13 +177,7 @@ mod tests {
     /// a handful of tolerated and broken forms, over positions from random games.
     #[test]
     fn agrees_with_core() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut rand = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rand = crate::testing::xorshift(0x9E37_79B9_7F4A_7C15u64);
         let mut checked = 0;
         for _ in 0..100 {
             let mut pos = StartId::new((rand() % 960) as u32).unwrap().position();
