@@ -8,7 +8,7 @@
 //! pages and prefetched at the start of a node gained nothing measurable, so it stays boxed.)
 
 use std::alloc::{self, Layout};
-use std::ops::{Deref, DerefMut};
+use std::ops::Deref;
 use std::ptr::NonNull;
 
 /// Types for which all-zero bytes are a valid value.
@@ -16,9 +16,6 @@ use std::ptr::NonNull;
 /// # Safety
 /// Only for types whose every field is an integer, an atomic integer, or such a type.
 pub unsafe trait Zeroable {}
-
-// SAFETY: an integer.
-unsafe impl Zeroable for i16 {}
 
 /// The size and alignment of a huge page on x86-64 (and most aarch64 kernels).
 const HUGE_PAGE: usize = 2 << 20;
@@ -73,13 +70,6 @@ impl<T: Zeroable> Deref for HugeSlice<T> {
     }
 }
 
-impl<T: Zeroable> DerefMut for HugeSlice<T> {
-    fn deref_mut(&mut self) -> &mut [T] {
-        // SAFETY: as in `deref`, and `&mut self` is the only access.
-        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
-    }
-}
-
 impl<T: Zeroable> Drop for HugeSlice<T> {
     fn drop(&mut self) {
         // The elements are plain integers or atomics: nothing to drop in them.
@@ -105,18 +95,26 @@ pub fn prefetch<T>(p: *const T) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::{AtomicI16, Ordering::Relaxed};
+
+    /// Written through shared references, as the table's buckets are.
+    struct Cell(AtomicI16);
+
+    // SAFETY: an atomic integer.
+    unsafe impl Zeroable for Cell {}
 
     #[test]
     fn a_huge_slice_is_zeroed_aligned_and_writable() {
         for len in [1usize, 1000, 3 << 20] {
-            let mut s = HugeSlice::<i16>::zeroed(len);
+            let s = HugeSlice::<Cell>::zeroed(len);
             assert_eq!(s.len(), len);
             assert_eq!(s.as_ptr() as usize % HUGE_PAGE, 0);
-            assert!(s.iter().all(|&x| x == 0));
-            s[len - 1] = -7;
-            s[len / 2] += 3;
-            assert_eq!(s[len - 1], if len == 1 { -4 } else { -7 });
-            assert_eq!(s.iter().map(|&x| i32::from(x)).sum::<i32>(), -4);
+            assert!(s.iter().all(|x| x.0.load(Relaxed) == 0));
+            s[len - 1].0.store(-7, Relaxed);
+            s[len / 2].0.fetch_add(3, Relaxed);
+            assert_eq!(s[len - 1].0.load(Relaxed), if len == 1 { -4 } else { -7 });
+            let sum: i32 = s.iter().map(|x| i32::from(x.0.load(Relaxed))).sum();
+            assert_eq!(sum, -4);
         }
     }
 }
