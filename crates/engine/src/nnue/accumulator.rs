@@ -5,11 +5,15 @@
 //! needs no special case.
 
 use super::{feature, simd, Network};
-use chess960_core::{Board, Color, Piece, Position, Role, Square};
+use chess960_core::{Bitboard, Board, Color, Piece, Position, Role, Square};
 use std::sync::Arc;
 
-/// More changed pieces than this and a fresh computation is cheaper than an update.
-const MAX_CHANGES: usize = 12;
+/// More changed squares than this and a fresh computation (about 32 rows of weights) is cheaper
+/// than an update (each changed square is at most one row out and one row in).
+const MAX_SQUARES: usize = 8;
+
+/// How many plies below its own an accumulator looks for the closest board to update from.
+const SOURCES_BELOW: usize = 4;
 
 struct Entry {
     board: Board,
@@ -62,32 +66,29 @@ impl AccumulatorStack {
 
     /// Brings the accumulator of `ply` to `board`.
     fn refresh(&mut self, board: &Board, ply: usize) {
-        if self.entries[ply].valid && self.entries[ply].board == *board {
-            return;
-        }
-        let changes = |e: &Entry| {
-            if e.valid {
-                changed(&e.board, board)
-            } else {
-                usize::MAX
+        // Any accumulator whose board is known can be the source, since the update diffs
+        // boards: its own last board (a sibling's), or one of the plies below. The parent's
+        // may be stale (a node whose evaluation came from the table computes none), so a
+        // few plies further down are looked at too.
+        let mut best: Option<(usize, Bitboard)> = None;
+        for source in (ply.saturating_sub(SOURCES_BELOW)..=ply).rev() {
+            let entry = &self.entries[source];
+            if !entry.valid {
+                continue;
             }
-        };
-        let own = changes(&self.entries[ply]);
-        let below = if ply > 0 {
-            changes(&self.entries[ply - 1])
-        } else {
-            usize::MAX
-        };
-        let source = if below <= own {
-            ply.wrapping_sub(1)
-        } else {
-            ply
-        };
-        let best = own.min(below);
-        if best > MAX_CHANGES {
-            self.compute_fresh(board, ply);
-        } else {
-            self.update(source, board, ply);
+            let squares = differing_squares(&entry.board, board);
+            if source == ply && squares.is_empty() {
+                return;
+            }
+            if best.is_none_or(|(_, b)| squares.count() < b.count()) {
+                best = Some((source, squares));
+            }
+        }
+        match best {
+            Some((source, squares)) if squares.count() as usize <= MAX_SQUARES => {
+                self.update(source, squares, board, ply)
+            }
+            _ => self.compute_fresh(board, ply),
         }
         self.entries[ply].board = *board;
         self.entries[ply].valid = true;
@@ -103,30 +104,28 @@ impl AccumulatorStack {
     }
 
     /// The accumulator of `ply` for `board` from that of `source` (which may be `ply` itself),
-    /// which differs from `board` in at most `MAX_CHANGES` pieces.
-    fn update(&mut self, source: usize, board: &Board, ply: usize) {
+    /// whose board differs from `board` on `squares` (at most `MAX_SQUARES` of them).
+    fn update(&mut self, source: usize, squares: Bitboard, board: &Board, ply: usize) {
         let hidden = self.net.hidden;
         let old = self.entries[source].board;
-        // The pieces that appeared (true) or went (false).
-        let mut changes = [(
+        // The pieces that went and those that appeared.
+        let none = (
             Piece {
                 color: Color::White,
                 role: Role::Pawn,
             },
             Square::A1,
-            false,
-        ); MAX_CHANGES];
-        let mut n = 0;
-        for color in Color::ALL {
-            for role in Role::ALL {
-                let piece = Piece { color, role };
-                let (before, after) = (old.by_piece(piece), board.by_piece(piece));
-                for (squares, appeared) in [(after & !before, true), (before & !after, false)] {
-                    for square in squares {
-                        changes[n] = (piece, square, appeared);
-                        n += 1;
-                    }
-                }
+        );
+        let (mut gone, mut came) = ([none; MAX_SQUARES], [none; MAX_SQUARES]);
+        let (mut n_gone, mut n_came) = (0, 0);
+        for square in squares {
+            if let Some(piece) = old.piece_at(square) {
+                gone[n_gone] = (piece, square);
+                n_gone += 1;
+            }
+            if let Some(piece) = board.piece_at(square) {
+                came[n_came] = (piece, square);
+                n_came += 1;
             }
         }
         let src_start = source * 2 * hidden;
@@ -135,20 +134,19 @@ impl AccumulatorStack {
             self.scratch
                 .copy_from_slice(&self.values[src_start..src_start + 2 * hidden]);
         }
+        let weights = &self.net.feature_weights;
         for (i, perspective) in Color::ALL.into_iter().enumerate() {
-            let mut add: [&[i16]; MAX_CHANGES] = [&[]; MAX_CHANGES];
-            let mut sub: [&[i16]; MAX_CHANGES] = [&[]; MAX_CHANGES];
-            let (mut n_add, mut n_sub) = (0, 0);
-            for &(piece, square, appeared) in &changes[..n] {
-                let row = feature(perspective, piece, square) * hidden;
-                let weights = &self.net.feature_weights[row..row + hidden];
-                if appeared {
-                    add[n_add] = weights;
-                    n_add += 1;
-                } else {
-                    sub[n_sub] = weights;
-                    n_sub += 1;
-                }
+            let row = |&(piece, square): &(Piece, Square)| {
+                let start = feature(perspective, piece, square) * hidden;
+                &weights[start..start + hidden]
+            };
+            let mut add: [&[i16]; MAX_SQUARES] = [&[]; MAX_SQUARES];
+            let mut sub: [&[i16]; MAX_SQUARES] = [&[]; MAX_SQUARES];
+            for (slot, change) in add.iter_mut().zip(&came[..n_came]) {
+                *slot = row(change);
+            }
+            for (slot, change) in sub.iter_mut().zip(&gone[..n_gone]) {
+                *slot = row(change);
             }
             let offset = i * hidden;
             // Split the buffer at `ply`: the source (below it, or the scratch copy) is read
@@ -162,23 +160,23 @@ impl AccumulatorStack {
             simd::update(
                 &mut high[offset..offset + hidden],
                 src,
-                &add[..n_add],
-                &sub[..n_sub],
+                &add[..n_came],
+                &sub[..n_gone],
             );
         }
     }
 }
 
-/// How many pieces differ between two boards (each appearance and disappearance counts).
-fn changed(a: &Board, b: &Board) -> usize {
-    let mut n = 0;
-    for color in Color::ALL {
-        for role in Role::ALL {
-            let piece = Piece { color, role };
-            n += (a.by_piece(piece) ^ b.by_piece(piece)).count() as usize;
-        }
+/// The squares whose contents differ between two boards: a square whose piece changed has a
+/// different role or a different colour, so the union of the sets' differences is exact.
+#[inline]
+fn differing_squares(a: &Board, b: &Board) -> Bitboard {
+    let mut d = (a.by_color(Color::White) ^ b.by_color(Color::White))
+        | (a.by_color(Color::Black) ^ b.by_color(Color::Black));
+    for role in Role::ALL {
+        d |= a.by_role(role) ^ b.by_role(role);
     }
-    n
+    d
 }
 
 #[cfg(test)]
