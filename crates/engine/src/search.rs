@@ -590,21 +590,10 @@ impl<'a> Searcher<'a> {
         let improving = !in_check && ply >= 2 && static_eval > self.eval_stack[ply - 2];
         // The table's score, where its bound says it is closer to the truth than the static
         // evaluation, is the better guess for the pruning decisions below.
-        let eval = match tt {
-            Some(e) if !in_check => {
-                let s = score_from_tt(e.score, ply);
-                let closer = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s > static_eval,
-                    Bound::Upper => s < static_eval,
-                };
-                if closer && s.abs() < MATE_BOUND {
-                    s
-                } else {
-                    static_eval
-                }
-            }
-            _ => static_eval,
+        let eval = if in_check {
+            static_eval
+        } else {
+            closer_to_truth(tt, static_eval, ply)
         };
 
         if !pv_node && !in_check && excluded.is_none() {
@@ -1028,7 +1017,9 @@ impl<'a> Searcher<'a> {
         let mut raw = 0;
         if !in_check {
             raw = tt.map_or_else(|| self.evaluate(pos, ply), |e| e.eval);
-            let stand = self.memory.corrected(pos, raw);
+            // The table's score, where its bound says it is closer to the truth, is the
+            // better floor (as for the main search's pruning).
+            let stand = closer_to_truth(tt, self.memory.corrected(pos, raw), ply);
             if stand >= beta {
                 if tt.is_none_or(|e| e.depth == 0) {
                     self.shared.tt.store(
@@ -1158,6 +1149,25 @@ impl<'a> Searcher<'a> {
     /// Nodes searched by this thread.
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+}
+
+/// The table's score of a node at `ply` where its bound says it is closer to the truth than
+/// the static evaluation `eval` (and it is no mate score), else `eval`.
+fn closer_to_truth(tt: Option<Entry>, eval: i32, ply: usize) -> i32 {
+    let Some(e) = tt else {
+        return eval;
+    };
+    let s = score_from_tt(e.score, ply);
+    let closer = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => s > eval,
+        Bound::Upper => s < eval,
+    };
+    if closer && s.abs() < MATE_BOUND {
+        s
+    } else {
+        eval
     }
 }
 
