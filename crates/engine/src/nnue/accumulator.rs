@@ -48,7 +48,8 @@ impl AccumulatorStack {
     }
 
     /// The evaluation of `pos` in centipawns for the side to move, using the accumulator of
-    /// `ply` (updated from the one below it, or from its own last board, whichever is closer).
+    /// `ply` (updated from whichever board is closest: its own last one, or that of one of the
+    /// four plies below it).
     pub fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
         let ply = ply.min(self.entries.len() - 1);
         self.refresh(pos.board(), ply);
