@@ -7,6 +7,7 @@
 pub mod bench;
 pub mod datagen;
 pub mod eval;
+pub mod levels;
 pub mod memory;
 pub mod nnue;
 pub mod pages;

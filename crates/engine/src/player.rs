@@ -22,10 +22,10 @@
 //! assert!(start.is_legal(chosen.mv));
 //! ```
 
+use crate::levels::nodes_for_elo;
 use crate::nnue::{self, Network};
 use crate::search::{Limits, Report, Searcher, Shared, TableEval, MATE, MATE_BOUND};
 use crate::time::{self, Clock, Deadlines};
-use crate::uci::nodes_for_elo;
 use chess960_core::{Color, Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -36,7 +36,7 @@ use std::time::{Duration, Instant};
 pub enum Level {
     /// About this rating on the scale of Stockfish's `UCI_Elo`: the search is capped at
     /// [`nodes_for_elo`] nodes per move (the calibrated `UCI_Elo` mapping of the UCI engine,
-    /// [`ELO_MIN`](crate::uci::ELO_MIN)..=[`ELO_MAX`](crate::uci::ELO_MAX)).
+    /// [`ELO_MIN`](crate::levels::ELO_MIN)..=[`ELO_MAX`](crate::levels::ELO_MAX)).
     Elo(u32),
     /// A fixed search depth in plies (1 or more).
     Depth(u32),
@@ -531,7 +531,7 @@ fn replay(start: &Position, moves: &[Move]) -> (Position, Vec<u64>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::uci::{ELO_MAX, ELO_MIN};
+    use crate::levels::{ELO_MAX, ELO_MIN};
     use chess960_core::StartId;
 
     #[test]

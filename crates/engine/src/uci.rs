@@ -8,6 +8,7 @@
 //! answers `go` with `bestmove 0000`. `isready` is answered at once even while a search runs,
 //! because the search has its own thread.
 
+use crate::levels::{nodes_for_elo, ELO_MAX, ELO_MIN};
 use crate::nnue::{self, Network};
 use crate::search::{Limits, Outcome, Report, Searcher, Shared, TableEval, MATE, MATE_BOUND};
 use crate::time::{self, Clock, Deadlines};
@@ -51,7 +52,7 @@ pub struct Options {
     pub analyse_mode: bool,
     /// `UseNNUE`: evaluate with the net (the built-in one or `EvalFile`'s) rather than the
     /// hand-crafted evaluation. Limited strength always uses the hand-crafted one, on which
-    /// the `UCI_Elo` table was measured.
+    /// the `UCI_Elo` table was measured ([`crate::levels`]).
     pub use_nnue: bool,
     /// `EvalFile`: a net read from a file, `None` for the built-in one.
     pub eval_file: Option<Arc<Network>>,
@@ -84,40 +85,6 @@ impl Default for Options {
             eval_file: None,
         }
     }
-}
-
-/// The calibration of `UCI_Elo`: nodes per move and the strength they showed in Chess960 at
-/// 10s+0.1s against Stockfish 15.1 limited by its own `UCI_Elo` (docs/strength.md, "Calibration
-/// of UCI_Elo"), weakest first. One node means a complete 1-ply search and nothing more (the
-/// node limit waits for depth 1). Between two points the node count grows geometrically.
-pub const ELO_CALIBRATION: [(u32, u64); 6] = [
-    (1110, 1),
-    (1250, 200),
-    (1430, 1_024),
-    (1790, 10_000),
-    (1890, 100_000),
-    (1950, 300_000),
-];
-
-/// Lowest `UCI_Elo`: the weakest calibrated point.
-pub const ELO_MIN: u32 = ELO_CALIBRATION[0].0;
-/// Highest `UCI_Elo`: the largest calibrated budget (the unlimited engine is stronger still).
-pub const ELO_MAX: u32 = ELO_CALIBRATION[ELO_CALIBRATION.len() - 1].0;
-
-/// Nodes per move allowed at a given `UCI_Elo` (clamped to [`ELO_MIN`]..=[`ELO_MAX`]),
-/// interpolated in [`ELO_CALIBRATION`].
-pub fn nodes_for_elo(elo: u32) -> u64 {
-    let elo = elo.clamp(ELO_MIN, ELO_MAX);
-    let upper = ELO_CALIBRATION
-        .iter()
-        .position(|&(e, _)| e >= elo)
-        .unwrap_or(ELO_CALIBRATION.len() - 1)
-        .max(1);
-    let (e0, n0) = ELO_CALIBRATION[upper - 1];
-    let (e1, n1) = ELO_CALIBRATION[upper];
-    let t = (elo - e0) as f64 / (e1 - e0) as f64;
-    let (l0, l1) = ((n0 as f64).ln(), (n1 as f64).ln());
-    (l0 + t * (l1 - l0)).exp().round() as u64
 }
 
 /// The protocol state.
@@ -820,56 +787,4 @@ fn print_bestmove<W: Write>(
     let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
     let _ = writeln!(out, "{line}");
     let _ = out.flush();
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_elo_mapping_goes_through_the_calibration_points() {
-        for &(elo, nodes) in &ELO_CALIBRATION {
-            assert_eq!(nodes_for_elo(elo), nodes, "UCI_Elo {elo}");
-        }
-        assert_eq!(nodes_for_elo(0), nodes_for_elo(ELO_MIN));
-        assert_eq!(nodes_for_elo(u32::MAX), nodes_for_elo(ELO_MAX));
-        // More Elo never means fewer nodes, and a point in the middle of two is their
-        // geometric mean.
-        let all: Vec<u64> = (ELO_MIN..=ELO_MAX).map(nodes_for_elo).collect();
-        assert!(all.windows(2).all(|w| w[0] <= w[1]));
-        assert!(ELO_CALIBRATION
-            .windows(2)
-            .all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1));
-        for w in ELO_CALIBRATION.windows(2) {
-            let ((e0, n0), (e1, n1)) = (w[0], w[1]);
-            let mid = nodes_for_elo((e0 + e1) / 2) as f64;
-            assert!(
-                (mid / ((n0 * n1) as f64).sqrt() - 1.0).abs() < 0.02,
-                "{mid} between {n0} and {n1}"
-            );
-        }
-    }
-
-    #[test]
-    fn the_documented_calibration_is_the_one_in_force() {
-        // docs/strength.md holds the measured table; the code must use the same points.
-        let doc = include_str!("../../../docs/strength.md");
-        let table: Vec<(u32, u64)> = doc
-            .split("<!-- UCI_Elo calibration table -->")
-            .nth(1)
-            .expect("the calibration table marker in docs/strength.md")
-            .lines()
-            .skip_while(|l| !l.starts_with('|'))
-            .take_while(|l| l.starts_with('|'))
-            .skip(2)
-            .map(|row| {
-                let cells: Vec<String> = row
-                    .split('|')
-                    .map(|c| c.trim().replace([',', '`', '*'], ""))
-                    .collect();
-                (cells[1].parse().unwrap(), cells[2].parse().unwrap())
-            })
-            .collect();
-        assert_eq!(table, ELO_CALIBRATION.to_vec());
-    }
 }

@@ -2,7 +2,7 @@
 //! malformed commands, mates, and many fast games against itself without an illegal move.
 
 use chess960_core::{CastlingMode, Game, Position, StartId};
-use chess960_engine::uci::{nodes_for_elo, ELO_MAX, ELO_MIN};
+use chess960_engine::levels::{nodes_for_elo, ELO_MAX, ELO_MIN};
 use chess960_engine::wdl;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};

@@ -38,7 +38,7 @@ fn choose(g: &Value, ply: usize) -> String {
 async fn a_game_against_the_engine_over_http_and_websocket() {
     let a = app().await;
     let g = a
-        .new_game(json!({"start": {"id": 518}, "color": "white", "level": {"elo": chess960_engine::uci::ELO_MIN}}))
+        .new_game(json!({"start": {"id": 518}, "color": "white", "level": {"elo": chess960_engine::levels::ELO_MIN}}))
         .await;
     let key = g["key"].as_str().unwrap().to_string();
     let mut ws = a.ws(&key).await;

@@ -4,10 +4,10 @@
 use crate::input::{parse_count, parse_id, ID_HELP};
 use chess960_core::{Color, Game, Move, Outcome, Position, StartId, Termination};
 use chess960_draw::rng::SplitMix64;
+use chess960_engine::levels::{ELO_MAX, ELO_MIN};
 use chess960_engine::player::{
     draw_decline, AnalysisLimit, Level, PlayClock, Player, Score, DRAW_OFFER_THINK,
 };
-use chess960_engine::uci::{ELO_MAX, ELO_MIN};
 use chess960_server::record::{
     engine_game, human_of, now_ms, parse_level_tag, TimeControl, LEVEL_TAG,
 };
@@ -51,7 +51,7 @@ pub struct PlayArgs {
     /// Your colour.
     #[arg(long, value_enum, default_value = "white", conflicts_with = "resume")]
     pub color: ColorChoice,
-    /// The engine's strength: an Elo from 1110 to 1950 (e.g. 1500) on the scale of Stockfish's
+    /// The engine's strength: an Elo from 1110 to 2100 (e.g. 1500) on the scale of Stockfish's
     /// UCI_Elo, calibrated by matches (docs/strength.md), or a fixed search depth as depth:N
     /// (e.g. depth:6).
     #[arg(
