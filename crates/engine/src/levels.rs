@@ -32,8 +32,8 @@ pub const ELO_CALIBRATION: [Calibration; 6] = [
 ];
 
 /// Lowest `UCI_Elo` accepted. The weakest point of the table measured 1110 when it was first
-/// measured and 1175 ± 81 now (the same one-node search); settings and requests that were
-/// valid then stay valid, and a level below the weakest point plays as that point.
+/// measured and 1175 ± 81 now (nearly the same one-node search); settings and requests that
+/// were valid then stay valid, and a level below the weakest point plays as that point.
 pub const ELO_MIN: u32 = 1110;
 /// Highest `UCI_Elo`: the largest calibrated budget (the unlimited engine is stronger still).
 pub const ELO_MAX: u32 = ELO_CALIBRATION[ELO_CALIBRATION.len() - 1].elo;
