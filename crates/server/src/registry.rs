@@ -89,20 +89,21 @@ impl Games {
             key: key.to_string(),
             detail,
         })?;
-        // Another request may have loaded it meanwhile: keep the first.
-        let handle = {
+        // The game is locked before anyone else can find it, so that no request sees it (or
+        // plays in it) before the fix-ups below.
+        let handle = GameHandle::new(Arc::clone(&self.ctx), live);
+        let mut g = handle.lock().await;
+        {
+            // Another request may have loaded it meanwhile: keep the first.
             let mut map = self.lock();
             if let Some(h) = map.get(key.as_str()) {
                 h.touch();
                 return Ok(Located::Here(Arc::clone(h)));
             }
-            let h = GameHandle::new(Arc::clone(&self.ctx), live);
-            map.insert(key.to_string(), Arc::clone(&h));
-            h
-        };
+            map.insert(key.to_string(), Arc::clone(&handle));
+        }
         // A game whose last move ended it by the rules but whose result was not stored (the
         // server stopped between the two writes) gets it now.
-        let mut g = handle.lock().await;
         if g.finish.is_none() {
             if let Some(o) = g.game.outcome() {
                 handle.finish(&mut g, Finish::of(o)).await?;
