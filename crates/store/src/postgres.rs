@@ -1032,6 +1032,26 @@ impl PgStore {
         Ok(())
     }
 
+    /// Gives back [`PENDING_LOCK`] if this store holds it for a bulk import. The lock is
+    /// released by a statement, not by closing its connection: the server lets go of a closed
+    /// session's locks only when its backend has exited, a moment later, and a store opened
+    /// in that moment would find the lock held and leave the import's pending rows unmerged.
+    fn release_pending_lock(&self) {
+        let held = self
+            .importing
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        if let Some(mut client) = held {
+            // Each client owns a small runtime, which cannot run or be dropped inside
+            // another one. An error here (a connection already lost) leaves nothing held.
+            off_runtime(move || {
+                let _ = client.execute("SELECT pg_advisory_unlock_shared($1)", &[&PENDING_LOCK]);
+                drop(client);
+            });
+        }
+    }
+
     /// The index rows of game `id` for `entries`, all with `result`.
     fn entry_rows(
         id: i64,
@@ -1693,7 +1713,7 @@ impl GameStore for PgStore {
         let n = self.write(|tx, s| s.merge_pending(tx));
         // The import's lock goes, whether or not the merge worked: what is left is merged by
         // the next import or the next opening.
-        *self.importing.lock().unwrap_or_else(|p| p.into_inner()) = None;
+        self.release_pending_lock();
         let n = n?;
         if n > 0 {
             progress(n);
@@ -2032,6 +2052,9 @@ impl Drop for PgStore {
         // Each client owns a small runtime, which cannot be dropped inside another one.
         let idle = std::mem::take(&mut self.pool.get_mut().unwrap_or_else(|p| p.into_inner()).idle);
         off_runtime(move || drop(idle));
+        // A bulk import dropped before its end (an error, an interrupted command): its
+        // pending rows are merged by the next opening, which must find the lock free.
+        self.release_pending_lock();
     }
 }
 
