@@ -17,7 +17,11 @@ if [ -z "$bbp" ]; then
   tools="${CHESS960_SHARED_TOOLS:-../shared/tools}"
   bbp=$(bash "$tools/build-bbpPairings.sh" "$PWD/target/bbp")
 fi
-cargo build -q --profile ci -p chess960-events --example bbp_compare
+# scripts/test.sh has the example and the binary from its `cargo test` already and says so
+# with CHESS960_BUILT=1: a plain `cargo build` resolves the dependencies' features without the
+# dev-dependencies (tokio's test-util, say) and would compile much of the workspace again.
+built="${CHESS960_BUILT:-}"
+[ -n "$built" ] || cargo build -q --profile ci -p chess960-events --example bbp_compare
 target_dir=$(cd "${CARGO_TARGET_DIR:-target}" && pwd)
 run() { "$target_dir/ci/examples/bbp_compare" --bbp "$bbp" "$@"; }
 cfg=crates/events/tests/bbp
@@ -38,7 +42,7 @@ fi
 
 # An event run from the command line as an arbiter would (a bye asked for, a withdrawal, a
 # late entry, forfeits), exported as TRF and re-paired round by round by bbpPairings' checker.
-cargo build -q --profile ci -p chess960-cli
+[ -n "$built" ] || cargo build -q --profile ci -p chess960-cli
 bin="$target_dir/ci/chess960"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

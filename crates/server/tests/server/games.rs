@@ -2,7 +2,7 @@
 //! the shapes Chess960 has, promotion, clocks, study time, takeback, premoves, draws,
 //! analysis, and a server restart in the middle of a game.
 
-mod common;
+use crate::common;
 
 use common::{app, app_on, legal, pgn_from};
 use serde_json::{json, Value};

@@ -1,7 +1,7 @@
 //! Seat tokens: the key lets anyone watch a game; only the holder of the token that
 //! `POST /api/games` answered with can act on it.
 
-mod common;
+use crate::common;
 
 use chess960_server::record::{engine_game, TimeControl};
 use common::{app, app_on, seat_of, App};

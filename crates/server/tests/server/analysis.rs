@@ -6,7 +6,7 @@
 //! The python-chess read-back needs `python3` with `chess` installed (`bash scripts/test.sh`
 //! installs it; `pip install -r tests/oracle/requirements.txt`).
 
-mod common;
+use crate::common;
 
 use common::{app, app_with, pgn_from, App, Ws};
 use serde_json::{json, Value};

@@ -2,7 +2,7 @@
 //! aborted until then (by its player, or by itself when the player never moves), aborted
 //! games are no results, games can be deleted, and a declined draw offer says why.
 
-mod common;
+use crate::common;
 
 use chess960_server::Capacity;
 use chess960_store::{Finish, GameStore, NewGame};

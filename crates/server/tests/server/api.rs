@@ -1,6 +1,6 @@
 //! The API's endpoints one by one, with bad input of every kind.
 
-mod common;
+use crate::common;
 
 use common::{app, pgn_from};
 use serde_json::{json, Value};

@@ -3,7 +3,7 @@
 //! thread's stack and aborted the whole server; the tags took seconds of quadratic work.
 //! Now each is answered, and the server goes on answering.
 
-mod common;
+use crate::common;
 
 use common::app;
 use serde_json::json;

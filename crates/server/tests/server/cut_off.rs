@@ -5,7 +5,7 @@
 //! the lock goes. An analysis, which changes nothing, stops at once instead. Runs on both
 //! backends.
 
-mod common;
+use crate::common;
 
 use common::{app, App, WAIT};
 use serde_json::{json, Value};

@@ -2,7 +2,7 @@
 //! results; everyone with the key reads it; changes need the arbiter's token; bad requests
 //! get clear errors and change nothing; the event survives a restart.
 
-mod common;
+use crate::common;
 
 use common::{app_on, App, Reply};
 use serde_json::{json, Value};

@@ -2,7 +2,7 @@
 //! the server as referee between them (moves, premoves, draw offers, takeback proposals), the
 //! game kept in the store with both players and both seats.
 
-mod common;
+use crate::common;
 
 use common::{app, app_on, app_with, App, Reply};
 use serde_json::{json, Value};

@@ -2,7 +2,7 @@
 //! `X-Game-Version` header, every WebSocket event carries it as `version`, and it only grows,
 //! also when the game leaves memory and comes back; and the view says who plays each colour.
 
-mod common;
+use crate::common;
 
 use chess960_server::Capacity;
 use common::{app_on_with, Reply};

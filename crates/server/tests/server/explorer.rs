@@ -1,6 +1,6 @@
 //! `GET /api/explorer` over games stored in the database, and the page `/positions/<id>`.
 
-mod common;
+use crate::common;
 
 use chess960_core::{CastlingMode, StartId};
 use chess960_store::{Finish, GameStore, MoveRecord, NewGame};

@@ -2,7 +2,7 @@
 //! from other web pages, to names that are not the server's, with bodies an HTML form sends,
 //! and without the access token are refused before they do anything.
 
-mod common;
+use crate::common;
 
 use chess960_server::guard::{Access, TokenRule};
 use chess960_server::Server;
