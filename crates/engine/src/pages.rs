@@ -32,23 +32,38 @@ unsafe impl<T: Zeroable + Send> Send for HugeSlice<T> {}
 unsafe impl<T: Zeroable + Sync> Sync for HugeSlice<T> {}
 
 impl<T: Zeroable> HugeSlice<T> {
-    fn layout(len: usize) -> Layout {
+    /// The allocation for `len` elements; `None` if its size overflows `isize`.
+    fn layout(len: usize) -> Option<Layout> {
         Layout::array::<T>(len.max(1))
             .and_then(|l| l.align_to(HUGE_PAGE))
-            .expect("a table that fits in memory")
+            .ok()
             // Whole huge pages: the kernel backs no partial one with a huge page.
-            .pad_to_align()
+            .map(|l| l.pad_to_align())
     }
 
-    /// `len` zeroed elements.
+    /// `len` zeroed elements; aborts the process if the memory cannot be had, as a `Vec`
+    /// does. [`HugeSlice::try_zeroed`] is for sizes that come from outside.
     pub fn zeroed(len: usize) -> HugeSlice<T> {
-        let layout = Self::layout(len);
+        Self::try_zeroed(len).unwrap_or_else(|| match Self::layout(len) {
+            Some(layout) => alloc::handle_alloc_error(layout),
+            None => panic!("a slice of {len} elements does not fit in the address space"),
+        })
+    }
+
+    /// `len` zeroed elements, or `None` if the memory cannot be had: the allocator (here the
+    /// kernel, for a request this large) refused it, or its size overflows. A UCI `Hash` as
+    /// large as the option allows is more than many machines hold, and the engine must live
+    /// on with its old table rather than abort.
+    ///
+    /// Memory the kernel promised but cannot deliver (overcommit) is not caught: the pages
+    /// are touched here, and the kernel may end the process then. Linux's default heuristic
+    /// refuses a single request larger than memory and swap together, which is the case that
+    /// matters.
+    pub fn try_zeroed(len: usize) -> Option<HugeSlice<T>> {
+        let layout = Self::layout(len)?;
         // SAFETY: the layout's size is not zero (at least one element of a sized type, and
         // the alignment makes it at least 2 MiB).
-        let raw = unsafe { alloc::alloc(layout) }.cast::<T>();
-        let Some(ptr) = NonNull::new(raw) else {
-            alloc::handle_alloc_error(layout);
-        };
+        let ptr = NonNull::new(unsafe { alloc::alloc(layout) }.cast::<T>())?;
         #[cfg(target_os = "linux")]
         // SAFETY: the range is this allocation; the advice is only a hint.
         unsafe {
@@ -57,7 +72,7 @@ impl<T: Zeroable> HugeSlice<T> {
         // Zeroed after the advice, so that these first touches already get huge pages.
         // SAFETY: the allocation holds `len` elements, and zero bytes are a valid `T`.
         unsafe { ptr.as_ptr().write_bytes(0, len) };
-        HugeSlice { ptr, len }
+        Some(HugeSlice { ptr, len })
     }
 }
 
@@ -73,8 +88,10 @@ impl<T: Zeroable> Deref for HugeSlice<T> {
 impl<T: Zeroable> Drop for HugeSlice<T> {
     fn drop(&mut self) {
         // The elements are plain integers or atomics: nothing to drop in them.
-        // SAFETY: allocated in `zeroed` with this layout.
-        unsafe { alloc::dealloc(self.ptr.as_ptr().cast(), Self::layout(self.len)) };
+        // `try_zeroed` made this layout, so it exists.
+        let layout = Self::layout(self.len).expect("the layout it was allocated with");
+        // SAFETY: allocated in `try_zeroed` with this layout.
+        unsafe { alloc::dealloc(self.ptr.as_ptr().cast(), layout) };
     }
 }
 
@@ -116,5 +133,19 @@ mod tests {
             let sum: i32 = s.iter().map(|x| i32::from(x.0.load(Relaxed))).sum();
             assert_eq!(sum, -4);
         }
+    }
+
+    #[test]
+    fn a_huge_slice_that_cannot_be_had_is_none() {
+        // 2 PiB: more than the address space of any x86-64 or aarch64 process, so refused
+        // whatever the machine and its overcommit policy.
+        assert!(HugeSlice::<Cell>::try_zeroed(1 << 50).is_none());
+        // A size that overflows.
+        assert!(HugeSlice::<Cell>::try_zeroed(usize::MAX / 2).is_none());
+        // The memory is there again for what fits.
+        assert_eq!(
+            HugeSlice::<Cell>::try_zeroed(1000).map(|s| s.len()),
+            Some(1000)
+        );
     }
 }

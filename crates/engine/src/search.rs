@@ -45,8 +45,17 @@ pub struct Shared {
 impl Shared {
     /// A table of `hash_mb` MiB, no memories, not stopped.
     pub fn new(hash_mb: usize) -> Shared {
+        Shared::with_table(Table::new(hash_mb))
+    }
+
+    /// As [`Shared::new`], or `None` if the table's memory cannot be had.
+    pub fn try_new(hash_mb: usize) -> Option<Shared> {
+        Table::try_new(hash_mb).map(Shared::with_table)
+    }
+
+    fn with_table(tt: Table) -> Shared {
         Shared {
-            tt: Table::new(hash_mb),
+            tt,
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             memories: Memories::default(),

@@ -74,11 +74,41 @@ impl Table {
     /// the search 14 % slower in nodes per second than one of 8 MB on the machine measured
     /// (more pages than the processor's address cache holds), for more entries than a search
     /// at these time controls fills.
+    ///
+    /// Aborts if the memory cannot be had; [`Table::try_new`] is for sizes asked for from
+    /// outside.
     pub fn new(mb: usize) -> Table {
-        let bytes = mb.max(1) * 1024 * 1024 / 2;
+        Table::with_buckets(HugeSlice::zeroed(Table::buckets_for(mb)))
+    }
+
+    /// As [`Table::new`], or `None` if the memory cannot be had (UCI `Hash` keeps the old
+    /// table then).
+    pub fn try_new(mb: usize) -> Option<Table> {
+        HugeSlice::try_zeroed(Table::buckets_for(mb)).map(Table::with_buckets)
+    }
+
+    /// How many buckets a table of `mb` megabytes has.
+    fn buckets_for(mb: usize) -> usize {
+        // Saturating: a `Hash` beyond the address space is refused by the allocator instead
+        // of wrapping round to a small table.
+        let bytes = mb.max(1).saturating_mul(1024 * 1024) / 2;
         let n = (bytes / std::mem::size_of::<Bucket>() + 1).next_power_of_two() / 2;
+        n.max(1024)
+    }
+
+    /// The bytes of a table of `mb` megabytes (as [`Table::bytes`] would say once made).
+    pub fn bytes_for(mb: usize) -> usize {
+        Table::buckets_for(mb).saturating_mul(std::mem::size_of::<Bucket>())
+    }
+
+    /// The bytes of this table's entries.
+    pub fn bytes(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>()
+    }
+
+    fn with_buckets(buckets: HugeSlice<Bucket>) -> Table {
         Table {
-            buckets: HugeSlice::zeroed(n.max(1024)),
+            buckets,
             age: AtomicU8::new(0),
         }
     }
@@ -268,6 +298,10 @@ mod tests {
             (100, 32 << 20),
         ] {
             assert_eq!(Table::new(mb).buckets.len() * 64, bytes, "Hash {mb}");
+            assert_eq!(Table::bytes_for(mb), bytes);
+            assert_eq!(Table::try_new(mb).map(|t| t.bytes()), Some(bytes));
         }
+        // More than any address space: refused, not wrapped round to a small table.
+        assert!(Table::try_new(usize::MAX).is_none());
     }
 }

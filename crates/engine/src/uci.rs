@@ -12,10 +12,10 @@ use crate::levels::{nodes_for_elo, ELO_MAX, ELO_MIN};
 use crate::nnue::{self, Network};
 use crate::search::{Limits, Outcome, Report, Searcher, Shared, TableEval, MATE, MATE_BOUND};
 use crate::time::{self, Clock, Deadlines};
-use crate::tt::Bound;
+use crate::tt::{Bound, Table};
 use crate::wdl;
 use chess960_core::{CastlingMode, Move, Position, StartId, UciError, Validation};
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -107,17 +107,13 @@ pub struct Uci<W: Write + Send + 'static> {
     table_eval: TableEval,
 }
 
-fn new_shared(mb: usize) -> Arc<Shared> {
-    Arc::new(Shared::new(mb))
-}
-
 impl<W: Write + Send + 'static> Uci<W> {
     /// A protocol handler writing to `out`.
     pub fn new(out: W) -> Self {
         let options = Options::default();
         Uci {
             out: Arc::new(Mutex::new(out)),
-            shared: new_shared(options.hash_mb),
+            shared: Arc::new(Shared::new(options.hash_mb)),
             options,
             position: Some(StartId::CLASSICAL.position()),
             history: Vec::new(),
@@ -152,13 +148,33 @@ impl<W: Write + Send + 'static> Uci<W> {
     /// `printf 'position startpos\ngo movetime 300\n' | chess960-engine` answers after 300 ms
     /// with a searched move; one without a limit (`infinite`, `ponder`, a plain `go`) is
     /// stopped. After `quit` every search stops at once.
-    pub fn run(&mut self, input: impl BufRead) {
+    ///
+    /// A line that is not UTF-8, or longer than [`MAX_LINE`] bytes, is skipped with an `info
+    /// string`; an error reading the input is reported and read as its end.
+    pub fn run(&mut self, mut input: impl BufRead) {
         let mut quit = false;
-        for line in input.lines() {
-            let Ok(line) = line else { break };
-            if !self.handle(&line) {
-                quit = true;
-                break;
+        loop {
+            let line = match next_line(&mut input, MAX_LINE) {
+                Ok(Some(line)) => line,
+                Ok(None) => break,
+                Err(e) => {
+                    self.complain(&format!("reading the input failed ({e}); read as its end"));
+                    break;
+                }
+            };
+            match line {
+                InputLine::Text(line) => {
+                    if !self.handle(&line) {
+                        quit = true;
+                        break;
+                    }
+                }
+                InputLine::NotUtf8(shown) => {
+                    self.complain(&format!("ignored a line that is not UTF-8: '{shown}'"))
+                }
+                InputLine::TooLong(bytes) => self.complain(&format!(
+                    "ignored a line of {bytes} bytes: a command may have at most {MAX_LINE}"
+                )),
             }
         }
         if !quit && self.bounded && !self.hold.load(Ordering::SeqCst) {
@@ -247,11 +263,7 @@ impl<W: Write + Send + 'static> Uci<W> {
             _ => None,
         };
         let ok = match name.to_ascii_lowercase().as_str() {
-            "hash" => num(1, 65536).map(|v| {
-                self.stop_search();
-                self.options.hash_mb = v as usize;
-                self.shared = new_shared(self.options.hash_mb);
-            }),
+            "hash" => num(1, 65536).map(|v| self.set_hash(v as usize)),
             "threads" => num(1, 256).map(|v| self.options.threads = v as usize),
             "multipv" => num(1, 256).map(|v| self.options.multipv = v as usize),
             "move overhead" => num(0, 5000).map(|v| self.options.move_overhead = v),
@@ -281,6 +293,30 @@ impl<W: Write + Send + 'static> Uci<W> {
                 ),
                 None => format!("option '{name}' needs a value; ignored"),
             });
+        }
+    }
+
+    /// `setoption name Hash value MB`: a new, empty table (and no memories of earlier
+    /// searches), or, when its memory cannot be had, the old table as it was, with an `info
+    /// string`: the largest `Hash` the option allows is more than many machines hold.
+    ///
+    /// The new table is allocated before the old one is freed, so that the old one is there
+    /// to keep. As a table takes at most half of its `Hash`, the two together take no more
+    /// than the larger `Hash` of the two.
+    fn set_hash(&mut self, mb: usize) {
+        self.stop_search();
+        match Shared::try_new(mb) {
+            Some(shared) => {
+                self.options.hash_mb = mb;
+                self.shared = Arc::new(shared);
+            }
+            None => self.complain(&format!(
+                "Hash {mb}: could not allocate its table of {}; Hash stays {} \
+                 (its table of {}, entries kept)",
+                size_text(Table::bytes_for(mb)),
+                self.options.hash_mb,
+                size_text(self.shared.tt.bytes())
+            )),
         }
     }
 
@@ -633,6 +669,103 @@ impl<W: Write + Send + 'static> Uci<W> {
     }
 }
 
+/// The longest input line read, in bytes (its line ending included): 1 MiB. The longest
+/// command a GUI sends is `position` with the moves of a game, some 5 bytes a move; 1 MiB
+/// holds 200 000 of them. A longer line is skipped as it arrives, unstored, so that no input
+/// makes the engine hold more than this.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// At most this many characters of a line that is not UTF-8 are shown in the `info string`
+/// that reports it.
+const SHOWN: usize = 80;
+
+/// A line of input as [`next_line`] read it.
+#[derive(Debug, PartialEq, Eq)]
+enum InputLine {
+    /// A line of text, without its line ending (`\n` or `\r\n`).
+    Text(String),
+    /// A line that is not UTF-8: its start as text, each byte that is not UTF-8 replaced by
+    /// `\u{FFFD}` (at most [`SHOWN`] characters and an ellipsis).
+    NotUtf8(String),
+    /// A line longer than the limit, of this many bytes with its ending; skipped unstored.
+    TooLong(u64),
+}
+
+/// Reads the next line of `input`, holding at most `max` bytes of it: `Ok(None)` at the end
+/// of the input. A read interrupted by a signal is tried again; any other error ends the
+/// reading (the part of a line read before it is lost).
+///
+/// Bytes, not `BufRead::lines`: that reads a line that is not UTF-8 as an error, which the
+/// engine took for the end of its input, and it stores a line of any length.
+fn next_line(input: &mut impl BufRead, max: usize) -> std::io::Result<Option<InputLine>> {
+    let mut buf = Vec::new();
+    // One byte more than the limit tells a line of exactly `max` bytes from a longer one.
+    Read::take(&mut *input, max as u64 + 1).read_until(b'\n', &mut buf)?;
+    if buf.is_empty() {
+        return Ok(None);
+    }
+    if buf.len() > max {
+        // The byte beyond the limit may have been the line's end; if not, the rest of the
+        // line is skipped.
+        let rest = match buf.last() {
+            Some(b'\n') => 0,
+            _ => skip_line(input)?,
+        };
+        return Ok(Some(InputLine::TooLong(buf.len() as u64 + rest)));
+    }
+    if buf.last() == Some(&b'\n') {
+        buf.pop();
+        if buf.last() == Some(&b'\r') {
+            buf.pop();
+        }
+    }
+    Ok(Some(match String::from_utf8(buf) {
+        Ok(text) => InputLine::Text(text),
+        Err(e) => {
+            let text = String::from_utf8_lossy(e.as_bytes());
+            let mut shown: String = text.chars().take(SHOWN).collect();
+            if text.chars().nth(SHOWN).is_some() {
+                shown.push('…');
+            }
+            InputLine::NotUtf8(shown)
+        }
+    }))
+}
+
+/// A size in MiB, or in KiB below one MiB (the table of `Hash 1` is 512 KiB).
+fn size_text(bytes: usize) -> String {
+    if bytes >= 1 << 20 {
+        format!("{} MiB", bytes >> 20)
+    } else {
+        format!("{} KiB", bytes >> 10)
+    }
+}
+
+/// Skips `input` up to and including the next line end (or to the end of the input) as it
+/// comes, storing none of it; the number of bytes skipped.
+fn skip_line(input: &mut impl BufRead) -> std::io::Result<u64> {
+    let mut skipped = 0;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok(skipped);
+        }
+        let (used, end) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        input.consume(used);
+        skipped += used as u64;
+        if end {
+            return Ok(skipped);
+        }
+    }
+}
+
 /// What `info string` says when there is no position to search or show.
 const NO_POSITION: &str = "no position: the last 'position' command could not be read";
 
@@ -787,4 +920,111 @@ fn print_bestmove<W: Write>(
     let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
     let _ = writeln!(out, "{line}");
     let _ = out.flush();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{BufReader, Cursor};
+
+    /// Every line `next_line` reads from `input` with a limit of `max` bytes.
+    fn read_all(input: &[u8], max: usize) -> Vec<InputLine> {
+        // A small buffer, so that lines span several fills of it.
+        let mut input = BufReader::with_capacity(3, Cursor::new(input));
+        std::iter::from_fn(|| next_line(&mut input, max).unwrap()).collect()
+    }
+
+    fn text(s: &str) -> InputLine {
+        InputLine::Text(s.to_string())
+    }
+
+    #[test]
+    fn lines_are_read_as_bytes_within_a_limit() {
+        use InputLine::{NotUtf8, TooLong};
+        assert_eq!(
+            read_all(b"uci\r\n\xffa\xfe\nisready\n\nlast", 8),
+            [
+                text("uci"),
+                NotUtf8("\u{FFFD}a\u{FFFD}".into()),
+                text("isready"),
+                text(""),
+                text("last")
+            ]
+        );
+        // The limit counts the line ending: 8 bytes pass, 9 do not, and the rest of a long
+        // line is skipped to its end, counted.
+        assert_eq!(
+            read_all(b"1234567\nabcdefgh\n123456789012345678\nok", 8),
+            [text("1234567"), TooLong(9), TooLong(19), text("ok")]
+        );
+        // A long line that the input ends.
+        assert_eq!(read_all(b"ok\n123456789", 8), [text("ok"), TooLong(9)]);
+        // What is shown of a line that is not UTF-8 is bounded.
+        let mut long = vec![b'x'; 200];
+        long[0] = 0xff;
+        let shown = format!("\u{FFFD}{}…", "x".repeat(SHOWN - 1));
+        assert_eq!(read_all(&long, MAX_LINE), [NotUtf8(shown)]);
+    }
+
+    #[test]
+    fn a_hash_that_cannot_be_had_keeps_the_table_and_says_its_size() {
+        let out = Arc::new(Mutex::new(Vec::new()));
+        let mut uci = Uci::new(SharedOut(Arc::clone(&out)));
+        uci.handle("setoption name Hash value 1");
+        let kept = Arc::as_ptr(&uci.shared);
+        // More than any address space, so refused on any machine; only `set_hash` itself
+        // can ask for it (the option stops at 65536).
+        uci.set_hash(usize::MAX >> 20);
+        assert_eq!(Arc::as_ptr(&uci.shared), kept);
+        assert_eq!(uci.options.hash_mb, 1);
+        let text = String::from_utf8(out.lock().unwrap().clone()).unwrap();
+        assert!(
+            text.starts_with(&format!(
+                "info string Hash {}: could not allocate",
+                usize::MAX >> 20
+            )) && text.ends_with("; Hash stays 1 (its table of 512 KiB, entries kept)\n"),
+            "{text}"
+        );
+    }
+
+    /// Gives its bytes, then fails.
+    struct Failing(&'static [u8]);
+
+    impl Read for Failing {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.0.is_empty() {
+                return Err(std::io::Error::other("the device is gone"));
+            }
+            let n = self.0.len().min(buf.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_read_error_is_reported_and_ends_the_input() {
+        let out = Arc::new(Mutex::new(Vec::new()));
+        let mut uci = Uci::new(SharedOut(Arc::clone(&out)));
+        uci.run(std::io::BufReader::new(Failing(b"\xff\nisready\n")));
+        let text = String::from_utf8(out.lock().unwrap().clone()).unwrap();
+        assert_eq!(
+            text,
+            "info string ignored a line that is not UTF-8: '\u{FFFD}'\nreadyok\n\
+             info string reading the input failed (the device is gone); read as its end\n"
+        );
+    }
+
+    /// An output the test can read while `Uci` holds it.
+    struct SharedOut(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for SharedOut {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().write(buf)
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
 }

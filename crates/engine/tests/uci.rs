@@ -954,3 +954,124 @@ fn eval_file_loads_a_net_and_reports_a_bad_one() {
     e.send("quit");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Runs `command` (the engine, perhaps under a shell) with `input` as its whole standard
+/// input; its exit status, its output lines and its standard error.
+fn run_on_bytes(
+    mut command: Command,
+    input: Vec<u8>,
+) -> (std::process::ExitStatus, Vec<String>, String) {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // Written from a thread: the engine answers while it reads, and an input larger than the
+    // pipe would otherwise wait on an output nobody reads.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    let out = rx
+        .recv_timeout(PATIENCE)
+        .expect("the engine did not end after its input")
+        .unwrap();
+    writer.join().unwrap();
+    let lines = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out.status, lines, stderr)
+}
+
+/// The index of the first of `lines` for which `f` holds, after `from`.
+fn index_after(lines: &[String], from: usize, f: impl Fn(&str) -> bool) -> Option<usize> {
+    lines[from..].iter().position(|l| f(l)).map(|i| from + i)
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_reported_and_skipped() {
+    // Issue 37: the byte 0xff ended the engine, silently, as if the input had ended.
+    let (status, lines, _) = run_on_bytes(
+        Command::new(env!("CARGO_BIN_EXE_chess960-engine")),
+        b"uci\n\xff\nisready\nquit\n".to_vec(),
+    );
+    assert!(status.success(), "{status}: {lines:?}");
+    let uciok = index_after(&lines, 0, |l| l == "uciok").expect("uciok");
+    let said = index_after(&lines, uciok, |l| {
+        l.starts_with("info string ") && l.contains("not UTF-8")
+    })
+    .unwrap_or_else(|| panic!("no info string about the line: {lines:?}"));
+    // Shown as text, the bad byte replaced.
+    assert!(lines[said].contains("'\u{FFFD}'"), "{}", lines[said]);
+    assert!(
+        index_after(&lines, said, |l| l == "readyok").is_some(),
+        "no readyok after the bad line: {lines:?}"
+    );
+}
+
+#[test]
+fn an_overlong_line_is_skipped_unstored_and_reported() {
+    let mut input = b"uci\n".to_vec();
+    input.extend(std::iter::repeat_n(b'x', 3 << 20));
+    input.extend(b"\nisready\nquit\n");
+    let (status, lines, _) =
+        run_on_bytes(Command::new(env!("CARGO_BIN_EXE_chess960-engine")), input);
+    assert!(status.success(), "{status}");
+    let said = index_after(&lines, 0, |l| {
+        l == format!(
+            "info string ignored a line of {} bytes: a command may have at most 1048576",
+            (3 << 20) + 1
+        )
+    })
+    .unwrap_or_else(|| {
+        // Each line cut short: today's engine would have echoed the three million letters.
+        let short: Vec<String> = lines
+            .iter()
+            .map(|l| l.chars().take(100).collect())
+            .collect();
+        panic!("no info string about the line: {short:?}")
+    });
+    assert!(index_after(&lines, said, |l| l == "readyok").is_some());
+    // Not echoed back (as an unknown command of three million letters would be).
+    assert!(lines.iter().all(|l| l.len() < 1000));
+}
+
+/// `Hash` at the most the option allows (64 GiB; a table of 32 GiB) under a limit of 4 GB of
+/// address space, so that the allocation fails on any machine, at once and without touching
+/// memory (Linux's `ulimit -v`, which other systems do not all enforce).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_hash_that_cannot_be_allocated_keeps_the_old_table() {
+    let mut sh = Command::new("sh");
+    sh.args([
+        "-c",
+        r#"ulimit -v 4000000 && exec "$0""#,
+        env!("CARGO_BIN_EXE_chess960-engine"),
+    ]);
+    // No `quit`: the end of the input lets the search of depth 5 finish.
+    let (status, lines, stderr) = run_on_bytes(
+        sh,
+        b"setoption name Hash value 65536\nisready\nposition startpos\ngo depth 5\n".to_vec(),
+    );
+    assert!(status.success(), "{status}: {lines:?}\n{stderr}");
+    let said = index_after(&lines, 0, |l| {
+        l == "info string Hash 65536: could not allocate its table of 32768 MiB; \
+               Hash stays 16 (its table of 8 MiB, entries kept)"
+    })
+    .unwrap_or_else(|| panic!("no info string about Hash: {lines:?}\n{stderr}"));
+    let ready = index_after(&lines, said, |l| l == "readyok").expect("readyok");
+    let best = index_after(&lines, ready, |l| l.starts_with("bestmove ")).expect("bestmove");
+    assert_eq!(deepest(&lines[ready..best]), 5, "{lines:?}");
+    let mv = lines[best].split_whitespace().nth(1).unwrap();
+    assert!(StartId::CLASSICAL
+        .position()
+        .parse_uci(mv, CastlingMode::Standard)
+        .is_ok());
+}
