@@ -283,3 +283,105 @@ fn mistakes_get_one_clear_line() {
     std::fs::write(&bad, "012 Broken\n001    1      Someone\n").unwrap();
     assert!(fails(&db, &["import", bad.to_str().unwrap()]).contains("TRF line 2"));
 }
+
+/// Issue 37: an imported event passes every check a live event passes. A document with a
+/// player index out of range, a 10 MB name or 120,000 players (and a TRF of 600 players) is
+/// refused with one line naming the file and the place, exit 2 (never a panic's 101), and
+/// nothing is imported; the event's own export imports, and everything reads it.
+#[test]
+fn import_refuses_what_no_live_event_can_be() {
+    let dir = scratch("import-checks");
+    let db = dir.join("g.sqlite3");
+    ok(&db, &["new", "Checked Open", "--swiss", "--rounds", "3"]);
+    for k in 1..=6 {
+        let rating = (2100 - 20 * k).to_string();
+        ok(
+            &db,
+            &["add", "1", &format!("Player {k}"), "--rating", &rating],
+        );
+    }
+    ok(&db, &["draw", "1", "--seed", "5"]);
+    ok(&db, &["pair", "1"]);
+    ok(
+        &db,
+        &[
+            "result", "1", "--round", "1", "1", "1-0", "2", "1/2", "3", "0-1",
+        ],
+    );
+    ok(&db, &["pair", "1"]);
+    let good = dir.join("good.json");
+    ok(
+        &db,
+        &[
+            "export",
+            "1",
+            "--format",
+            "json",
+            "-o",
+            good.to_str().unwrap(),
+        ],
+    );
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&good).unwrap()).unwrap();
+    let events = |db: &Path| -> usize {
+        let list: Value = serde_json::from_str(&ok(db, &["list", "--json"])).unwrap();
+        list.as_array().unwrap().len()
+    };
+
+    let mut index = doc.clone();
+    index["event"]["played"][0]["boards"][1]["black"] = Value::from(412);
+    let mut name = doc.clone();
+    name["event"]["name"] = Value::from("N".repeat(10_000_000));
+    let mut crowd = doc.clone();
+    let p = crowd["event"]["players"][0].clone();
+    crowd["event"]["players"] = Value::Array(vec![p; 120_000]);
+    let mut trf = String::new();
+    for id in 1..=600 {
+        trf += &format!(
+            "001 {id:>4}      {:<33} {:>4}                             0.0\n",
+            format!("Player {id}"),
+            1500
+        );
+    }
+    for (file, text, says) in [
+        (
+            "index.json",
+            index.to_string(),
+            "round 1, board 2: player index 412 names no player (the event has 6: 0 to 5)",
+        ),
+        (
+            "name.json",
+            name.to_string(),
+            "the event: the name has 10000000 characters: at most 200",
+        ),
+        (
+            "crowd.json",
+            crowd.to_string(),
+            "the event: 120000 players: at most 500",
+        ),
+        ("crowd.trf", trf, "the event: 600 players: at most 500"),
+    ] {
+        let path = dir.join(file);
+        std::fs::write(&path, text).unwrap();
+        let o = run(&db, &["import", path.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{file}: {err}");
+        assert!(o.stdout.is_empty(), "{file}");
+        assert_eq!(err.lines().count(), 1, "{file}: one line: {err}");
+        assert_eq!(
+            err.trim_end(),
+            format!("chess960: {}: {says}", path.display()),
+            "{file}"
+        );
+        assert_eq!(events(&db), 1, "{file}: nothing imported");
+    }
+
+    // The event's own export imports, exports the same again, and everything reads it.
+    assert!(ok(&db, &["import", good.to_str().unwrap()]).starts_with("event 2 "));
+    let again: Value =
+        serde_json::from_str(&ok(&db, &["export", "2", "--format", "json"])).unwrap();
+    assert_eq!(again["event"], doc["event"]);
+    ok(&db, &["standings", "2", "--crosstable"]);
+    ok(&db, &["export", "2", "--format", "trf"]);
+    ok(&db, &["export", "2", "--format", "pgn"]);
+    ok(&db, &["sheet", "2", "--round", "2"]);
+}

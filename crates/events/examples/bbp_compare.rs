@@ -276,14 +276,8 @@ fn run_event(bbp: &Path, seed: u64, dir: &Path) -> Result<(), String> {
     };
     let mut e = Event::new("Generated", Format::Swiss, 9, side).map_err(|x| x.to_string())?;
     let player = |name: String, rating: u16| Player {
-        name,
         rating: Some(rating),
-        fide_id: None,
-        federation: String::new(),
-        title: String::new(),
-        joined: 1,
-        withdrawn: None,
-        byes: Vec::new(),
+        ..Player::named(name)
     };
     for k in 0..40 {
         e.add_player(player(format!("P{k}"), 1200 + rng.below(1400) as u16))

@@ -8,6 +8,7 @@ use crate::model::{ByeKind, Color, Outcome, PointSystem, Round, SwissHistory, Sw
 use crate::position::{DrawKind, PositionDraw, PositionError, PositionRules};
 use crate::roundrobin::berger;
 use crate::swiss::{pair_dutch, PairingError};
+use chess960_core::StartId;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -142,6 +143,23 @@ pub struct Player {
     pub byes: Vec<(u32, ByeRequest)>,
 }
 
+impl Player {
+    /// A player of this name, with nothing else known: no rating, no FIDE ID, federation or
+    /// title, entered from round 1, no byes asked for.
+    pub fn named(name: impl Into<String>) -> Player {
+        Player {
+            name: name.into(),
+            rating: None,
+            fide_id: None,
+            federation: String::new(),
+            title: String::new(),
+            joined: 1,
+            withdrawn: None,
+            byes: Vec::new(),
+        }
+    }
+}
+
 fn one() -> u32 {
     1
 }
@@ -230,6 +248,19 @@ pub struct Board {
     /// The key of the game played on the server for this board, if any.
     #[serde(default)]
     pub game: Option<String>,
+}
+
+impl Board {
+    /// A board just paired: `white` against `black` (player indices), nothing played yet.
+    pub fn paired(white: usize, black: usize) -> Board {
+        Board {
+            white,
+            black,
+            result: None,
+            position: None,
+            game: None,
+        }
+    }
 }
 
 /// What a player without a board got in a round.
@@ -439,10 +470,14 @@ pub const MAX_PLAYERS: usize = 500;
 pub const MAX_ROUNDS: u32 = 99;
 /// The longest name or text field.
 pub const MAX_TEXT: usize = 200;
+/// The most points (in tenths) a win or a draw gives: 10 points. TRF files set the points
+/// (`162`), JSON documents carry them; the bound keeps every sum of points far from overflow.
+pub const MAX_POINTS: u32 = 100;
 
 fn text(what: &str, s: &str) -> Result<String, EventError> {
     let t = s.trim();
-    if t.chars().count() > MAX_TEXT {
+    // `nth` rather than `count`: a 10 MB text is refused as fast as a short one.
+    if t.chars().nth(MAX_TEXT).is_some() {
         return Err(EventError::Invalid(format!(
             "{what} is longer than {MAX_TEXT} characters"
         )));
@@ -514,11 +549,12 @@ impl Event {
         match self.format {
             Format::Swiss => self.rounds,
             Format::RoundRobin { cycles } => {
-                let n = self.players.len() as u32;
+                // Saturating: a stored document may hold any count (`validate` bounds them).
+                let n = u32::try_from(self.players.len()).unwrap_or(u32::MAX);
                 if n < 2 {
                     0
                 } else {
-                    (n + n % 2 - 1) * cycles
+                    (n.saturating_add(n % 2) - 1).saturating_mul(cycles)
                 }
             }
         }
@@ -600,7 +636,9 @@ impl Event {
         let i = self.players.len() - 1;
         if !self.order.is_empty() {
             // A late entry takes the place its rating gives it in the pairing order.
-            let key = |e: &Event, j: usize| std::cmp::Reverse(e.players[j].rating.unwrap_or(0));
+            let key = |e: &Event, j: usize| {
+                std::cmp::Reverse(e.players.get(j).and_then(|p| p.rating).unwrap_or(0))
+            };
             let at = self
                 .order
                 .iter()
@@ -657,7 +695,7 @@ impl Event {
     /// Positions played so far (rounds before `round`), for "no repeat".
     fn positions_before(&self, round: u32) -> Vec<u16> {
         let mut out = Vec::new();
-        for r in self.played.iter().take(round as usize - 1) {
+        for r in self.played.iter().take(round.saturating_sub(1) as usize) {
             if let Some(d) = &r.draw {
                 out.push(d.id);
             }
@@ -690,6 +728,22 @@ impl Event {
             )));
         }
         let rules = self.positions.rules;
+        if rules.no_repeat {
+            // A later round's draw left out this round's position: a new one here could be
+            // that round's, and its recorded draw would no longer repeat (`verify_draws`).
+            let later = self
+                .played
+                .iter()
+                .enumerate()
+                .skip(round as usize)
+                .find(|(_, r)| r.draw.is_some() || r.boards.iter().any(|b| b.position.is_some()));
+            if let Some((k, _)) = later {
+                return Err(EventError::Invalid(format!(
+                    "round {} has its position already, drawn without repeating round {round}'s: round {round}'s position stays",
+                    k + 1
+                )));
+            }
+        }
         let before = self.positions_before(round);
         let list = self.positions.list.clone();
         let repeat_of = self.repeat_source(round);
@@ -759,19 +813,23 @@ impl Event {
         if round <= per_cycle {
             return None;
         }
-        let table = berger(self.players.len() as u32, 2)?;
+        let table = berger(u32::try_from(self.players.len()).ok()?, 2)?;
         let key = |r: usize| {
-            let mut v: Vec<(u32, u32)> = table[r]
+            let mut v: Vec<(u32, u32)> = table
+                .get(r)?
                 .boards
                 .iter()
                 .map(|&(w, b)| (w.min(b), w.max(b)))
                 .collect();
             v.sort_unstable();
-            v
+            Some(v)
         };
-        let want = key(round as usize - 1);
-        let src = (0..per_cycle as usize).find(|&r| key(r) == want)? as u32 + 1;
-        let id = self.played.get(src as usize - 1)?.draw.as_ref()?.id;
+        let want = key(round.checked_sub(1)? as usize)?;
+        let src = (0..per_cycle as usize).find(|&r| key(r).as_ref() == Some(&want))?;
+        // A position outside 0..959 (a damaged document) is not repeated: drawn anew.
+        let id = self.played.get(src)?.draw.as_ref()?.id;
+        StartId::new(id as u32).ok()?;
+        let src = src as u32 + 1;
         Some((src, id))
     }
 
@@ -820,7 +878,10 @@ impl Event {
         self.order = order;
     }
 
-    /// What a player did in a paired round, as the Swiss pairing reads it.
+    /// What a player did in a paired round, as the Swiss pairing reads it. `pos` gives the
+    /// position of each player index in the pairing order. A board without a result, or
+    /// with an opponent that is no player (neither happens in a checked event: see
+    /// [`Event::pair`]), counts as a round without a game.
     fn round_of(&self, round: &EventRound, player: usize, pos: &[usize]) -> Round {
         for b in &round.boards {
             let (me_white, opp) = if b.white == player {
@@ -831,10 +892,12 @@ impl Event {
                 continue;
             };
             let color = if me_white { Color::White } else { Color::Black };
-            let opponent = pos[opp];
-            return match b.result.expect("complete rounds only") {
+            let (Some(&opponent), Some(result)) = (pos.get(opp), b.result) else {
+                break;
+            };
+            return match result {
                 BoardResult::WhiteWins | BoardResult::Draw | BoardResult::BlackWins => {
-                    let outcome = match (b.result.unwrap(), me_white) {
+                    let outcome = match (result, me_white) {
                         (BoardResult::Draw, _) => Outcome::Draw,
                         (BoardResult::WhiteWins, true) | (BoardResult::BlackWins, false) => {
                             Outcome::Win
@@ -879,7 +942,7 @@ impl Event {
 
     /// What keeps a player out of `round`: a bye asked for, a withdrawal, a later entry.
     fn absence(&self, player: usize, round: u32) -> Option<RoundBye> {
-        let p = &self.players[player];
+        let p = self.players.get(player)?;
         if p.withdrawn.is_some_and(|w| round >= w) || round < p.joined {
             return Some(RoundBye::Zero);
         }
@@ -893,18 +956,23 @@ impl Event {
             })
     }
 
-    /// The Swiss history before `round`, players in pairing order.
+    /// The Swiss history before `round`, players in pairing order. (Entries of the order
+    /// that name no player are left out; a checked event has none.)
     pub fn swiss_history(&self, round: u32) -> SwissHistory {
-        let mut pos = vec![0usize; self.players.len()];
-        for (k, &i) in self.order.iter().enumerate() {
+        let n = self.players.len();
+        let order: Vec<usize> = self.order.iter().copied().filter(|&i| i < n).collect();
+        let mut pos = vec![0usize; n];
+        for (k, &i) in order.iter().enumerate() {
             pos[i] = k;
         }
-        let players = self
-            .order
+        let before = round.saturating_sub(1) as usize;
+        let players = order
             .iter()
             .map(|&i| SwissPlayer {
-                rounds: self.played[..round as usize - 1]
+                rounds: self
+                    .played
                     .iter()
+                    .take(before)
                     .map(|r| self.round_of(r, i, &pos))
                     .collect(),
                 absent: self.absence(i, round).is_some(),
@@ -937,8 +1005,13 @@ impl Event {
         if round > total {
             return Err(EventError::NoSuchRound(round));
         }
-        if round > 1 {
-            let prev = &self.played[round as usize - 2];
+        // A document from elsewhere (an older version's, say) is paired only once its
+        // indices are sound: the pairing reads them without further checks.
+        self.check_indices()
+            .map_err(|e| EventError::Invalid(format!("the event's record is damaged: {e}")))?;
+        // Every earlier round, not only the last: a result cleared in round 1 after round 2
+        // was paired leaves a game the pairing cannot read.
+        for (k, prev) in self.played.iter().enumerate().take(round as usize - 1) {
             let missing: Vec<u32> = prev
                 .boards
                 .iter()
@@ -948,33 +1021,30 @@ impl Event {
                 .collect();
             if !missing.is_empty() {
                 return Err(EventError::ResultsMissing {
-                    round: round - 1,
+                    round: k as u32 + 1,
                     boards: missing,
                 });
             }
         }
         let mut trial = self.clone();
         trial.fix_order(seed);
+        // The order is a permutation of the players (checked above, or made by `fix_order`);
+        // a position outside it would be the pairing's own error.
+        let lost = || EventError::Invalid("the pairing named a player outside the order".into());
         let (boards, byes) = match trial.format {
             Format::Swiss => {
                 let h = trial.swiss_history(round);
                 let p = pair_dutch(&h).map_err(EventError::Pairing)?;
+                let at = |k: usize| trial.order.get(k).copied().ok_or_else(lost);
                 let boards: Vec<Board> = p
                     .boards
                     .iter()
-                    .map(|&(w, b)| Board {
-                        white: trial.order[w],
-                        black: trial.order[b],
-                        result: None,
-                        position: None,
-                        game: None,
-                    })
-                    .collect();
-                let mut byes: Vec<(usize, RoundBye)> = p
-                    .bye
-                    .map(|b| (trial.order[b], RoundBye::Pab))
-                    .into_iter()
-                    .collect();
+                    .map(|&(w, b)| Ok(Board::paired(at(w)?, at(b)?)))
+                    .collect::<Result<_, EventError>>()?;
+                let mut byes: Vec<(usize, RoundBye)> = match p.bye {
+                    Some(b) => vec![(at(b)?, RoundBye::Pab)],
+                    None => Vec::new(),
+                };
                 for i in 0..trial.players.len() {
                     if let Some(k) = trial.absence(i, round) {
                         byes.push((i, k));
@@ -983,22 +1053,27 @@ impl Event {
                 (boards, byes)
             }
             Format::RoundRobin { cycles } => {
-                let table = berger(trial.players.len() as u32, cycles)
-                    .ok_or(EventError::Invalid("no Berger table".into()))?;
-                let r = &table[round as usize - 1];
-                let at = |k: u32| trial.order[k as usize - 1];
+                let no_table = || EventError::Invalid("no Berger table".into());
+                let table = u32::try_from(trial.players.len())
+                    .ok()
+                    .and_then(|n| berger(n, cycles))
+                    .ok_or_else(no_table)?;
+                let r = table.get(round as usize - 1).ok_or_else(no_table)?;
+                let at = |k: u32| {
+                    (k as usize)
+                        .checked_sub(1)
+                        .and_then(|k| trial.order.get(k).copied())
+                        .ok_or_else(lost)
+                };
                 let boards = r
                     .boards
                     .iter()
-                    .map(|&(w, b)| Board {
-                        white: at(w),
-                        black: at(b),
-                        result: None,
-                        position: None,
-                        game: None,
-                    })
-                    .collect();
-                let byes = r.bye.map(|b| (at(b), RoundBye::Zero)).into_iter().collect();
+                    .map(|&(w, b)| Ok(Board::paired(at(w)?, at(b)?)))
+                    .collect::<Result<_, EventError>>()?;
+                let byes = match r.bye {
+                    Some(b) => vec![(at(b)?, RoundBye::Zero)],
+                    None => Vec::new(),
+                };
                 (boards, byes)
             }
         };
@@ -1064,11 +1139,12 @@ impl Event {
 
     /// Points (tenths) a player has after the rounds played.
     pub fn score(&self, player: usize) -> u32 {
+        // Saturating: a stored document's points are not bounded until it is validated.
         self.played
             .iter()
             .filter(|r| r.paired)
             .map(|r| self.points_in(r, player))
-            .sum()
+            .fold(0, u32::saturating_add)
     }
 
     /// Points (tenths) from one round.
@@ -1101,8 +1177,8 @@ impl Event {
 
     /// The position a board plays.
     pub fn board_position(&self, round: u32, board: u32) -> Option<u16> {
-        let r = self.played.get(round as usize - 1)?;
-        let b = r.boards.get(board as usize - 1)?;
+        let r = self.played.get(round.checked_sub(1)? as usize)?;
+        let b = r.boards.get(board.checked_sub(1)? as usize)?;
         b.position.as_ref().or(r.draw.as_ref()).map(|d| d.id)
     }
 

@@ -1,34 +1,65 @@
-//! An event out to other programs: FIDE's TRF (for rating officers and pairing programs) and
+//! An event out to other programs: FIDE's TRF (for rating officers and pairing programs),
 //! PGN (every board with the round's start position and its result, and the moves of games
-//! played on the server).
+//! played on the server) and the JSON document that `import` reads back.
+//!
+//! Every export takes any document, checked or not (the database may hold one written by an
+//! older version): a player index that names no player is written as an unknown player, a
+//! position outside 0..959 as no position, never a panic.
 
-use crate::event::{BoardResult, Event, RoundBye};
+use crate::event::{BoardResult, Event, Player, RoundBye};
 use crate::model::Color;
 use crate::standings::standings;
 use crate::trf::{TrfFile, TrfPlayer, TrfRound};
 use chess960_core::StartId;
 use chess960_pgn::{game_to_string, Game, Variant, WriteOptions};
 
+/// The JSON document of a whole event (`{"chess960_event": 1, "event": …}`), as
+/// [`crate::import::from_json`] reads it back.
+pub fn to_json(e: &Event) -> String {
+    #[derive(serde::Serialize)]
+    struct Doc<'a> {
+        chess960_event: u32,
+        event: &'a Event,
+    }
+    let doc = Doc {
+        chess960_event: crate::import::JSON_VERSION,
+        event: e,
+    };
+    // An event holds only strings, numbers and lists: serialising it cannot fail.
+    serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+}
+
 /// The event as a TRF file: players numbered by pairing order ([`Event::pairing_order`]), points and places from the standings, every paired round, and the absences
 /// already known for the next round (`H`, `F`, `Z`) so that a pairing program pairs it as we do.
 pub fn to_trf(e: &Event) -> TrfFile {
-    let order = e.pairing_order();
+    let order: Vec<usize> = e
+        .pairing_order()
+        .into_iter()
+        .filter(|&i| i < e.players.len())
+        .collect();
     let mut number = vec![0u32; e.players.len()];
     for (k, &i) in order.iter().enumerate() {
         number[i] = k as u32 + 1;
     }
     let places = standings(e);
-    let place_of = |i: usize| places.iter().find(|s| s.player == i).map_or(0, |s| s.place);
+    let mut place = vec![0u32; e.players.len()];
+    for s in &places {
+        if let Some(p) = place.get_mut(s.player) {
+            *p = s.place;
+        }
+    }
     let paired = e.rounds_paired();
     let players = order
         .iter()
-        .map(|&i| {
-            let p = &e.players[i];
-            let mut rounds: Vec<TrfRound> = e.played[..paired as usize]
+        .filter_map(|&i| Some((i, e.players.get(i)?)))
+        .map(|(i, p)| {
+            let mut rounds: Vec<TrfRound> = e
+                .played
                 .iter()
+                .take(paired as usize)
                 .map(|r| trf_round(r, i, &number))
                 .collect();
-            let next = paired + 1;
+            let next = paired.saturating_add(1);
             if next <= e.total_rounds() {
                 let absence = if p.withdrawn.is_some_and(|w| next >= w) || next < p.joined {
                     Some('Z')
@@ -60,7 +91,7 @@ pub fn to_trf(e: &Event) -> TrfFile {
                 fide_id: p.fide_id.map_or(String::new(), |id| id.to_string()),
                 birth: String::new(),
                 points: e.score(i),
-                rank: place_of(i),
+                rank: place[i],
                 rounds,
             }
         })
@@ -86,13 +117,24 @@ pub fn to_trf(e: &Event) -> TrfFile {
     }
 }
 
+/// The player at `i`, or a nameless stand-in when the index names no player.
+fn player_or_unknown(e: &Event, i: usize) -> Player {
+    e.players
+        .get(i)
+        .cloned()
+        .unwrap_or_else(|| Player::named(format!("unknown player (index {i})")))
+}
+
 fn trf_round(r: &crate::event::EventRound, player: usize, number: &[u32]) -> TrfRound {
     for b in &r.boards {
         let white = b.white == player;
         if !white && b.black != player {
             continue;
         }
-        let opp = number[if white { b.black } else { b.white }];
+        // An opponent that is no player (a damaged document): the round reads as no game.
+        let Some(&opp) = number.get(if white { b.black } else { b.white }) else {
+            break;
+        };
         let color = Some(if white { Color::White } else { Color::Black });
         let code = match (b.result, white) {
             (None, _) => ' ',
@@ -133,14 +175,18 @@ pub fn to_pgn(e: &Event, moves: &dyn Fn(&str) -> Option<Game>) -> String {
         let round = k as u32 + 1;
         for (j, b) in r.boards.iter().enumerate() {
             let board = j as u32 + 1;
-            let id = e.board_position(round, board);
+            // A position outside 0..959 (a damaged document) is written as none.
+            let id = e
+                .board_position(round, board)
+                .filter(|&id| StartId::new(id as u32).is_ok());
             let mut g = b.game.as_deref().and_then(moves).unwrap_or_else(|| {
-                let start = StartId::new(id.unwrap_or(518) as u32)
-                    .expect("0..959")
+                let start = id
+                    .and_then(|id| StartId::new(id as u32).ok())
+                    .unwrap_or(StartId::CLASSICAL)
                     .position();
                 Game::new(start, Variant::Chess960)
             });
-            let (w, bl) = (&e.players[b.white], &e.players[b.black]);
+            let (w, bl) = (player_or_unknown(e, b.white), player_or_unknown(e, b.black));
             let result = match b.result {
                 Some(BoardResult::WhiteWins | BoardResult::WhiteForfeit) => {
                     chess960_core::GameResult::WhiteWins

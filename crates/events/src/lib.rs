@@ -10,10 +10,14 @@
 //!   (`examples/bbp_compare.rs`, docs/events.md).
 //! - [`roundrobin`]: the Berger tables (C.05 Annex 1).
 //! - [`standings`]: standings with tie-breaks (C.07) and the crosstable.
-//! - [`trf`], [`export`], [`import`]: FIDE's TRF in and out, PGN out.
+//! - [`trf`], [`export`], [`import`]: FIDE's TRF in and out, PGN out, the JSON document of
+//!   a whole event out and in.
+//! - [`validate`]: the checks of a whole event document ([`event::Event::validate`]), which
+//!   every import passes through; [`check`]: the robustness check of the fuzz target.
 //! - [`model`]: the history a Swiss round is paired from.
 #![warn(missing_docs)]
 
+pub mod check;
 pub mod event;
 pub mod export;
 pub mod import;
@@ -24,4 +28,5 @@ pub mod roundrobin;
 pub mod standings;
 pub mod swiss;
 pub mod trf;
+pub mod validate;
 pub mod wide;

@@ -52,6 +52,16 @@ pub struct PositionDraw {
     pub steps: Vec<String>,
 }
 
+/// The longest outcomes a physical draw takes (characters): a die's five rolls are
+/// `2,3,3,2,4`, and even a long run of rerolls stays far below this.
+pub const MAX_OUTCOMES: usize = 1000;
+/// The most steps a recorded draw has. The longest seen in 20,000 seeded draws of each method
+/// is 21 (the die, with its rerolls); outcomes of [`MAX_OUTCOMES`] characters give fewer than
+/// this.
+pub const MAX_STEPS: usize = 1000;
+/// The longest step of a recorded draw (characters); the methods' longest is about 220.
+pub const MAX_STEP: usize = 500;
+
 /// What the event allows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PositionRules {
@@ -99,9 +109,19 @@ impl SplitMix {
 
 /// The positions `rules` allow, given those played already.
 pub fn allowed(rules: PositionRules, played: &[u16]) -> Vec<u16> {
+    // A table rather than `played.contains` for each of the 960: checking every draw of an
+    // event with a position per board stays linear in its positions.
+    let mut seen = [false; 960];
+    if rules.no_repeat {
+        for &id in played {
+            if let Some(s) = seen.get_mut(id as usize) {
+                *s = true;
+            }
+        }
+    }
     (0..960u16)
         .filter(|&id| !(rules.exclude_518 && id == 518))
-        .filter(|id| !(rules.no_repeat && played.contains(id)))
+        .filter(|&id| !seen[id as usize])
         .collect()
 }
 
@@ -118,8 +138,11 @@ fn why_not(id: u16, rules: PositionRules, played: &[u16]) -> Option<String> {
 }
 
 fn describe(id: u16) -> String {
-    let rank = StartId::new(id as u32).expect("0..959").back_rank();
-    format!("position {id}: {rank}")
+    match StartId::new(id as u32) {
+        Ok(s) => format!("position {id}: {}", s.back_rank()),
+        // Only from a list that was not checked (a damaged document); never drawn.
+        Err(_) => format!("position {id}"),
+    }
 }
 
 impl PositionDraw {
@@ -169,6 +192,13 @@ impl PositionDraw {
         let m: Method = method
             .parse()
             .map_err(|e: chess960_draw::UnknownMethod| PositionError(e.to_string()))?;
+        // The same bound as an imported document's (`Event::validate`): what is stored stays
+        // small, and a mistyped paste is refused before it is replayed.
+        if let Some(p) = outcomes.and_then(|o| {
+            crate::validate::text_problem("the outcomes text", o.trim(), MAX_OUTCOMES)
+        }) {
+            return Err(PositionError(p.to_string()));
+        }
         let drawn = match (seed, outcomes) {
             (_, Some(o)) => chess960_draw::replay(m, o),
             (Some(s), None) => chess960_draw::draw_seeded(m, s),
@@ -223,9 +253,10 @@ impl PositionDraw {
             PositionError(format!(
                 "the event's list has {} positions; round {} has none",
                 list.len(),
-                index + 1
+                index.saturating_add(1)
             ))
         })?;
+        StartId::new(id as u32).map_err(|e| PositionError(e.to_string()))?;
         Ok(PositionDraw {
             id,
             how: DrawKind::List { index },

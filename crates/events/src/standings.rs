@@ -7,6 +7,10 @@
 //! opponent's Buchholz, the player's rounds without a game count as draws. Buchholz Cut-1
 //! drops the lowest value. Direct encounter separates a group of tied players only when all
 //! of them have played each other. Ties that no tie-break separates share their place.
+//!
+//! Any document is read without a panic (the database may hold one written by an older
+//! version): a board whose opponent is no player counts as a round without a game, and sums
+//! saturate instead of overflowing.
 
 use crate::event::{BoardResult, Event, Tiebreak};
 use std::collections::HashMap;
@@ -35,6 +39,7 @@ enum Entry {
 }
 
 fn entries(e: &Event, player: usize) -> Vec<Entry> {
+    let n = e.players.len();
     e.played
         .iter()
         .filter(|r| r.paired)
@@ -43,7 +48,7 @@ fn entries(e: &Event, player: usize) -> Vec<Entry> {
             for b in &r.boards {
                 if b.white == player || b.black == player {
                     let opp = if b.white == player { b.black } else { b.white };
-                    if b.result.is_some_and(BoardResult::played) {
+                    if b.result.is_some_and(BoardResult::played) && opp < n {
                         return Entry::Game(opp, pts);
                     }
                 }
@@ -51,6 +56,11 @@ fn entries(e: &Event, player: usize) -> Vec<Entry> {
             Entry::NoGame(pts)
         })
         .collect()
+}
+
+/// The sum of `v`, saturating (a stored document's points are not bounded until validated).
+fn total(v: impl IntoIterator<Item = u64>) -> u64 {
+    v.into_iter().fold(0, u64::saturating_add)
 }
 
 /// What the tie-breaks read, computed once for all players.
@@ -75,20 +85,19 @@ impl Facts {
         let adjusted = entries
             .iter()
             .map(|es| {
-                es.iter()
-                    .map(|x| match *x {
-                        Entry::Game(_, p) => p as u64,
-                        Entry::NoGame(_) => e.points.draw as u64,
-                    })
-                    .sum::<u64>()
-                    * 10
+                total(es.iter().map(|x| match *x {
+                    Entry::Game(_, p) => p as u64,
+                    Entry::NoGame(_) => e.points.draw as u64,
+                }))
+                .saturating_mul(10)
             })
             .collect();
-        let mut against = HashMap::new();
+        let mut against: HashMap<(usize, usize), u64> = HashMap::new();
         for (i, es) in entries.iter().enumerate() {
             for x in es {
                 if let Entry::Game(o, p) = *x {
-                    *against.entry((i, o)).or_insert(0) += p as u64 * 10;
+                    let v = against.entry((i, o)).or_insert(0);
+                    *v = v.saturating_add(p as u64 * 10);
                 }
             }
         }
@@ -123,9 +132,9 @@ impl Facts {
                     Entry::NoGame(p) => (own, p as u64),
                 };
                 // The opponent's score times the fraction of a win scored against him.
-                opp_score * pts / self.win.max(1)
+                opp_score.saturating_mul(pts) / self.win.max(1)
             })
-            .sum()
+            .fold(0, u64::saturating_add)
     }
 
     fn wins(&self, player: usize) -> u64 {
@@ -140,11 +149,17 @@ impl Facts {
     /// Direct encounter within `group`: the points each scored against the others, if every
     /// two of them have played.
     fn direct_encounter(&self, group: &[usize]) -> Vec<Option<u64>> {
+        // Nobody has met more others than he has rounds: a larger group cannot have all met,
+        // and is not looked at pair by pair.
+        let rounds = self.entries.first().map_or(0, Vec::len);
+        if group.len() > rounds + 1 {
+            return vec![None; group.len()];
+        }
         let mut pts = vec![0u64; group.len()];
         for (a, &p) in group.iter().enumerate() {
             for &q in group.iter().filter(|&&q| q != p) {
                 match self.against.get(&(p, q)) {
-                    Some(x) => pts[a] += x,
+                    Some(x) => pts[a] = pts[a].saturating_add(*x),
                     None => return vec![None; group.len()],
                 }
             }
@@ -159,10 +174,11 @@ pub fn standings(e: &Event) -> Vec<Standing> {
     let f = Facts::of(e);
     let global = |t: Tiebreak, i: usize| -> Option<u64> {
         match t {
-            Tiebreak::Buchholz => Some(f.buchholz_values(i).iter().sum()),
+            Tiebreak::Buchholz => Some(total(f.buchholz_values(i))),
             Tiebreak::BuchholzCut1 => {
                 let v = f.buchholz_values(i);
-                Some(v.iter().sum::<u64>() - v.iter().min().copied().unwrap_or(0))
+                let least = v.iter().min().copied().unwrap_or(0);
+                Some(total(v).saturating_sub(least))
             }
             Tiebreak::SonnebornBerger => Some(f.sonneborn_berger(i)),
             Tiebreak::Wins => Some(f.wins(i)),
@@ -172,11 +188,18 @@ pub fn standings(e: &Event) -> Vec<Standing> {
     let points: Vec<u32> = f.score.iter().map(|&s| (s / 10) as u32).collect();
     let mut values: Vec<Vec<Option<u64>>> = vec![vec![None; e.tiebreaks.len()]; n];
     // Groups of players still tied, best first.
+    // Pairing numbers once, not a search of the order in every comparison.
+    let mut number: Vec<Option<usize>> = vec![None; n];
+    for (k, &i) in e.order.iter().enumerate() {
+        if let Some(slot) = number.get_mut(i) {
+            slot.get_or_insert(k + 1);
+        }
+    }
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by(|&a, &b| {
         points[b]
             .cmp(&points[a])
-            .then(e.pairing_number(a).cmp(&e.pairing_number(b)))
+            .then(number[a].cmp(&number[b]))
             .then(a.cmp(&b))
     });
     let mut groups: Vec<Vec<usize>> = Vec::new();
@@ -238,13 +261,14 @@ pub fn standings(e: &Event) -> Vec<Standing> {
                 tiebreaks: values[i].clone(),
             });
         }
-        place += g.len() as u32;
+        place = place.saturating_add(g.len() as u32);
     }
     out
 }
 
 /// A crosstable cell: the opponent's number (as `number_of` gives it), colour and result, as
-/// `12w1`, `5b=`, `3w+` (a forfeit win); `PAB`, `H`, `F` for byes, `-` when not paired.
+/// `12w1`, `5b=`, `3w+` (a forfeit win); `PAB`, `H`, `F` for byes, `-` when not paired; `?`
+/// for an opponent that is no player (a damaged document; `number_of` is not asked then).
 pub fn crosstable_cell(
     e: &Event,
     round: usize,
@@ -260,6 +284,9 @@ pub fn crosstable_cell(
             continue;
         }
         let opp = if white { b.black } else { b.white };
+        if opp >= e.players.len() {
+            return "?".into();
+        }
         let c = if white { 'w' } else { 'b' };
         let res = match (b.result, white) {
             (None, _) => "",

@@ -304,7 +304,12 @@ fn parse_tenths(s: &str) -> Option<u32> {
     if whole.is_empty() || frac.len() != 1 {
         return None;
     }
-    Some(whole.parse::<u32>().ok()? * 10 + frac.parse::<u32>().ok()?)
+    // Checked: a `162` line may hold any number of digits.
+    whole
+        .parse::<u32>()
+        .ok()?
+        .checked_mul(10)?
+        .checked_add(frac.parse::<u32>().ok()?)
 }
 
 fn read_points(c: &[char], line: usize) -> Result<PointSystem, TrfError> {
@@ -502,6 +507,9 @@ impl TrfFile {
     /// What the pairing of round `round` (from 1) reads: the rounds before it, and who is
     /// absent from it (a bye or no entry there while later rounds exist).
     pub fn history(&self, round: usize) -> Result<SwissHistory, TrfError> {
+        if round == 0 {
+            return Err(err(0, "round 0: rounds start at 1"));
+        }
         let played = self.rounds_played();
         let total = self.total_rounds.unwrap_or(played).max(round);
         let all = self.rounds(round)?;
@@ -510,7 +518,8 @@ impl TrfFile {
             .into_iter()
             .zip(order)
             .map(|(mut rounds, i)| {
-                let now = rounds.pop().expect("round ≥ 1");
+                // `round` ≥ 1 entries were made for every player (checked above).
+                let now = rounds.pop().unwrap_or(Round::Bye(ByeKind::Zero));
                 // A round not played yet: only an entry written for it (a bye, `0000 - Z`)
                 // keeps a player out. A round played: no entry means absent.
                 let written = self.players[i].rounds.len() >= round;
@@ -587,7 +596,7 @@ pub fn write(f: &TrfFile) -> String {
             .rounds
             .iter()
             .map(|r| r.to_round(&index_of).map_or(0, |r| f.points.points(&r)))
-            .sum();
+            .fold(0, u32::saturating_add);
         let mut line = format!(
             "001 {:>4} {:1}{:>3} {:<33} {:>4} {:>3} {:>11} {:<10} {:>4} {:>4}",
             p.id,

@@ -9,7 +9,7 @@ use chess960_draw::rng::SplitMix64;
 use chess960_events::event::{
     BoardResult, ByeRequest, DrawSpec, Event, EventRound, Format, Player, RoundBye, Side, Tiebreak,
 };
-use chess960_events::export::{to_pgn, to_trf};
+use chess960_events::export::{to_json, to_pgn, to_trf};
 use chess960_events::standings::{crosstable_cell, show, standings};
 use chess960_events::trf;
 use chess960_store::{EventStore, GameStore, StoreError, StoredEvent};
@@ -342,7 +342,12 @@ pub struct ExportArgs {
 /// `event import`.
 #[derive(Debug, Args)]
 #[command(
-    about = "Import an event: a JSON file from 'export' (whole), or a FIDE TRF file (players, pairings, results)"
+    about = "Import an event: a JSON file from 'export' (whole), or a FIDE TRF file (players, pairings, results)",
+    long_about = "Import an event: a JSON file from 'export' (whole), or a FIDE TRF file (players, \
+pairings, results). The event is kept only if it passes every check a live event passes (at most \
+500 players and 99 rounds, texts of at most 200 characters, player numbers that exist, nobody \
+twice in a round, rounds in order, every recorded draw repeated); otherwise one line names the \
+file and the place of the first problem, and nothing is saved."
 )]
 pub struct ImportArgs {
     /// The file (.json or .trf).
@@ -544,13 +549,19 @@ pub fn run(args: &EventArgs) -> CliResult<String> {
                     })?)
                 };
                 s.event.set_result(a.round, board, result).map_err(ev_err)?;
-                let b = &s.event.played[a.round as usize - 1].boards[board as usize - 1];
+                // `set_result` found the board: the round and board exist.
+                let (white, black) = s
+                    .event
+                    .played
+                    .get(a.round as usize - 1)
+                    .and_then(|r| r.boards.get(board as usize - 1))
+                    .map_or((usize::MAX, usize::MAX), |b| (b.white, b.black));
                 let _ = writeln!(
                     out,
                     "round {} board {board}: {} – {}  {}",
                     a.round,
-                    s.event.players[b.white].name,
-                    s.event.players[b.black].name,
+                    name_of(&s.event, white),
+                    name_of(&s.event, black),
                     result.map_or("(cleared)", BoardResult::text)
                 );
             }
@@ -694,6 +705,9 @@ fn new(store: &Db, a: &NewArgs) -> CliResult<String> {
             })
             .collect::<CliResult<_>>()?;
     }
+    // The checks of an imported event, so that what `new` makes imports again (the lengths
+    // of the texts, the number of tie-breaks and listed positions).
+    e.validate().map_err(|x| CliError::new(x.to_string()))?;
     let s = store
         .ev()
         .create_event(&e, None)
@@ -816,18 +830,20 @@ fn draw(store: &Db, a: &DrawArgs) -> CliResult<String> {
     for (i, step) in d.steps.iter().enumerate() {
         let _ = writeln!(out, "{:>3}. {step}", i + 1);
     }
-    let id = StartId::new(d.id as u32).expect("0..959");
-    let _ = write!(
-        out,
-        "\n{}\nPosition {}: {}   X-FEN {}\n",
-        id.position().board().to_unicode(false),
-        d.id,
-        id.back_rank(),
-        id.position().fen()
-    );
+    // Every draw gives 0..959 (a repeat takes an earlier round's, checked the same way).
+    if let Ok(id) = StartId::new(d.id as u32) {
+        let _ = write!(
+            out,
+            "\n{}\nPosition {}: {}   X-FEN {}\n",
+            id.position().board().to_unicode(false),
+            d.id,
+            id.back_rank(),
+            id.position().fen()
+        );
+    }
     if s.event.positions.per_board {
-        let r = &s.event.played[round as usize - 1];
-        for (k, b) in r.boards.iter().enumerate() {
+        let r = s.event.played.get(round as usize - 1);
+        for (k, b) in r.iter().flat_map(|r| r.boards.iter().enumerate()) {
             if let Some(p) = &b.position {
                 let _ = writeln!(out, "board {}: position {}", k + 1, p.id);
             }
@@ -836,9 +852,12 @@ fn draw(store: &Db, a: &DrawArgs) -> CliResult<String> {
     Ok(out)
 }
 
-/// Who a player is on a list: `Name (rating)`.
+/// Who a player is on a list: `Name (rating)`. (An index that names no player, in a document
+/// an older version stored, is shown as such: the lists never panic.)
 fn who(e: &Event, i: usize) -> String {
-    let p = &e.players[i];
+    let Some(p) = e.players.get(i) else {
+        return format!("(no player {})", i.saturating_add(1));
+    };
     match p.rating {
         Some(r) => format!("{} ({r})", p.name),
         None => p.name.clone(),
@@ -855,31 +874,46 @@ fn pts(tenths: u32) -> String {
 
 /// Points a player had before `round`.
 fn points_before(e: &Event, player: usize, round: u32) -> u32 {
-    e.played[..round as usize - 1]
+    e.played
         .iter()
+        .take(round.saturating_sub(1) as usize)
         .map(|r| e.points_in(r, player))
-        .sum()
+        .fold(0, u32::saturating_add)
+}
+
+/// A player's name, or a stand-in for an index that names no player.
+fn name_of(e: &Event, i: usize) -> String {
+    e.players.get(i).map_or_else(
+        || format!("(no player {})", i.saturating_add(1)),
+        |p| p.name.clone(),
+    )
 }
 
 /// The pairing list (and result sheet) of a round.
 fn sheet(e: &Event, round: u32, results: bool) -> String {
-    let r: &EventRound = &e.played[round as usize - 1];
+    let empty = EventRound::default();
+    let r: &EventRound = round
+        .checked_sub(1)
+        .and_then(|k| e.played.get(k as usize))
+        .unwrap_or(&empty);
     let mut out = format!("{} — round {round}", e.name);
     if !e.time_control.is_empty() {
         out += &format!(" — {}", e.time_control);
     }
     out.push('\n');
     match &r.draw {
-        Some(d) => {
-            let id = StartId::new(d.id as u32).expect("0..959");
-            let _ = writeln!(
-                out,
-                "Start position {}: {}  (X-FEN {})",
-                d.id,
-                id.back_rank(),
-                id.position().fen()
-            );
-        }
+        Some(d) => match StartId::new(d.id as u32) {
+            Ok(id) => {
+                let _ = writeln!(
+                    out,
+                    "Start position {}: {}  (X-FEN {})",
+                    d.id,
+                    id.back_rank(),
+                    id.position().fen()
+                );
+            }
+            Err(_) => out += &format!("Start position {}: not one of 0..959\n", d.id),
+        },
         None if e.positions.per_board => {}
         None => out += "Start position: not drawn yet (chess960 event draw)\n",
     }
@@ -930,18 +964,22 @@ fn sheet(e: &Event, round: u32, results: bool) -> String {
 }
 
 fn round_json(e: &Event, round: u32) -> serde_json::Value {
-    let r = &e.played[round as usize - 1];
+    let empty = EventRound::default();
+    let r = round
+        .checked_sub(1)
+        .and_then(|k| e.played.get(k as usize))
+        .unwrap_or(&empty);
     json!({
         "round": round,
         "position": r.draw.as_ref().map(|d| d.id),
         "boards": r.boards.iter().enumerate().map(|(k, b)| json!({
             "board": k + 1,
-            "white": {"player": b.white + 1, "name": e.players[b.white].name},
-            "black": {"player": b.black + 1, "name": e.players[b.black].name},
+            "white": {"player": b.white.saturating_add(1), "name": name_of(e, b.white)},
+            "black": {"player": b.black.saturating_add(1), "name": name_of(e, b.black)},
             "result": b.result.map(BoardResult::text),
             "position": e.board_position(round, k as u32 + 1),
         })).collect::<Vec<_>>(),
-        "byes": r.byes.iter().map(|(p, k)| json!({"player": p + 1, "name": e.players[*p].name, "kind": k})).collect::<Vec<_>>(),
+        "byes": r.byes.iter().map(|(p, k)| json!({"player": p.saturating_add(1), "name": name_of(e, *p), "kind": k})).collect::<Vec<_>>(),
     })
 }
 
@@ -952,8 +990,8 @@ fn standings_json(e: &Event) -> serde_json::Value {
         "standings": rows.iter().map(|s| json!({
             "place": s.place,
             "player": s.player + 1,
-            "name": e.players[s.player].name,
-            "rating": e.players[s.player].rating,
+            "name": name_of(e, s.player),
+            "rating": e.players.get(s.player).and_then(|p| p.rating),
             "points": s.points as f64 / 10.0,
             "tiebreaks": s.tiebreaks.iter().map(|v| v.map(|x| x as f64 / 100.0)).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
@@ -979,7 +1017,7 @@ fn standings_text(e: &Event, crosstable: bool) -> String {
     }
     out.push('\n');
     // The crosstable names opponents by pairing number (the No. column).
-    let number = |i: usize| e.pairing_number(i).unwrap_or(i + 1);
+    let number = |i: usize| e.pairing_number(i).unwrap_or(i.saturating_add(1));
     let mut last_place = 0;
     for s in &rows {
         let place = if s.place == last_place {
@@ -1078,11 +1116,7 @@ fn export(store: &Db, a: &ExportArgs) -> CliResult<String> {
     let s = load(store, &a.event)?;
     let text = match a.format.trim() {
         "trf" => trf::write(&to_trf(&s.event)),
-        "json" => {
-            serde_json::to_string_pretty(&json!({"chess960_event": 1, "event": s.event}))
-                .map_err(|e| CliError::new(e.to_string()))?
-                + "\n"
-        }
+        "json" => to_json(&s.event),
         "pgn" => {
             let lookup = |key: &str| -> Option<chess960_pgn::Game> {
                 let game = store
@@ -1125,32 +1159,10 @@ fn import(store: &Db, a: &ImportArgs) -> CliResult<String> {
     }
     let text = std::fs::read_to_string(&a.file)
         .map_err(|e| CliError::new(format!("{}: {e}", a.file.display())))?;
-    let event = if text.trim_start().starts_with('{') {
-        #[derive(serde::Deserialize)]
-        struct Doc {
-            chess960_event: u32,
-            event: Event,
-        }
-        let doc: Doc = serde_json::from_str(&text).map_err(|e| {
-            CliError::new(format!("{}: not an exported event: {e}", a.file.display()))
-        })?;
-        if doc.chess960_event != 1 {
-            return Err(CliError::new(format!(
-                "{}: event format {} is newer than this program",
-                a.file.display(),
-                doc.chess960_event
-            )));
-        }
-        doc.event
-    } else {
-        let f =
-            trf::read(&text).map_err(|e| CliError::new(format!("{}: {e}", a.file.display())))?;
-        chess960_events::import::from_trf(&f)
-            .map_err(|e| CliError::new(format!("{}: {e}", a.file.display())))?
-    };
-    event
-        .verify_draws()
-        .map_err(|(r, e)| CliError::new(format!("{}: round {r}: {e}", a.file.display())))?;
+    // JSON or TRF, and every check a live event passes (counts, sizes, names, indices,
+    // rounds, results, draws): an imported event is one the live operations could have made.
+    let event = chess960_events::import::read(&text)
+        .map_err(|e| CliError::new(format!("{}: {e}", a.file.display())))?;
     let s = store
         .ev()
         .create_event(&event, None)
