@@ -496,3 +496,59 @@ fn gzip_and_zstd_files_import_as_their_text() {
         );
     }
 }
+
+#[test]
+fn an_events_game_is_kept_while_the_event_exists() {
+    // Issue 37: an event's game deleted made its board's result impossible to come in.
+    let dir = scratch("event-game");
+    let db = dir.join("g.sqlite3");
+    let pgn = dir.join("in.pgn");
+    std::fs::write(&pgn, GAMES).unwrap();
+    run(&db, &["import", pgn.to_str().unwrap()]);
+    let out = run(&db, &["list", "--json"]);
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let key = v["games"][0]["key"].as_str().unwrap().to_string();
+    let event = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_chess960"))
+            .arg("event")
+            .arg("--db")
+            .arg(&db)
+            .args(args)
+            .env_remove("CHESS960_DB")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        stdout(&out)
+    };
+    // A paired round whose board 1 was played as that game (the server records it so).
+    event(&["new", "Club Night", "--swiss", "--rounds", "1"]);
+    event(&["add", "1", "Ann"]);
+    event(&["add", "1", "Ben"]);
+    event(&["draw", "1"]);
+    event(&["pair", "1"]);
+    let mut doc: Value =
+        serde_json::from_str(&event(&["export", "1", "--format", "json"])).unwrap();
+    doc["event"]["played"][0]["boards"][0]["game"] = Value::String(key.clone());
+    let file = dir.join("event.json");
+    std::fs::write(&file, doc.to_string()).unwrap();
+    event(&["delete", "1"]);
+    event(&["import", file.to_str().unwrap()]);
+    let out = run(&db, &["delete", &key]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("round 1, board 1 of event Club Night") && err.contains("nothing was deleted"),
+        "{err}"
+    );
+    assert_eq!(run(&db, &["show", &key]).status.code(), Some(0));
+    // Once the event is gone (as the message says), the game is the owner's to delete.
+    let id = err
+        .split("chess960 event delete ")
+        .nth(1)
+        .and_then(|rest| rest.split(')').next())
+        .unwrap_or_else(|| panic!("no command in {err}"))
+        .to_string();
+    event(&["delete", &id]);
+    let out = run(&db, &["delete", &key]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}

@@ -18,9 +18,22 @@ struct Serve {
 
 impl Serve {
     fn start(args: &[&str]) -> Serve {
+        Serve::start_in(Command::new(env!("CARGO_BIN_EXE_chess960")), args)
+    }
+
+    /// As [`Serve::start`], in a process that may have at most `files` open files.
+    fn start_with_files(files: u32, args: &[&str]) -> Serve {
+        let mut sh = Command::new("sh");
+        sh.arg("-c")
+            .arg(format!("ulimit -n {files} && exec \"$0\" \"$@\""))
+            .arg(env!("CARGO_BIN_EXE_chess960"));
+        Serve::start_in(sh, args)
+    }
+
+    fn start_in(mut command: Command, args: &[&str]) -> Serve {
         let dir = tempfile::tempdir().expect("temp dir");
         let db = dir.path().join("games.sqlite3");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_chess960"))
+        let mut child = command
             .args(["serve", "--port", "0", "--db"])
             .arg(&db)
             .args(args)
@@ -273,4 +286,90 @@ fn abandon_after_aborts_a_game_whose_player_never_moves() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--abandon-after"));
     s.stop();
+}
+
+#[cfg(target_os = "linux")]
+/// Lets this test process open as many files as it may (the soft limit up to the hard one):
+/// the test below holds a thousand connections.
+fn raise_files_limit() -> u64 {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit and setrlimit read and write the struct they are given.
+    unsafe {
+        assert_eq!(libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit), 0);
+        limit.rlim_cur = limit.rlim_max;
+        libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+        assert_eq!(libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit), 0);
+    }
+    limit.rlim_cur
+}
+
+/// What a client's connection says now: closed by the server, or still open.
+fn closed(stream: &mut TcpStream) -> bool {
+    let mut buf = [0u8; 512];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) => return true,
+            // The 503 of a refused connection: read on to its end.
+            Ok(_) => continue,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return false,
+            Err(_) => return true, // reset
+        }
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_thousand_slow_or_idle_connections_keep_nobody_out_and_are_closed() {
+    // The attack of issue 37: a server allowed 256 open files, and more connections than
+    // that opened and left silent, or fed a header byte now and then. Before, the server
+    // held every one of them and answered nobody.
+    let files = raise_files_limit();
+    assert!(
+        files >= 1200,
+        "this test needs 1,200 open files; the hard limit is {files}"
+    );
+    let s = Serve::start_with_files(256, &["--head-timeout", "2", "--idle-timeout", "4"]);
+    let opened = std::time::Instant::now();
+    let mut conns = Vec::new();
+    for i in 0..1000 {
+        let mut c = TcpStream::connect(("127.0.0.1", s.port)).expect("connect");
+        if i % 2 == 1 {
+            // The slow ones start a request and never finish its head.
+            let _ = c.write_all(b"GET /api/levels HTTP/1.1\r\nHo");
+        }
+        c.set_nonblocking(true).unwrap();
+        conns.push((i % 2 == 1, c));
+    }
+    // A plain request is answered at once.
+    let asked = std::time::Instant::now();
+    assert_eq!(s.status("/api/levels", None, ""), 200);
+    assert!(
+        asked.elapsed() < Duration::from_secs(5),
+        "answered after {:?}",
+        asked.elapsed()
+    );
+    // Every attacking connection is closed: refused, replaced by a newer one, or timed out
+    // (2 s for a request head), though the slow ones keep sending.
+    let mut open = conns.len();
+    while open > 0 {
+        assert!(
+            opened.elapsed() < Duration::from_secs(8),
+            "{open} of 1,000 connections still open after {:?}",
+            opened.elapsed()
+        );
+        std::thread::sleep(Duration::from_millis(250));
+        conns.retain_mut(|(slow, c)| {
+            if *slow {
+                let _ = c.write(b"s");
+            }
+            !closed(c)
+        });
+        open = conns.len();
+    }
+    assert_eq!(s.status("/api/levels", None, ""), 200);
+    let err = s.stop();
+    assert!(!err.contains("panicked"), "{err}");
 }

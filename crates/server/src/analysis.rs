@@ -36,7 +36,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::mpsc;
 
@@ -63,52 +63,6 @@ pub const MAX_SESSIONS_PER_CLIENT: usize = 4;
 const MAX_PV: usize = 16;
 /// Moves of the better line written as a PGN variation on a judged move.
 const PGN_VARIATION_PLIES: usize = 10;
-
-// ---- the open sockets per client -------------------------------------------------------
-
-/// The analysis sockets open per client.
-#[derive(Default)]
-pub struct Sessions {
-    open: Mutex<HashMap<IpAddr, usize>>,
-}
-
-/// One open socket; leaving frees its place.
-pub struct Seat {
-    sessions: Arc<Sessions>,
-    client: IpAddr,
-}
-
-impl Sessions {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<IpAddr, usize>> {
-        self.open.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// A place for one more socket of `client`, unless it has [`MAX_SESSIONS_PER_CLIENT`].
-    fn enter(self: &Arc<Self>, client: IpAddr) -> Option<Seat> {
-        let mut open = self.lock();
-        let n = open.entry(client).or_insert(0);
-        if *n >= MAX_SESSIONS_PER_CLIENT {
-            return None;
-        }
-        *n += 1;
-        Some(Seat {
-            sessions: Arc::clone(self),
-            client,
-        })
-    }
-}
-
-impl Drop for Seat {
-    fn drop(&mut self) {
-        let mut open = self.sessions.lock();
-        if let Some(n) = open.get_mut(&self.client) {
-            *n -= 1;
-            if *n == 0 {
-                open.remove(&self.client);
-            }
-        }
-    }
-}
 
 // ---- positions -------------------------------------------------------------------------
 
@@ -276,7 +230,7 @@ pub async fn websocket(
     ws: ws_limits::Upgrade,
 ) -> ApiResult<Response> {
     let ws = ws_limits::accept(ws)?;
-    let seat = state.analysis_sessions().enter(client).ok_or_else(|| {
+    let seat = state.sockets().analysis.enter(client).ok_or_else(|| {
         ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             format!(
@@ -303,7 +257,12 @@ impl Drop for AbortOnDrop {
 
 type Out = mpsc::UnboundedSender<String>;
 
-async fn session(state: AppState, mut socket: WebSocket, _seat: Seat, client: IpAddr) {
+async fn session(
+    state: AppState,
+    mut socket: WebSocket,
+    _seat: ws_limits::SocketPlace,
+    client: IpAddr,
+) {
     let pool = state.games().ctx().pool.clone();
     let mut shutdown = state.shutdown_signal();
     let (tx, mut rx) = mpsc::unbounded_channel::<String>();

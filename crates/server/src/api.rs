@@ -949,14 +949,21 @@ pub async fn websocket(
     let Query(query) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let located = state.games().locate(&key).await?;
     let ws = crate::ws_limits::accept(ws)?;
+    let place = state.sockets().games.enter(client).ok_or_else(|| {
+        ApiError::too_many_requests(format!(
+            "this address has {MAX_GAME_SOCKETS_PER_CLIENT} game connections open already: \
+             close some of its pages"
+        ))
+    })?;
     let shutdown = state.shutdown_signal();
     let seat = query.seat.filter(|t| !t.trim().is_empty());
     // The client has nothing to say (moves go through HTTP): small messages only.
     let ws = crate::ws_limits::limited(ws);
     Ok(match (located, state.node().cloned()) {
-        (Located::Here(h), _) => {
-            ws.on_upgrade(move |socket| session(h, socket, shutdown, seat, client))
-        }
+        (Located::Here(h), _) => ws.on_upgrade(move |socket| async move {
+            session(h, socket, shutdown, seat, client).await;
+            drop(place);
+        }),
         (Located::Elsewhere(_), Some(node)) => ws.on_upgrade(move |socket| async move {
             // Another server runs the game: follow it, and go on here if it comes here.
             let follow = crate::cluster::follow_session(
@@ -971,10 +978,15 @@ pub async fn websocket(
             if let Some((socket, h)) = follow.await {
                 session(h, socket, shutdown, seat, client).await;
             }
+            drop(place);
         }),
         (Located::Elsewhere(_), None) => return Err(crate::cluster::Node::moved(&key).into()),
     })
 }
+
+/// The game WebSockets one client address may have open at once (a page per game watched
+/// or played; not counted for loopback, see `lib.rs`).
+pub const MAX_GAME_SOCKETS_PER_CLIENT: usize = 64;
 
 /// `GET /api/games/{key}/ws` query: the seat token, for the player (a WebSocket cannot carry
 /// the header from a browser).

@@ -13,6 +13,7 @@
 
 use crate::error::{ApiError, BODY_LIMIT};
 use axum::body::{Body, Bytes, HttpBody};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use http_body_util::BodyExt;
 use std::time::Duration;
@@ -28,14 +29,38 @@ pub const DRAIN_TIME: Duration = Duration::from_secs(5);
 /// and reads to the end of the connection, has it closed after this.
 pub const DRAIN_GAP: Duration = Duration::from_secs(1);
 
+/// The longest time a request's body may take to arrive whole (a megabyte in this time is
+/// 35 KB/s): a client sending it a byte now and then holds its connection no longer.
+pub const BODY_TIME: Duration = Duration::from_secs(30);
+
 /// Reads `body` whole: 413 past [`BODY_LIMIT`] (the rest drained meanwhile, see the module's
-/// doc), 400 when the client stops sending or sends something unreadable.
-pub async fn read(mut body: Body) -> Result<Bytes, ApiError> {
+/// doc), 408 when it takes longer than [`BODY_TIME`], 400 when the client stops sending or
+/// sends something unreadable.
+pub async fn read(body: Body) -> Result<Bytes, ApiError> {
+    read_within(body, BODY_TIME).await
+}
+
+async fn read_within(mut body: Body, time: Duration) -> Result<Bytes, ApiError> {
     if body.size_hint().lower() > BODY_LIMIT as u64 {
         return Err(refuse(body, 0));
     }
     let mut bytes = Vec::new();
-    while let Some(frame) = body.frame().await {
+    let deadline = tokio::time::Instant::now() + time;
+    loop {
+        let frame = match tokio::time::timeout_at(deadline, body.frame()).await {
+            Ok(Some(frame)) => frame,
+            Ok(None) => break,
+            Err(_) => {
+                return Err(ApiError::new(
+                    StatusCode::REQUEST_TIMEOUT,
+                    format!(
+                        "the request body did not arrive within {} s ({} bytes came)",
+                        time.as_secs(),
+                        bytes.len()
+                    ),
+                ))
+            }
+        };
         let frame = frame
             .map_err(|e| ApiError::bad_request(format!("cannot read the request body: {e}")))?;
         if let Some(data) = frame.data_ref() {
@@ -46,6 +71,15 @@ pub async fn read(mut body: Body) -> Result<Bytes, ApiError> {
         }
     }
     Ok(Bytes::from(bytes))
+}
+
+/// Reads and throws away the body of a request answered without it (a refusal), in a task
+/// of its own and within the bounds of the module's doc, so that the answer need not wait
+/// and the client still sending reads it instead of a reset.
+pub fn discard(body: Body) {
+    if body.size_hint().exact() != Some(0) {
+        tokio::spawn(drain(body, 0));
+    }
 }
 
 /// The 413 answer for a body whose declared length is over the limit, given at once; the
@@ -84,7 +118,6 @@ async fn drain(mut body: Body, seen: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use axum::http::StatusCode;
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Arc;
 
@@ -163,6 +196,21 @@ mod tests {
         let waited = started.elapsed();
         assert!(waited >= DRAIN_TIME && waited < DRAIN_TIME + Duration::from_millis(10));
         assert_eq!(read, (DRAIN_TIME.as_millis() / every.as_millis()) as u64);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_body_that_trickles_is_refused_after_its_time() {
+        let started = tokio::time::Instant::now();
+        let e = read(trickle(usize::MAX, Duration::from_millis(500)))
+            .await
+            .unwrap_err();
+        assert_eq!(e.status, StatusCode::REQUEST_TIMEOUT);
+        assert!(
+            e.message.contains("did not arrive within 30 s"),
+            "{}",
+            e.message
+        );
+        assert_eq!(started.elapsed(), BODY_TIME);
     }
 
     /// A body of `bytes` single bytes, one every `every`, then silence without an end.

@@ -62,11 +62,16 @@ pub enum Opponent {
 /// Creates the game for `client` and starts it; the view in the answer carries the seat token
 /// (the only time it is ever shown).
 pub async fn create_game(games: &Games, spec: NewGameSpec, client: IpAddr) -> GameResult<GameView> {
-    if spec.opponent == Opponent::Human && games.open_challenges(client) >= MAX_OPEN_CHALLENGES {
-        return Err(GameError::TooManyChallenges {
-            max: MAX_OPEN_CHALLENGES,
-        });
-    }
+    // Held until the challenge is in memory (where it counts as open): the count and the
+    // creation are one step.
+    let _place = match spec.opponent {
+        Opponent::Human => Some(games.reserve_challenge(client, MAX_OPEN_CHALLENGES).ok_or(
+            GameError::TooManyChallenges {
+                max: MAX_OPEN_CHALLENGES,
+            },
+        )?),
+        Opponent::Engine(_) | Opponent::Hotseat => None,
+    };
     let start = spec.start;
     // The start's number only when the position is exactly that start position (and none yet
     // for a start the players are still to place).

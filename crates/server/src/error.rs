@@ -122,7 +122,7 @@ fn status_of(e: &GameError) -> StatusCode {
         | E::StillPlaying => StatusCode::CONFLICT,
         E::BadStart(_) | E::IllegalMove(_) | E::BadPlacement(_) => StatusCode::UNPROCESSABLE_ENTITY,
         E::BeyondGame { .. } => StatusCode::BAD_REQUEST,
-        E::Seat(_) => StatusCode::FORBIDDEN,
+        E::Seat(_) | E::NotDeletable => StatusCode::FORBIDDEN,
         E::EngineUnavailable(_) | E::Moved { .. } => StatusCode::SERVICE_UNAVAILABLE,
         E::TooManyChallenges { .. } => StatusCode::TOO_MANY_REQUESTS,
         E::Unreadable { .. } | E::Worker(_) | E::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,

@@ -33,8 +33,25 @@ use std::sync::{Arc, Mutex};
 /// The request header that carries the arbiter's token.
 pub const HEADER: &str = "x-arbiter-token";
 
-/// One change at a time in this process (another process is held off by the revision).
-static WRITES: Mutex<()> = Mutex::new(());
+/// One change at a time per event in this process (another process is held off by the
+/// revision): the events are spread over these locks by key, so that a change to one event
+/// never waits for another's beyond a short save. Pairing holds none of them while it
+/// computes (see [`change_long`]).
+static WRITES: [Mutex<()>; 64] = [const { Mutex::new(()) }; 64];
+
+/// The write lock of the event `key`.
+fn write_lock(key: &str) -> std::sync::MutexGuard<'static, ()> {
+    let stripe = key
+        .bytes()
+        .fold(0usize, |h, b| h.wrapping_mul(31).wrapping_add(b as usize));
+    WRITES[stripe % WRITES.len()]
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+}
+
+/// Pairings computed at once: a round of a big open takes seconds of a core, so they run
+/// on a bounded number of the blocking pool's threads, the others waiting their turn.
+static PAIRINGS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
 
 fn event_err(e: EventError) -> ApiError {
     match e {
@@ -111,7 +128,7 @@ async fn change(
 ) -> ApiResult<Json<Value>> {
     let store = Arc::clone(&state.games().ctx().store);
     let view = job(move || {
-        let _one = WRITES.lock().unwrap_or_else(|p| p.into_inner());
+        let _one = write_lock(&key);
         let mut stored = load(store.as_ref(), &key)?;
         check_arbiter(&stored, &headers)?;
         chess960_store::events::take_results(store.as_ref(), &mut stored.event)?;
@@ -124,9 +141,49 @@ async fn change(
     Ok(Json(view))
 }
 
+/// As [`change`], for a change that takes long (a pairing): computed under no lock, on one
+/// of [`PAIRINGS`]' places, and saved over the revision it read, so that other events, and
+/// other requests on this one, never wait for it; an arbiter who changed the event
+/// meanwhile wins the race, and the pairing is refused (409) to be asked for again.
+async fn change_long(
+    state: &AppState,
+    key: String,
+    headers: HeaderMap,
+    change: impl FnOnce(&mut Event) -> Result<(), EventError> + Send + 'static,
+) -> ApiResult<Json<Value>> {
+    let _place = PAIRINGS
+        .acquire()
+        .await
+        .map_err(|e| ApiError::internal(format!("pairing: {e}")))?;
+    let store = Arc::clone(&state.games().ctx().store);
+    let view = job(move || {
+        let mut stored = load(store.as_ref(), &key)?;
+        check_arbiter(&stored, &headers)?;
+        chess960_store::events::take_results(store.as_ref(), &mut stored.event)?;
+        change(&mut stored.event).map_err(event_err)?;
+        let _one = write_lock(&key);
+        let events = store.event_store().ok_or_else(no_events)?;
+        stored.revision = events
+            .save_event(stored.id, stored.revision, &stored.event)
+            .map_err(|e| match e {
+                chess960_store::StoreError::Conflict(_) => ApiError::conflict(
+                    "the event changed while this round was paired (another change came \
+                     first): pair it again",
+                ),
+                e => ApiError::from(e),
+            })?;
+        Ok(view(&stored))
+    })
+    .await?;
+    Ok(Json(view))
+}
+
 /// A position as the pages show it.
 fn position_json(id: u16) -> Value {
-    let s = StartId::new(id as u32).expect("0..959");
+    // A stored document is read as it is: a number out of range shows as none.
+    let Ok(s) = StartId::new(id as u32) else {
+        return Value::Null;
+    };
     json!({"id": id, "back_rank": s.back_rank().to_string(), "fen": s.position().fen()})
 }
 
@@ -186,8 +243,8 @@ pub fn view(s: &StoredEvent) -> Value {
                 })),
                 "boards": r.boards.iter().enumerate().map(|(j, b)| json!({
                     "board": j + 1,
-                    "white": b.white + 1,
-                    "black": b.black + 1,
+                    "white": b.white.saturating_add(1),
+                    "black": b.black.saturating_add(1),
                     "result": b.result.map(BoardResult::text),
                     "position": e.board_position(round, j as u32 + 1).map(position_json),
                     "game": b.game,
@@ -370,7 +427,7 @@ pub async fn get(State(state): State<AppState>, Path(key): Path<String>) -> ApiR
             .flat_map(|r| &r.boards)
             .any(|b| b.game.is_some() && b.result.is_none())
         {
-            let _one = WRITES.lock().unwrap_or_else(|p| p.into_inner());
+            let _one = write_lock(&key);
             s = load(store.as_ref(), &key)?;
             if chess960_store::events::take_results(store.as_ref(), &mut s.event)? > 0 {
                 let events = store.event_store().ok_or_else(no_events)?;
@@ -552,7 +609,7 @@ pub async fn pair(
     let mut b = [0u8; 8];
     getrandom::fill(&mut b).map_err(|e| ApiError::internal(format!("no random numbers: {e}")))?;
     let seed = u64::from_le_bytes(b);
-    change(&state, key, headers, move |e| {
+    change_long(&state, key, headers, move |e| {
         e.pair(round, seed).map(|_| ())
     })
     .await
@@ -633,13 +690,20 @@ pub async fn export(
             _ => serde_json::to_string_pretty(&json!({"chess960_event": 1, "event": s.event}))
                 .unwrap_or_default(),
         };
+        // The file name: at most 100 characters of the name, ASCII letters and digits only
+        // (a stored name may be megabytes long, and clients refuse such a header; issue 37).
         let safe: String = s
             .event
             .name
             .chars()
+            .take(100)
             .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
             .collect();
-        Ok((text, format!("{}.{fmt}", safe.trim_matches('-'))))
+        let stem = match safe.trim_matches('-') {
+            "" => "event",
+            stem => stem,
+        };
+        Ok((text, format!("{stem}.{fmt}")))
     })
     .await?;
     let mut resp = text.into_response();
@@ -689,12 +753,18 @@ pub async fn games(
     let (stored, boards) = job(move || {
         let stored = load(store.as_ref(), &k2)?;
         check_arbiter(&stored, &h2)?;
-        let r = stored
-            .event
-            .played
-            .get(round as usize - 1)
+        let r = (round as usize)
+            .checked_sub(1)
+            .and_then(|i| stored.event.played.get(i))
             .filter(|r| r.paired)
             .ok_or_else(|| event_err(EventError::NotPaired(round)))?;
+        // A stored document is read as it is: an index that names nobody is shown as such.
+        let name = |i: usize| {
+            stored.event.players.get(i).map_or_else(
+                || format!("player {}", i.saturating_add(1)),
+                |p| p.name.clone(),
+            )
+        };
         let boards: Vec<(u32, u16, String, String)> = r
             .boards
             .iter()
@@ -705,12 +775,7 @@ pub async fn games(
                     .event
                     .board_position(round, j as u32 + 1)
                     .unwrap_or(518);
-                (
-                    j as u32 + 1,
-                    id,
-                    stored.event.players[b.white].name.clone(),
-                    stored.event.players[b.black].name.clone(),
-                )
+                (j as u32 + 1, id, name(b.white), name(b.black))
             })
             .collect();
         Ok((stored, boards))
@@ -724,7 +789,8 @@ pub async fn games(
     let tc = time_control(&stored.event.time_control);
     let mut made = Vec::new();
     for (board, id, white, black) in boards {
-        let start = StartId::new(id as u32).expect("0..959");
+        let start = StartId::new(id as u32)
+            .map_err(|e| ApiError::internal(format!("round {round}, board {board}: {e}")))?;
         let tokens = (
             seat::new_token().map_err(|e| ApiError::internal(format!("no random numbers: {e}")))?,
             seat::new_token().map_err(|e| ApiError::internal(format!("no random numbers: {e}")))?,
@@ -753,12 +819,14 @@ pub async fn games(
     let links: Vec<(u32, String)> = made.iter().map(|(b, k, _)| (*b, k.clone())).collect();
     let store = Arc::clone(&state.games().ctx().store);
     let v = job(move || {
-        let _one = WRITES.lock().unwrap_or_else(|p| p.into_inner());
+        let _one = write_lock(&key);
         let mut s = load(store.as_ref(), &key)?;
         for (board, game) in &links {
-            if let Some(b) = s.event.played[round as usize - 1]
-                .boards
-                .get_mut(*board as usize - 1)
+            if let Some(b) = s
+                .event
+                .played
+                .get_mut(round as usize - 1)
+                .and_then(|r| r.boards.get_mut(*board as usize - 1))
             {
                 b.game = Some(game.clone());
             }

@@ -43,6 +43,9 @@ pub enum GameError {
         /// The most open challenges one address may have.
         max: usize,
     },
+    /// Deleting a game in which another person has a part (a game between people once its
+    /// second player has joined, an event's game): one player may not erase it.
+    NotDeletable,
     /// Joining a game with no open seat.
     NoOpenSeat,
     /// Joining a game whose seat the actor already holds.
@@ -158,6 +161,12 @@ impl fmt::Display for GameError {
             ),
             GameError::WaitingForOpponent => f.write_str(
                 "the game waits for its second player: send them the game's link (or abort it)",
+            ),
+            GameError::NotDeletable => write!(
+                f,
+                "this game has two players, and one of them may not delete it (as on lichess, \
+                 a game between people stays): resign it, or abort it before both sides have \
+                 moved; the server's owner can delete it on the terminal (chess960 db delete)"
             ),
             GameError::TooManyChallenges { max } => write!(
                 f,

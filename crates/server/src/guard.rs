@@ -3,6 +3,10 @@
 //! what each check protects against and what none of them does.
 //!
 //! The checks run in this order; the first that fails answers, and the request goes no further:
+//! 0. **Path**: a path with a dot segment (`.` or `..`, also written `%2e`) is 400. Browsers
+//!    and HTTP libraries remove them before sending; left in, they would name one route to
+//!    the checks and the router and another to whoever resolves them later (a server of the
+//!    same database that a request is forwarded to, `cluster/forward.rs`).
 //! 1. **Host** (DNS rebinding): the name the request was sent to must be this server's:
 //!    `localhost`, any IP address, or the `--host` name, each with the server's port; or a name
 //!    given with `--allow-host`, with any port. A missing `Host` on HTTP/1.1 or a malformed one
@@ -33,7 +37,6 @@ use axum::middleware::Next;
 use axum::response::{Html, IntoResponse, Response};
 use std::fmt;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
-use std::pin::Pin;
 
 /// Who may use the server: what [`crate::Server::bind_with_access`] and [`crate::run`] take. The
 /// default admits the loopback names only and asks for a token only on an address that is not
@@ -174,7 +177,7 @@ impl Guard {
 
     /// A request forwarded by another server: admitted, as from the client it names, if it
     /// carries the shared secret; refused otherwise.
-    fn admit_forwarded(&self, mut req: Request) -> Result<Request, ApiError> {
+    fn admit_forwarded(&self, req: &mut Request) -> Result<(), ApiError> {
         let given = req
             .headers()
             .get(crate::cluster::FORWARDED)
@@ -189,6 +192,17 @@ impl Guard {
                 "forwarded requests are taken only from the servers of this database",
             ));
         }
+        // Only a game's own routes are ever forwarded; anything else skipped the checks of
+        // the server it was sent to by some trick, and is not taken.
+        if crate::cluster::game_route(req.uri().path()).is_none() {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                format!(
+                    "only a game's own routes are forwarded between servers, not {}",
+                    req.uri().path()
+                ),
+            ));
+        }
         let client = req
             .headers()
             .get(crate::cluster::FORWARDED_CLIENT)
@@ -198,7 +212,7 @@ impl Guard {
             req.extensions_mut()
                 .insert(axum::extract::ConnectInfo(SocketAddr::new(ip, 0)));
         }
-        Ok(req)
+        Ok(())
     }
 
     /// The access token asked for, if any.
@@ -206,23 +220,44 @@ impl Guard {
         self.token.as_deref()
     }
 
-    /// Runs the checks: the request to pass on, or the answer the guard gives itself (a
-    /// refusal, or the redirect that turns `?token=` into a cookie).
-    async fn admit(&self, req: Request) -> Result<Request, Response> {
+    /// Runs the checks: the request to pass on, with its body read whole (check 4), or the
+    /// answer the guard gives itself (a refusal, or the redirect that turns `?token=` into a
+    /// cookie). A refused request's body is read and thrown away meanwhile, within bounds
+    /// (`body.rs`), so that the client still sending it reads the refusal instead of a reset.
+    async fn admit(&self, mut req: Request) -> Result<Request, Response> {
+        match self.refusal(&mut req) {
+            None => check_body(req).await,
+            Some(answer) => {
+                crate::body::discard(req.into_body());
+                Err(answer)
+            }
+        }
+    }
+
+    /// Checks 0 to 3 and 5: the answer when one refuses (or redirects).
+    fn refusal(&self, req: &mut Request) -> Option<Response> {
+        if let Some(segment) = dot_segment(req.uri().path()) {
+            return Some(
+                ApiError::bad_request(format!(
+                    "the path has a dot segment ('{segment}'): send the path it stands for"
+                ))
+                .into_response(),
+            );
+        }
         if req.headers().contains_key(crate::cluster::FORWARDED) {
             return self
                 .admit_forwarded(req)
-                .map_err(IntoResponse::into_response);
+                .err()
+                .map(IntoResponse::into_response);
         }
-        let target = self.check_host(&req).map_err(IntoResponse::into_response)?;
-        check_origin(req.headers(), target.as_ref()).map_err(IntoResponse::into_response)?;
-        if let Some(answer) = self.check_token(&req) {
-            return Err(answer);
+        let target = match self.check_host(req) {
+            Ok(target) => target,
+            Err(e) => return Some(e.into_response()),
+        };
+        if let Err(e) = check_origin(req.headers(), target.as_ref()) {
+            return Some(e.into_response());
         }
-        if let Some(answer) = self.check_rate(&req) {
-            return Err(answer);
-        }
-        check_body_type(req).await
+        self.check_token(req).or_else(|| self.check_rate(req))
     }
 
     /// Check 5: the rate of new games and of seats taken from the client's address; the
@@ -509,6 +544,30 @@ fn forwarded_https(headers: &HeaderMap) -> bool {
         .is_some_and(|v| v.trim().eq_ignore_ascii_case("https"))
 }
 
+/// The first dot segment of `path` (`.` or `..`, each dot also as `%2e` or `%2E`), if any.
+fn dot_segment(path: &str) -> Option<&str> {
+    path.split('/').find(|segment| {
+        let mut rest = *segment;
+        let mut dots = 0;
+        while !rest.is_empty() {
+            rest = if let Some(r) = rest.strip_prefix('.') {
+                r
+            } else if rest
+                .as_bytes()
+                .get(..3)
+                .is_some_and(|b| b.eq_ignore_ascii_case(b"%2e"))
+            {
+                // Three ASCII bytes: a character boundary follows.
+                &rest[3..]
+            } else {
+                return false;
+            };
+            dots += 1;
+        }
+        (1..=2).contains(&dots)
+    })
+}
+
 fn is_api(path: &str) -> bool {
     path == "/api" || path.starts_with("/api/")
 }
@@ -587,16 +646,18 @@ fn unauthorized(api: bool, wrong: bool) -> Response {
     resp
 }
 
-/// A POST body must be JSON; an empty one may come without a type; a declared length over the
-/// limit is refused before the handler, at once (the body is drained meanwhile, see
-/// `crate::body`).
-async fn check_body_type(req: Request) -> Result<Request, Response> {
-    if req.method() != Method::POST {
-        return Ok(req);
-    }
+/// Check 4: a POST's body must be JSON (an empty one may have no type), and no body may be
+/// over the limit. The body is read whole here, before any handler runs, so that every
+/// request's body is off the connection before its answer goes out, whether or not the
+/// handler reads it: an answer sent while the client is still sending makes the server
+/// close the connection unread, and the client then often sees a reset instead of the
+/// answer (issue 37: 7 of 24 answers to `…/pair`, which takes `{}` and never reads it, were
+/// lost so). A body that stops arriving is refused after [`crate::body::BODY_TIME`].
+async fn check_body(req: Request) -> Result<Request, Response> {
     if req.body().size_hint().lower() > BODY_LIMIT as u64 {
         return Err(crate::body::too_large(req.into_body()));
     }
+    let post = req.method() == Method::POST;
     let refuse = |what: String| {
         ApiError::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -604,32 +665,36 @@ async fn check_body_type(req: Request) -> Result<Request, Response> {
         )
         .into_response()
     };
-    let mut types = req.headers().get_all(header::CONTENT_TYPE).iter();
-    match (types.next(), types.next()) {
-        (Some(_), Some(_)) => return Err(refuse("this one has two Content-Type headers".into())),
-        (Some(t), None) => return json_type(t).map(|()| req).map_err(refuse),
-        (None, _) => {}
+    let mut typed = false;
+    if post {
+        let mut types = req.headers().get_all(header::CONTENT_TYPE).iter();
+        match (types.next(), types.next()) {
+            (Some(_), Some(_)) => {
+                let answer = refuse("this one has two Content-Type headers".into());
+                crate::body::discard(req.into_body());
+                return Err(answer);
+            }
+            (Some(t), None) => {
+                if let Err(what) = json_type(t) {
+                    crate::body::discard(req.into_body());
+                    return Err(refuse(what));
+                }
+                typed = true;
+            }
+            (None, _) => {}
+        }
     }
     if req.body().size_hint().exact() == Some(0) {
         return Ok(req);
     }
-    // No type, and a body of unknown length (chunked): empty is fine, anything else is not.
-    let (parts, mut body) = req.into_parts();
-    while let Some(frame) = std::future::poll_fn(|cx| Pin::new(&mut body).poll_frame(cx)).await {
-        match frame {
-            Ok(frame) if frame.data_ref().is_some_and(|d| !d.is_empty()) => {
-                return Err(refuse("this one has a body and no Content-Type".into()));
-            }
-            Ok(_) => {}
-            Err(e) => {
-                return Err(
-                    ApiError::bad_request(format!("cannot read the request body: {e}"))
-                        .into_response(),
-                )
-            }
-        }
+    let (parts, body) = req.into_parts();
+    let bytes = crate::body::read(body)
+        .await
+        .map_err(IntoResponse::into_response)?;
+    if post && !typed && !bytes.is_empty() {
+        return Err(refuse("this one has a body and no Content-Type".into()));
     }
-    Ok(Request::from_parts(parts, Body::empty()))
+    Ok(Request::from_parts(parts, Body::from(bytes)))
 }
 
 /// `application/json`, with parameters; a charset must be UTF-8, which is what is read.
@@ -659,6 +724,54 @@ fn json_type(value: &HeaderValue) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn forwarded_requests_are_taken_for_a_games_own_routes_only() {
+        let g = guard(Access::default(), "127.0.0.1:8960").with_forwarding("s3cret");
+        let key = "0123456789abcdef0123456789abcdef";
+        let forwarded = |path: &str| {
+            let mut req = post_from(path, "127.0.0.1:5000");
+            req.headers_mut().insert(
+                crate::cluster::FORWARDED,
+                HeaderValue::from_static("s3cret"),
+            );
+            req
+        };
+        assert!(g
+            .admit(forwarded(&format!("/api/games/{key}/moves")))
+            .await
+            .is_ok());
+        for path in ["/api/games", "/api/server", "/api/events"] {
+            let refused = g.admit(forwarded(path)).await.unwrap_err();
+            assert_eq!(refused.status(), StatusCode::FORBIDDEN, "{path}");
+        }
+    }
+
+    #[test]
+    fn dot_segments_are_found_however_written() {
+        for path in [
+            "/api/games/K/../../games",
+            "/api/games/K/%2e%2e/%2E%2e/server",
+            "/api/games/K/.%2e/x",
+            "/api/./games",
+            "/..",
+            "/api/games/K/%2E",
+        ] {
+            assert!(dot_segment(path).is_some(), "{path}");
+        }
+        for path in [
+            "/",
+            "/api/games",
+            "/assets/index-3f.js",
+            "/api/games/K/...",
+            "/a..b/c",
+            "/%2e%2e%2e",
+            "/%2",
+            "/é/..x",
+        ] {
+            assert_eq!(dot_segment(path), None, "{path}");
+        }
+    }
 
     fn guard(access: Access, local: &str) -> Guard {
         Guard::new(&access, local.parse().unwrap()).unwrap()

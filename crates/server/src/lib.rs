@@ -39,6 +39,7 @@ mod game;
 mod game_error;
 pub mod guard;
 mod judge;
+mod listener;
 mod lobby;
 mod pgn;
 mod placing;
@@ -70,6 +71,7 @@ use axum::Router;
 use chess960_store::GameStore;
 use error::ApiError;
 use guard::Access;
+pub use listener::ConnLimits;
 use pool::SearchPool;
 use registry::Games;
 use round::Ctx;
@@ -126,6 +128,9 @@ pub struct ServeOptions {
     /// given: the address listened on (`127.0.0.1` for an address that listens on every
     /// interface, which only servers on the same host can reach).
     pub advertise: Option<String>,
+    /// The timeouts and caps every connection is held to before and between its requests
+    /// (`listener.rs`).
+    pub connections: ConnLimits,
 }
 
 /// The server's state, shared by every request: the games in memory, the search pool and
@@ -139,8 +144,19 @@ struct Inner {
     games: Arc<Games>,
     capacity: Capacity,
     shutdown: watch::Sender<bool>,
-    /// The analysis board's open sockets, per client.
-    analysis: Arc<analysis::Sessions>,
+    /// The WebSockets open per client, by kind.
+    sockets: SocketCaps,
+}
+
+/// The WebSockets each client address may have open, by kind (`ws_limits.rs`).
+struct SocketCaps {
+    /// A game's (`GET /api/games/{key}/ws`): a page per game watched or played. Loopback is
+    /// not counted: behind a reverse proxy every client comes from there.
+    games: Arc<ws_limits::Sockets>,
+    /// The lobby's.
+    lobby: Arc<ws_limits::Sockets>,
+    /// The analysis board's.
+    analysis: Arc<ws_limits::Sockets>,
 }
 
 impl AppState {
@@ -166,7 +182,11 @@ impl AppState {
                 }))),
                 capacity,
                 shutdown: tx,
-                analysis: Arc::default(),
+                sockets: SocketCaps {
+                    games: ws_limits::Sockets::new(api::MAX_GAME_SOCKETS_PER_CLIENT, false),
+                    lobby: ws_limits::Sockets::new(lobby::MAX_SOCKETS_PER_CLIENT, true),
+                    analysis: ws_limits::Sockets::new(analysis::MAX_SESSIONS_PER_CLIENT, true),
+                },
             }),
         }
     }
@@ -184,8 +204,8 @@ impl AppState {
         &self.inner.games.ctx().lobby
     }
 
-    fn analysis_sessions(&self) -> &Arc<analysis::Sessions> {
-        &self.inner.analysis
+    fn sockets(&self) -> &SocketCaps {
+        &self.inner.sockets
     }
 
     /// The number of games in memory now.
@@ -337,6 +357,7 @@ pub struct Server {
     state: AppState,
     task: tokio::task::JoinHandle<std::io::Result<()>>,
     token: Option<String>,
+    connections: Arc<listener::Table>,
 }
 
 impl Server {
@@ -387,6 +408,7 @@ impl Server {
             capacity,
             access,
             advertise,
+            connections,
         } = options;
         let listener = tokio::net::TcpListener::bind(addr).await?;
         let addr = listener.local_addr()?;
@@ -419,28 +441,31 @@ impl Server {
                 cluster::forward,
             ))
             .layer(axum::middleware::from_fn_with_state(guard, guard::check));
-        let mut stop = state.shutdown_signal();
-        let task = tokio::spawn(async move {
-            axum::serve(
-                listener,
-                app.into_make_service_with_connect_info::<SocketAddr>(),
-            )
-            .with_graceful_shutdown(async move {
-                let _ = stop.wait_for(|&s| s).await;
-            })
-            .await
-        });
+        let table = listener::Table::new(&connections);
+        let task = tokio::spawn(listener::serve(
+            listener,
+            app,
+            Arc::clone(&table),
+            connections,
+            state.shutdown_signal(),
+        ));
         Ok(Server {
             addr,
             state,
             task,
             token,
+            connections: table,
         })
     }
 
     /// The server's state (games in memory, searches), for tests and monitoring.
     pub fn state(&self) -> &AppState {
         &self.state
+    }
+
+    /// The client connections open now, WebSockets included (`listener.rs`).
+    pub fn open_connections(&self) -> usize {
+        self.connections.open()
     }
 
     /// The address listened on.

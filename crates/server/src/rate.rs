@@ -32,7 +32,7 @@ struct Bucket {
 }
 
 /// The address a client counts as: itself for IPv4, its /64 network for IPv6.
-fn key_of(ip: IpAddr) -> IpAddr {
+pub(crate) fn key_of(ip: IpAddr) -> IpAddr {
     match ip.to_canonical() {
         IpAddr::V6(v6) => {
             let bits = u128::from(v6) & !((1u128 << 64) - 1);

@@ -149,6 +149,20 @@ impl Sides {
         }
     }
 
+    /// True if no more than one person has a part in the game: at most one seat token holds
+    /// a seat (a game against the engine, two people at one device, a challenge nobody has
+    /// joined). Such a game is its player's to delete; one between two people is not.
+    pub fn one_person(&self) -> bool {
+        let held: Vec<&String> = Color::ALL
+            .into_iter()
+            .filter_map(|c| match self.get(c) {
+                Side::Human(Seat::Held { hash }) => Some(hash),
+                _ => None,
+            })
+            .collect();
+        held.windows(2).all(|w| w[0] == w[1])
+    }
+
     /// True if some seat is held (the game was created through the server).
     pub fn has_seat(&self) -> bool {
         Color::ALL
@@ -194,6 +208,7 @@ mod tests {
         assert_eq!(sides.seat_of(None, 1), Err(SeatError::Missing));
         assert_eq!(sides.seat_of(Some("0000"), 1), Err(SeatError::Wrong));
         assert!(sides.has_seat());
+        assert!(sides.one_person());
         // Without a level tag, the default level.
         let sides = Sides::of(&meta("human", "program", None), &Seats::NONE);
         assert_eq!(sides.engine(Color::Black), Some(DEFAULT_LEVEL));
@@ -222,6 +237,7 @@ mod tests {
         let sides = Sides::of(&meta("human", "Human", None), &seats);
         assert_eq!(sides.human(), None);
         assert_eq!(sides.level(), None);
+        assert!(!sides.one_person());
         assert_eq!(sides.seat_of(Some(&a), 1), Ok(Color::White));
         assert_eq!(sides.seat_of(Some(&b), 1), Ok(Color::Black));
         assert_eq!(
@@ -236,6 +252,7 @@ mod tests {
         let sides = Sides::of(&meta("human", "human", None), &open);
         assert_eq!(sides.black, Side::Human(Seat::Open));
         assert_eq!(sides.open_seat(), Some(Color::Black));
+        assert!(sides.one_person(), "nobody joined yet");
         assert_eq!(sides.seat_of(Some(&b), 1), Err(SeatError::Wrong));
         assert_eq!(sides.seat_of(Some(&a), 1), Ok(Color::White));
     }

@@ -236,3 +236,102 @@ async fn two_servers_share_a_game_and_take_it_over_when_one_dies() {
     drop(bob_ws);
     drop(watcher);
 }
+
+/// The status and body of a request written as it is, path included: no client library
+/// resolves its dot segments first (`curl --path-as-is`).
+async fn as_is(base: &str, method: &str, path: &str) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let host = base.trim_start_matches("http://");
+    let mut stream = tokio::net::TcpStream::connect(host).await.expect("connect");
+    let body = r#"{"start": {"id": 518}}"#;
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).await.expect("send");
+    let mut answer = Vec::new();
+    tokio::time::timeout(Duration::from_secs(30), stream.read_to_end(&mut answer))
+        .await
+        .expect("an answer")
+        .expect("read");
+    let answer = String::from_utf8_lossy(&answer).into_owned();
+    let status = answer
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {answer}"));
+    (status, answer)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_game_route_reaches_no_other_route_of_the_server_running_the_game() {
+    if !on_postgres() {
+        eprintln!("skipped: needs CHESS960_TEST_BACKEND=postgres (scripts/test.sh runs it so)");
+        return;
+    }
+    let a = app().await;
+    let b = app_on(&a.db).await;
+    let created = a
+        .post(
+            "/api/games",
+            json!({"start": {"id": 518}, "color": "white", "opponent": "human", "name": "Ann"}),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{}", created.text);
+    let key = created.json["key"].as_str().unwrap().to_string();
+    let total = |r: common::Reply| r.json["total"].as_u64().expect("total");
+    let games_before = total(a.get("/api/games").await);
+    // Issue 37: B forwarded these to A, whose HTTP client resolved the dots: a game created
+    // through A (201) and A's /api/server answered.
+    for (method, path) in [
+        ("POST", format!("/api/games/{key}/../../games")),
+        ("GET", format!("/api/games/{key}/../../server")),
+        ("POST", format!("/api/games/{key}/%2e%2e/%2E%2e/games")),
+        ("GET", format!("/api/games/{key}/.%2e/.%2e/server")),
+    ] {
+        for server in [&b, &a] {
+            let (status, answer) = as_is(&server.base, method, &path).await;
+            assert_eq!(status, 400, "{method} {path} on {}: {answer}", server.base);
+            assert!(answer.contains("dot segment"), "{answer}");
+        }
+    }
+    // Other paths under a game's are answered where they are asked, not forwarded.
+    let (status, answer) = as_is(&b.base, "GET", &format!("/api/games/{key}/moves/x")).await;
+    assert_eq!(status, 404, "{answer}");
+    assert_eq!(total(a.get("/api/games").await), games_before);
+
+    // Issue 37: the answers B relays from A carry the game's version as A's own do.
+    let from_a = a.get(&format!("/api/games/{key}")).await;
+    let from_b = b.get(&format!("/api/games/{key}")).await;
+    assert_eq!(from_b.status, 200, "{}", from_b.text);
+    let version = |r: &common::Reply| {
+        r.headers
+            .get("x-game-version")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    assert!(version(&from_a).is_some(), "{:?}", from_a.headers);
+    assert_eq!(version(&from_b), version(&from_a), "{:?}", from_b.headers);
+    let joined = b.act(&key, "join", json!({"name": "Bob"}), None).await;
+    assert_eq!(joined.status, 200, "{}", joined.text);
+    let bob = joined.json["seat_token"].as_str().unwrap().to_string();
+    let ann = created.json["seat_token"].as_str().unwrap().to_string();
+    let r = b
+        .act(&key, "moves", json!({"move": "e2e4", "ply": 0}), Some(&ann))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let v1: u64 = version(&r)
+        .expect("a version on the move's answer")
+        .parse()
+        .unwrap();
+    let r = b
+        .act(&key, "moves", json!({"move": "e7e5", "ply": 1}), Some(&bob))
+        .await;
+    let v2: u64 = version(&r)
+        .expect("a version on the move's answer")
+        .parse()
+        .unwrap();
+    assert!(v2 > v1, "{v1} then {v2}");
+    assert_eq!(holder(&a.db, &key).as_deref(), Some(a.base.as_str()));
+}

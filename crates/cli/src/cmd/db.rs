@@ -282,7 +282,8 @@ pub struct StatsArgs {
     long_about = "Delete games from the database, given by ID (as 'db list' shows) or by \
 32-digit key (as in the web server's addresses), with their moves and tags. Every game named \
 is looked up first: if one is malformed or not in the database, nothing is deleted (exit \
-status 2). Deleting a game that a running 'chess960 serve' holds in memory is not seen by the \
+status 2); so is a game an event's board was played in, while the event exists. Deleting a game \
+that a running 'chess960 serve' holds in memory is not seen by the \
 server until it reloads the game; delete games being played through the server instead \
 (DELETE /api/games/KEY, or the games list of the web UI).",
     after_help = "Exit status: 0 when every game named was deleted; 2 with one line on \
@@ -856,6 +857,37 @@ fn delete(db: Option<&Path>, args: &DeleteArgs) -> CliResult<String> {
         // The same game named twice (by ID and by key) is deleted once.
         if !games.iter().any(|o| o.id == g.id) {
             games.push(g);
+        }
+    }
+    // An event keeps its games while it exists: its boards name them, and a result can come
+    // only from the game (docs/events.md).
+    if let Some(events) = store.event_store() {
+        let summaries = events
+            .events()
+            .map_err(|e| store_err(Path::new(&store.describe()), e))?;
+        for summary in summaries {
+            let stored = events
+                .event(&summary.key)
+                .map_err(|e| store_err(Path::new(&store.describe()), e))?;
+            for (r, round) in stored.event.played.iter().enumerate() {
+                for (b, board) in round.boards.iter().enumerate() {
+                    let Some(key) = board.game.as_deref() else {
+                        continue;
+                    };
+                    if games.iter().any(|g| g.key.as_str() == key) {
+                        return Err(CliError::new(format!(
+                            "game {key} is the game of round {}, board {} of event {} ({}): an \
+                             event keeps its games; delete the event first (chess960 event \
+                             delete {}); nothing was deleted",
+                            r + 1,
+                            b + 1,
+                            quote(&stored.event.name),
+                            summary.key,
+                            summary.id
+                        )));
+                    }
+                }
+            }
         }
     }
     let mut out = String::new();

@@ -20,7 +20,9 @@ of the page and a restart of the server. The web UI is built into the program.\n
 The database is the one of 'chess960 db': --db PATH, else $CHESS960_DB, else games.sqlite3 in \
 the user's data directory (~/.local/share/chess960/ on Linux).\n\n\
 Who may use it: requests from other web pages (a foreign Origin), requests to a name that is \
-not this server's (DNS rebinding) and POST bodies that are not JSON are refused. On an address \
+not this server's (DNS rebinding) and POST bodies that are not JSON are refused; connections \
+are held to timeouts and caps before any request is read (--head-timeout, --idle-timeout, \
+--max-connections, --max-connections-per-address). On an address \
 other than loopback (--host 0.0.0.0) the server also asks for an access token, drawn at start \
 and printed in the address to open (http://HOST:PORT/?token=...). docs/server.md has the \
 threat model: what this protects against and what it does not.\n\n\
@@ -82,6 +84,24 @@ pub struct ServeArgs {
     /// only servers on the same host). docs/deploy.md explains the set-up.
     #[arg(long, value_name = "URL", value_parser = parse_advertise)]
     pub advertise: Option<String>,
+    /// Close a connection that has not sent a whole request head this long after it opened
+    /// or after its previous answer (silent, or sending a byte now and then).
+    #[arg(long, value_name = "SECONDS", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=3_600))]
+    pub head_timeout: u32,
+    /// Close a connection with no request being handled whose bytes have not moved this long
+    /// (a client that does not read its answer, say).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..=86_400))]
+    pub idle_timeout: u32,
+    /// Open connections per client address (IPv6: per /64; loopback, where a reverse proxy
+    /// connects from, is not capped per address). A new one past the cap replaces that
+    /// address's longest-idle connection, or is refused with 503 when none is idle.
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub max_connections_per_address: u32,
+    /// Open connections in all, WebSockets included (default: three quarters of the open
+    /// files the process may have, 'ulimit -n', after 64 kept for the database and the rest).
+    /// Past it a new one replaces the longest-idle connection, or is refused with 503.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub max_connections: Option<u32>,
 }
 
 /// An `http://host:port` address for --advertise.
@@ -101,6 +121,7 @@ fn parse_advertise(text: &str) -> Result<String, String> {
 /// Runs `chess960 serve`: 0 after Ctrl-C, 2 with one `chess960: …` line when it cannot
 /// start (database, port).
 pub fn main(args: &ServeArgs) -> ExitCode {
+    crate::tune_allocator_for_serving();
     let fail = |msg: String| {
         eprintln!("chess960: {msg}");
         ExitCode::from(2)
@@ -133,6 +154,12 @@ pub fn main(args: &ServeArgs) -> ExitCode {
         capacity,
         access,
         advertise: args.advertise.clone(),
+        connections: chess960_server::ConnLimits {
+            head_timeout: std::time::Duration::from_secs(args.head_timeout.into()),
+            idle_timeout: std::time::Duration::from_secs(args.idle_timeout.into()),
+            per_address: args.max_connections_per_address as usize,
+            total: args.max_connections.map(|n| n as usize),
+        },
     };
     let result = chess960_server::run(&args.host, args.port, Arc::from(store), options, |url| {
         let mut out = std::io::stdout().lock();

@@ -29,23 +29,61 @@ const PASSED_ON: [HeaderName; 3] = [
     HeaderName::from_static("x-seat-token"),
 ];
 
-/// The response headers passed back.
-const PASSED_BACK: [HeaderName; 4] = [
-    header::CONTENT_TYPE,
-    header::CONTENT_DISPOSITION,
-    header::RETRY_AFTER,
-    header::CACHE_CONTROL,
+/// The response headers not passed back: those of the connection to the holder (the answer
+/// goes out on another), and the mark between servers. Every other header is passed back
+/// (`X-Game-Version` among them: docs/api.md promises it on every answer with a game view,
+/// whichever server gave it).
+const NOT_PASSED_BACK: [HeaderName; 8] = [
+    header::CONNECTION,
+    header::CONTENT_LENGTH,
+    header::TRANSFER_ENCODING,
+    header::UPGRADE,
+    header::TE,
+    header::TRAILER,
+    header::PROXY_AUTHENTICATE,
+    HeaderName::from_static(FORWARDED),
 ];
 
-/// The key of a game route that may be forwarded: `/api/games/{key}` and its actions, not
-/// the list, `now`, nor the WebSocket (`follow.rs` serves that here).
-fn game_of(path: &str) -> Option<&str> {
+/// The actions on a game (`/api/games/{key}/{action}`) that go to the server running it. The
+/// WebSocket is not among them (`follow.rs` serves it where it is asked for).
+const ACTIONS: [&str; 13] = [
+    "abort", "analysis", "draw", "force", "join", "moves", "pgn", "place", "premove", "rematch",
+    "resign", "start", "takeback",
+];
+
+/// A game route that may be forwarded: `/api/games/{key}` or one of its [`ACTIONS`], with a
+/// well-formed key, and nothing else. Any other path is answered here, so that a path that
+/// only starts like a game's (`/api/games/K/../../games`) cannot reach another route of
+/// another server.
+pub(crate) fn game_route(path: &str) -> Option<GameRoute<'_>> {
     let rest = path.strip_prefix("/api/games/")?;
-    let mut parts = rest.split('/');
-    let key = parts.next().filter(|k| !k.is_empty() && *k != "now")?;
-    match parts.next() {
-        Some("ws") => None,
-        _ => Some(key),
+    let (key, action) = match rest.split_once('/') {
+        Some((key, action)) => (key, Some(action)),
+        None => (rest, None),
+    };
+    chess960_store::GameKey::parse(key)?;
+    if action.is_some_and(|a| !ACTIONS.contains(&a)) {
+        return None;
+    }
+    Some(GameRoute { key, action })
+}
+
+/// A route of one game, as [`game_route`] reads it.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct GameRoute<'a> {
+    /// The game's key.
+    pub key: &'a str,
+    /// The action, or none for the game itself.
+    pub action: Option<&'a str>,
+}
+
+impl GameRoute<'_> {
+    /// The path, written afresh from its parts.
+    fn path(&self) -> String {
+        match self.action {
+            Some(a) => format!("/api/games/{}/{a}", self.key),
+            None => format!("/api/games/{}", self.key),
+        }
     }
 }
 
@@ -55,9 +93,10 @@ pub(crate) async fn forward(State(state): State<AppState>, req: Request, next: N
     let Some(node) = state.node() else {
         return next.run(req).await;
     };
-    let Some(key) = game_of(req.uri().path()).map(str::to_owned) else {
+    let Some(route) = game_route(req.uri().path()) else {
         return next.run(req).await;
     };
+    let (key, path) = (route.key.to_owned(), route.path());
     // A forwarded request is never sent on again: if the game left this server meanwhile,
     // the handler says so (503) and the first server asks again.
     if req.headers().contains_key(FORWARDED) {
@@ -81,7 +120,7 @@ pub(crate) async fn forward(State(state): State<AppState>, req: Request, next: N
                 return next.run(Request::from_parts(parts, Body::from(body))).await
             }
             Ok(Located::Elsewhere(address)) => {
-                match node.send(&address, &parts, body.clone()).await {
+                match node.send(&address, &path, &parts, body.clone()).await {
                     Ok(resp) => return resp,
                     Err(why) => {
                         node.forget(&key);
@@ -105,15 +144,20 @@ pub(crate) async fn forward(State(state): State<AppState>, req: Request, next: N
 }
 
 impl Node {
-    /// Sends the request of `parts` with `body` to the server at `address`; its answer, or
-    /// why there is none (it cannot be reached, or the game left it).
+    /// Sends the request of `parts` with `body` to the server at `address`, on `path` (the
+    /// game's route as [`game_route`] wrote it) with the request's query; its answer, or why
+    /// there is none (it cannot be reached, or the game left it).
     async fn send(
         self: &Arc<Self>,
         address: &str,
+        path: &str,
         parts: &Parts,
         body: Bytes,
     ) -> Result<Response, String> {
-        let path = parts.uri.path_and_query().map_or("/", |p| p.as_str());
+        let path = match parts.uri.query() {
+            Some(q) => format!("{path}?{q}"),
+            None => path.to_owned(),
+        };
         let client = parts
             .extensions
             .get::<ConnectInfo<SocketAddr>>()
@@ -138,9 +182,9 @@ impl Node {
             return Err("the game left it".into());
         }
         let mut out = Response::builder().status(status);
-        for name in PASSED_BACK {
-            for v in resp.headers().get_all(&name) {
-                out = out.header(name.clone(), v.clone());
+        for (name, v) in resp.headers() {
+            if !NOT_PASSED_BACK.contains(name) {
+                out = out.header(name, v);
             }
         }
         let bytes = resp.bytes().await.map_err(|e| e.to_string())?;
@@ -157,17 +201,42 @@ fn mark_moved(resp: &mut Response) {
 
 #[cfg(test)]
 mod tests {
-    use super::game_of;
+    use super::{game_route, GameRoute};
+
+    const K: &str = "0123456789abcdef0123456789abcdef";
 
     #[test]
     fn which_routes_are_forwarded() {
-        assert_eq!(game_of("/api/games/abc"), Some("abc"));
-        assert_eq!(game_of("/api/games/abc/moves"), Some("abc"));
-        assert_eq!(game_of("/api/games/abc/pgn"), Some("abc"));
-        assert_eq!(game_of("/api/games/abc/ws"), None);
-        assert_eq!(game_of("/api/games/now"), None);
-        assert_eq!(game_of("/api/games/"), None);
-        assert_eq!(game_of("/api/games"), None);
-        assert_eq!(game_of("/api/events/abc"), None);
+        let route = |p: &str| game_route(p).map(|r| (r.key.to_owned(), r.path()));
+        assert_eq!(
+            route(&format!("/api/games/{K}")),
+            Some((K.into(), format!("/api/games/{K}")))
+        );
+        for action in ["moves", "pgn", "resign", "join", "analysis"] {
+            let path = format!("/api/games/{K}/{action}");
+            assert_eq!(route(&path), Some((K.into(), path)));
+        }
+        assert_eq!(
+            game_route(&format!("/api/games/{K}/moves")),
+            Some(GameRoute {
+                key: K,
+                action: Some("moves")
+            })
+        );
+        for other in [
+            format!("/api/games/{K}/ws"),
+            format!("/api/games/{K}/../../games"),
+            format!("/api/games/{K}/../../server"),
+            format!("/api/games/{K}/moves/x"),
+            format!("/api/games/{K}/"),
+            format!("/api/games/{K}/%2e%2e/%2e%2e/games"),
+            "/api/games/now".into(),
+            "/api/games/abc".into(),
+            "/api/games/".into(),
+            "/api/games".into(),
+            format!("/api/events/{K}"),
+        ] {
+            assert_eq!(game_route(&other), None, "{other}");
+        }
     }
 }

@@ -24,7 +24,7 @@ mod follow;
 mod forward;
 
 pub(crate) use follow::session as follow_session;
-pub(crate) use forward::forward;
+pub(crate) use forward::{forward, game_route};
 
 use crate::game_error::{GameError, GameResult};
 use crate::registry::Games;

@@ -20,7 +20,6 @@ pub use socket::websocket;
 use crate::game::{color_name, Live, Phase, TimeControl};
 use serde::Serialize;
 use std::collections::HashMap;
-use std::net::IpAddr;
 use std::sync::{Arc, Mutex as StdMutex, OnceLock, Weak};
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
@@ -77,7 +76,7 @@ impl Live {
 }
 
 /// The listed challenges, kept up to date by their games (each game tells the lobby its entry
-/// whenever it changes), the clients' wake-up, and their sockets.
+/// whenever it changes), and the clients' wake-up.
 #[derive(Default)]
 pub struct Lobby {
     entries: StdMutex<HashMap<String, LobbyEntry>>,
@@ -86,7 +85,6 @@ pub struct Lobby {
     /// The other servers of the database, told of each change (`cluster/`).
     publisher: OnceLock<Weak<crate::cluster::Node>>,
     changes: watch::Sender<u64>,
-    sockets: StdMutex<HashMap<IpAddr, usize>>,
 }
 
 impl Lobby {
@@ -186,21 +184,6 @@ impl Lobby {
     pub fn subscribe(&self) -> watch::Receiver<u64> {
         self.changes.subscribe()
     }
-
-    /// A socket for `client`, unless it has [`MAX_SOCKETS_PER_CLIENT`] open already; counted
-    /// until the returned guard is dropped.
-    pub fn enter(self: &Arc<Self>, client: IpAddr) -> Option<SocketGuard> {
-        let mut sockets = self.sockets.lock().unwrap_or_else(|e| e.into_inner());
-        let n = sockets.entry(client).or_insert(0);
-        if *n >= MAX_SOCKETS_PER_CLIENT {
-            return None;
-        }
-        *n += 1;
-        Some(SocketGuard {
-            lobby: Arc::clone(self),
-            client,
-        })
-    }
 }
 
 /// An entry as another server publishes it.
@@ -231,23 +214,5 @@ impl RemoteEntry {
             time_control: self.time_control,
             created_ms: self.created_ms,
         })
-    }
-}
-
-/// One open lobby socket of a client.
-pub struct SocketGuard {
-    lobby: Arc<Lobby>,
-    client: IpAddr,
-}
-
-impl Drop for SocketGuard {
-    fn drop(&mut self) {
-        let mut sockets = self.lobby.sockets.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(n) = sockets.get_mut(&self.client) {
-            *n -= 1;
-            if *n == 0 {
-                sockets.remove(&self.client);
-            }
-        }
     }
 }

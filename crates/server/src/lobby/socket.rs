@@ -24,7 +24,7 @@ pub async fn websocket(
 ) -> ApiResult<Response> {
     let ws = ws_limits::accept(ws)?;
     let lobby = Arc::clone(state.lobby());
-    let Some(guard) = lobby.enter(client) else {
+    let Some(guard) = state.sockets().lobby.enter(client) else {
         return Err(ApiError::too_many_requests(format!(
             "this address has {} lobby connections open already",
             super::MAX_SOCKETS_PER_CLIENT

@@ -36,9 +36,13 @@ impl GameHandle {
     }
 
     /// Deletes the game from the store for `who`: a game with a seat needs the token of one
-    /// of its seats, one without (imported, or played on the terminal) only the server's
-    /// access. Whatever was pending in it stops. The registry forgets the handle
-    /// (`registry.rs`).
+    /// of its seats, and no other person may have a part in it ([`Sides::one_person`]: a
+    /// game against the engine, at one device, or a challenge nobody joined); a game between
+    /// two people, an event's among them, is never one player's to erase. A game without a
+    /// seat (imported, or played on the terminal) needs only the server's access. Whatever
+    /// was pending in it stops. The registry forgets the handle (`registry.rs`).
+    ///
+    /// [`Sides::one_person`]: crate::sides::Sides::one_person
     pub async fn delete(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<()> {
         let mut g = self.lock().await;
         if g.deleted {
@@ -48,11 +52,15 @@ impl GameHandle {
         }
         if g.sides.has_seat() {
             g.sides.seat_of(who.seat, g.id.0)?;
+            if !g.sides.one_person() {
+                return Err(GameError::NotDeletable);
+            }
         }
         let store = Arc::clone(&self.ctx.store);
         let id = g.id;
         blocking(move || store.delete_game(id)).await?;
         g.deleted = true;
+        self.note_challenge(&g);
         if g.listed {
             self.ctx.lobby.update(g.key.as_str(), None);
         }

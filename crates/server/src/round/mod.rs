@@ -131,6 +131,10 @@ pub struct GameHandle {
     /// Set when another server took the game over (`cluster/`): nothing more is done with
     /// it here, and its clients are sent away (to reconnect where it runs now).
     gone: watch::Sender<bool>,
+    /// The address whose open challenge this is, while it is one (waiting for its second
+    /// player): kept beside the state so that the registry counts an address's challenges
+    /// without waiting for, or skipping, games an action holds ([`GameHandle::note_challenge`]).
+    challenge_of: StdMutex<Option<IpAddr>>,
 }
 
 impl Drop for GameHandle {
@@ -171,6 +175,12 @@ pub(crate) fn pv_san(pos: &Position, pv: &[Move]) -> Vec<String> {
     out
 }
 
+/// The address whose challenge `g` is, if it is one still waiting for its second player.
+/// Only its creator holds a seat then, so the last client to act is the creator.
+fn open_challenge(g: &Live) -> Option<IpAddr> {
+    (g.phase == Phase::Open && !g.finished() && !g.deleted).then_some(g.client)
+}
+
 /// Cancels a search when the request waiting for it goes away (the client disconnected).
 pub(crate) struct CancelOnDrop(pub(crate) Ticket);
 
@@ -192,8 +202,10 @@ impl GameHandle {
             events = events.published(Arc::clone(node), live.key.to_string());
         }
         let wake = Arc::new(Notify::new());
+        let challenge_of = StdMutex::new(open_challenge(&live));
         let h = Arc::new(GameHandle {
             ctx,
+            challenge_of,
             state: Mutex::new(live),
             events,
             wake: Arc::clone(&wake),
@@ -255,15 +267,18 @@ impl GameHandle {
     }
 
     /// True if this is a challenge still waiting for its second player, created from `client`'s
-    /// address (an IPv6 address counts by its /64 network, as for rate limits); false while an
-    /// action holds it.
+    /// address (an IPv6 address counts by its /64 network, as for rate limits), as of the
+    /// game's last change.
     pub fn open_challenge_of(&self, client: IpAddr) -> bool {
-        self.state.try_lock().is_ok_and(|g| {
-            g.phase == Phase::Open
-                && !g.finished()
-                && !g.deleted
-                && crate::rate::same_client(g.client, client)
-        })
+        self.challenge_of
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_some_and(|of| crate::rate::same_client(of, client))
+    }
+
+    /// Notes whether the game is an open challenge now (after each change).
+    fn note_challenge(&self, g: &Live) {
+        *self.challenge_of.lock().unwrap_or_else(|e| e.into_inner()) = open_challenge(g);
     }
 
     /// The game as a line of the list of games being played now ([`Live::now_playing`]);
@@ -325,6 +340,7 @@ impl GameHandle {
     /// challenge's line in the lobby follows.
     fn changed(&self, g: &mut Live) {
         g.bump();
+        self.note_challenge(g);
         let now = Instant::now();
         self.events.state(&g.view(now));
         if g.listed {

@@ -215,6 +215,32 @@ impl App {
         r
     }
 
+    /// Creates an event (`POST /api/events` with `body`); panics unless 201. Its key and the
+    /// arbiter's token.
+    #[allow(dead_code)]
+    pub async fn new_event(&self, body: Value) -> (String, String) {
+        let made = self.post("/api/events", body).await;
+        assert_eq!(made.status, 201, "{}", made.text);
+        let field = |name: &str| made.json[name].as_str().expect(name).to_string();
+        (field("key"), field("arbiter_token"))
+    }
+
+    /// POSTs `body` to the event `key`'s `path` (`/players`, `/rounds/1/pair`, ...) with the
+    /// arbiter's `token`.
+    #[allow(dead_code)]
+    pub async fn arbiter(&self, key: &str, path: &str, body: Value, token: &str) -> Reply {
+        let r = self
+            .client
+            .post(format!("{}/api/events/{key}{path}", self.base))
+            .header("content-type", "application/json")
+            .header("x-arbiter-token", token)
+            .body(body.to_string())
+            .send()
+            .await
+            .expect("POST");
+        reply(r).await
+    }
+
     /// Creates a game; panics unless 201.
     pub async fn new_game(&self, body: Value) -> Value {
         let r = self.post("/api/games", body).await;

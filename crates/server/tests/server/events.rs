@@ -9,16 +9,7 @@ use serde_json::{json, Value};
 
 /// POSTs `body` to the event's `path` with the arbiter's token.
 async fn arb(a: &App, key: &str, path: &str, body: Value, token: &str) -> Reply {
-    let r = a
-        .client
-        .post(format!("{}/api/events/{key}{path}", a.base))
-        .header("content-type", "application/json")
-        .header("x-arbiter-token", token)
-        .body(body.to_string())
-        .send()
-        .await
-        .unwrap();
-    common::reply(r).await
+    a.arbiter(key, path, body, token).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -340,5 +331,178 @@ async fn results_come_from_games_played_on_the_server() {
             .await
             .status,
         200
+    );
+}
+
+/// Reads one HTTP/1.1 answer off `stream` (its head and a body of its Content-Length): its
+/// status and body; `None` when the connection ends first.
+async fn one_answer(stream: &mut tokio::net::TcpStream) -> Option<(u16, String)> {
+    use tokio::io::AsyncReadExt;
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        if let Some(end) = got.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&got[..end]).into_owned();
+            let length: usize = head
+                .lines()
+                .find_map(|l| {
+                    let (n, v) = l.split_once(':')?;
+                    n.eq_ignore_ascii_case("content-length")
+                        .then(|| v.trim().parse().ok())?
+                })
+                .unwrap_or(0);
+            if got.len() >= end + 4 + length {
+                let status = head.split(' ').nth(1)?.parse().ok()?;
+                let body = String::from_utf8_lossy(&got[end + 4..end + 4 + length]).into_owned();
+                return Some((status, body));
+            }
+        }
+        let n = tokio::time::timeout(common::WAIT, stream.read(&mut buf))
+            .await
+            .expect("an answer in time")
+            .ok()?;
+        if n == 0 {
+            return None;
+        }
+        got.extend_from_slice(&buf[..n]);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_waits_for_the_whole_body_even_where_the_route_reads_none() {
+    // Issue 37: the web UI posts {} to .../pair, which never read it; the answer went out
+    // while the body was still coming, the server closed the connection unread, and the
+    // client often saw a reset instead of the answer (7 of 24 on a big Swiss).
+    use tokio::io::AsyncWriteExt;
+    let a = common::app().await;
+    let (key, token) = a
+        .new_event(json!({"name": "Body Open", "format": "swiss", "rounds": 3}))
+        .await;
+    for n in ["Ann", "Ben", "Cid", "Dora"] {
+        let r = arb(&a, &key, "/players", json!({ "name": n }), &token).await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    let d = arb(
+        &a,
+        &key,
+        "/rounds/1/draw",
+        json!({"method": "die", "outcomes": "1,1,1,1,1"}),
+        &token,
+    )
+    .await;
+    assert_eq!(d.status, 200, "{}", d.text);
+    let host = a.base.trim_start_matches("http://").to_owned();
+    let mut stream = tokio::net::TcpStream::connect(&host).await.unwrap();
+    // The head and the body's first byte, then the rest a moment later, on a connection
+    // kept alive: the answer must come after the whole body, and the connection stay usable.
+    let head = format!(
+        "POST /api/events/{key}/rounds/1/pair HTTP/1.1\r\nHost: {host}\r\n\
+         Content-Type: application/json\r\nX-Arbiter-Token: {token}\r\nContent-Length: 2\r\n\r\n{{"
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    stream.write_all(b"}").await.unwrap();
+    let (status, body) = one_answer(&mut stream).await.expect("the pairing's answer");
+    assert_eq!(status, 200, "{body}");
+    let again = format!("GET /api/events/{key} HTTP/1.1\r\nHost: {host}\r\n\r\n");
+    stream.write_all(again.as_bytes()).await.unwrap();
+    let (status, body) = one_answer(&mut stream)
+        .await
+        .expect("the connection is still open for a second request");
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"paired\":true"), "{body}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn pairing_a_big_event_holds_no_other_event_back() {
+    // Issue 37: pairing a 500-player Swiss held every event's changes for 30 s (one lock for
+    // all of them). Now it computes under no lock, and only its save waits its turn.
+    use chess960_events::event::{BoardResult, DrawSpec, Event, Format, Player, Side};
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let a = app_on(&dir.path().join("games.sqlite3")).await;
+    let (big, big_token) = a
+        .new_event(json!({"name": "Big Open", "format": "swiss", "rounds": 9}))
+        .await;
+    // Its players and three rounds with results, written as the store keeps them.
+    let built = tokio::task::spawn_blocking(|| {
+        let mut e = Event::new("Big Open", Format::Swiss, 9, Side::White).unwrap();
+        for i in 0..200u32 {
+            e.add_player(Player {
+                rating: Some(2600 - (i * 4) as u16),
+                ..Player::named(format!("Player {i:03}"))
+            })
+            .unwrap();
+        }
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for r in 1..=3 {
+            e.draw_position(r, DrawSpec::Computer { seed: r as u64 }, false)
+                .unwrap();
+            let boards = e.pair(r, r as u64).unwrap().boards.len() as u32;
+            for b in 1..=boards {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let result = [
+                    BoardResult::WhiteWins,
+                    BoardResult::Draw,
+                    BoardResult::BlackWins,
+                ][(x % 3) as usize];
+                e.set_result(r, b, Some(result)).unwrap();
+            }
+        }
+        e.draw_position(4, DrawSpec::Computer { seed: 4 }, false)
+            .unwrap();
+        e
+    })
+    .await
+    .unwrap();
+    let store = common::store_at(&a.db);
+    let events = store.event_store().unwrap();
+    let stored = events.event(&big).unwrap();
+    events
+        .save_event(stored.id, stored.revision, &built)
+        .unwrap();
+
+    let (small_key, small_token) = a
+        .new_event(json!({"name": "Small Open", "format": "swiss", "rounds": 3}))
+        .await;
+
+    let started = Instant::now();
+    let pairing = {
+        let request = a
+            .client
+            .post(format!("{}/api/events/{big}/rounds/4/pair", a.base))
+            .header("content-type", "application/json")
+            .header("x-arbiter-token", &big_token)
+            .body("{}");
+        tokio::spawn(async move {
+            let r = common::reply(request.send().await.unwrap()).await;
+            (r, started.elapsed())
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut changed_by = Duration::ZERO;
+    for n in ["Ann", "Ben", "Cid", "Dora", "Eve"] {
+        let r = arb(
+            &a,
+            &small_key,
+            "/players",
+            json!({ "name": n }),
+            &small_token,
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+        changed_by = started.elapsed();
+    }
+    let (paired, paired_by) = pairing.await.unwrap();
+    assert_eq!(paired.status, 200, "{}", paired.text);
+    eprintln!(
+        "the other event's five changes done after {changed_by:?}; the pairing after {paired_by:?}"
+    );
+    assert!(
+        changed_by < paired_by,
+        "the other event's changes waited for the pairing: done after {changed_by:?}, the \
+         pairing after {paired_by:?}"
     );
 }

@@ -303,6 +303,104 @@ async fn games_are_deleted_by_their_seat_or_without_one() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_between_people_is_not_one_players_to_delete() {
+    // Issue 37: either seat's token deleted a game at any time: the mated player the game
+    // he lost, the opponent a game mid-game, an event's player his board's game.
+    let a = app().await;
+    let exists = |k: String| {
+        let a = &a;
+        async move { a.get(&format!("/api/games/{k}")).await.status == 200 }
+    };
+    // A challenge nobody has joined is its creator's to withdraw and delete.
+    let open = a
+        .new_game(json!({"start": {"id": 518}, "opponent": "human", "name": "Ann"}))
+        .await;
+    let (k, ann) = (key(&open), open["seat_token"].as_str().unwrap().to_string());
+    assert_eq!(delete(&a, &k, Some(&ann)).await.status, 204);
+    assert!(!exists(k).await);
+
+    // Once joined, neither player may: not mid-game, not after it ended.
+    let (k, ann, bob) = a.two_players().await;
+    for (uci, ply, token) in [("e2e4", 0, &ann), ("e7e5", 1, &bob)] {
+        let r = a
+            .act(&k, "moves", json!({"move": uci, "ply": ply}), Some(token))
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    for token in [&ann, &bob] {
+        let r = delete(&a, &k, Some(token)).await;
+        assert_eq!(r.status, 403, "{}", r.text);
+        assert!(
+            r.json["error"]
+                .as_str()
+                .unwrap()
+                .contains("chess960 db delete"),
+            "{}",
+            r.text
+        );
+    }
+    let r = a.act(&k, "resign", json!({}), Some(&bob)).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(delete(&a, &k, Some(&bob)).await.status, 403, "the loser");
+    assert_eq!(delete(&a, &k, Some(&ann)).await.status, 403, "the winner");
+    assert!(exists(k).await);
+
+    // Two people at one device hold one token: theirs to delete.
+    let hot = a
+        .new_game(json!({"start": {"id": 518}, "opponent": "hotseat", "name": "Ann"}))
+        .await;
+    let (k, token) = (key(&hot), hot["seat_token"].as_str().unwrap().to_string());
+    assert_eq!(delete(&a, &k, Some(&token)).await.status, 204);
+
+    // An event's game: neither player may delete it, and its result still comes in.
+    let (ev, arbiter) = a
+        .new_event(json!({"name": "Keep Open", "format": "swiss", "rounds": 1}))
+        .await;
+    for n in ["Ann", "Ben"] {
+        let r = a
+            .arbiter(&ev, "/players", json!({ "name": n }), &arbiter)
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    let die = json!({"method": "die", "outcomes": "1,1,1,1,1"});
+    let r = a.arbiter(&ev, "/rounds/1/draw", die, &arbiter).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let r = a.arbiter(&ev, "/rounds/1/pair", json!({}), &arbiter).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let r = a.arbiter(&ev, "/rounds/1/games", json!({}), &arbiter).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let game = &r.json["games"][0];
+    let k = game["key"].as_str().unwrap().to_string();
+    let seat = |link: &str| {
+        link.split("#seat=")
+            .nth(1)
+            .unwrap()
+            .split('&')
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    let (white, black) = (
+        seat(game["white_link"].as_str().unwrap()),
+        seat(game["black_link"].as_str().unwrap()),
+    );
+    for token in [&white, &black] {
+        assert_eq!(delete(&a, &k, Some(token)).await.status, 403);
+    }
+    let r = a.act(&k, "resign", json!({}), Some(&black)).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let e = a.get(&format!("/api/events/{ev}")).await;
+        if e.json["round_list"][0]["boards"][0]["result"] == "1-0" {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "{}", e.text);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_declined_draw_offer_says_why() {
     let a = app().await;
     let g = a.new_game(json!({"start": {"id": 518}})).await;

@@ -330,6 +330,32 @@ async fn one_address_has_at_most_twenty_open_challenges() {
     }
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn simultaneous_challenges_from_one_address_stop_at_twenty() {
+    // Issue 37: the count and the creation were two steps, and 64 challenges sent at once
+    // all passed the count (64 x 201 in two runs of three).
+    let a = app().await;
+    let sends = (0..64).map(|_| {
+        a.client
+            .post(format!("{}/api/games", a.base))
+            .header("content-type", "application/json")
+            .body(json!({"start": {"id": 7}, "opponent": "human"}).to_string())
+            .send()
+    });
+    let answers = futures_util::future::join_all(sends).await;
+    let mut made = 0;
+    for r in answers {
+        match r.expect("an answer").status().as_u16() {
+            201 => made += 1,
+            429 => {}
+            other => panic!("status {other}"),
+        }
+    }
+    assert_eq!(made, 20, "challenges made from one address at once");
+    let state = a.server.as_ref().unwrap().state();
+    assert_eq!(state.games_in_memory(), 20);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn spectators_find_the_games_being_played_now() {
     let a = app().await;
