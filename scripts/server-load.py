@@ -151,7 +151,7 @@ def memory_phase(client, pid, games, plies, elo, wait_unload):
     return played, rss_kib(pid), rss_kib(pid, "VmHWM"), in_memory
 
 
-def flood_requests(port, rng):
+def flood_requests(rng):
     """One round's requests: (method, path, body bytes or None, headers), ordinary and
     hostile, over every route."""
     key = "0123456789abcdef0123456789abcdef"
@@ -204,7 +204,7 @@ def flood_once(port, rng, threads=32):
     """Sends one round of flood_requests from `threads` connections at once, following up on
     what they create (moves, joins, analyses, event players and pairings, exports); a few
     connections are cut mid-request. Returns the count of requests and of 5xx answers."""
-    reqs = flood_requests(port, rng)
+    reqs = flood_requests(rng)
     lock = threading.Lock()
     counts = {"sent": 0, "5xx": 0}
     made = []

@@ -260,7 +260,7 @@ type Out = mpsc::UnboundedSender<String>;
 async fn session(
     state: AppState,
     mut socket: WebSocket,
-    _seat: ws_limits::SocketPlace,
+    _seat: crate::rate::Place,
     client: IpAddr,
 ) {
     let pool = state.games().ctx().pool.clone();

@@ -65,7 +65,7 @@ pub async fn create_game(games: &Games, spec: NewGameSpec, client: IpAddr) -> Ga
     // Held until the challenge is in memory (where it counts as open): the count and the
     // creation are one step.
     let _place = match spec.opponent {
-        Opponent::Human => Some(games.reserve_challenge(client, MAX_OPEN_CHALLENGES).ok_or(
+        Opponent::Human => Some(games.reserve_challenge(client).ok_or(
             GameError::TooManyChallenges {
                 max: MAX_OPEN_CHALLENGES,
             },

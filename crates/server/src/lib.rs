@@ -148,15 +148,15 @@ struct Inner {
     sockets: SocketCaps,
 }
 
-/// The WebSockets each client address may have open, by kind (`ws_limits.rs`).
+/// The WebSockets each client address may have open, by kind (`rate.rs`).
 struct SocketCaps {
     /// A game's (`GET /api/games/{key}/ws`): a page per game watched or played. Loopback is
     /// not counted: behind a reverse proxy every client comes from there.
-    games: Arc<ws_limits::Sockets>,
+    games: Arc<rate::Places>,
     /// The lobby's.
-    lobby: Arc<ws_limits::Sockets>,
+    lobby: Arc<rate::Places>,
     /// The analysis board's.
-    analysis: Arc<ws_limits::Sockets>,
+    analysis: Arc<rate::Places>,
 }
 
 impl AppState {
@@ -183,9 +183,9 @@ impl AppState {
                 capacity,
                 shutdown: tx,
                 sockets: SocketCaps {
-                    games: ws_limits::Sockets::new(api::MAX_GAME_SOCKETS_PER_CLIENT, false),
-                    lobby: ws_limits::Sockets::new(lobby::MAX_SOCKETS_PER_CLIENT, true),
-                    analysis: ws_limits::Sockets::new(analysis::MAX_SESSIONS_PER_CLIENT, true),
+                    games: rate::Places::new(api::MAX_GAME_SOCKETS_PER_CLIENT, false),
+                    lobby: rate::Places::new(lobby::MAX_SOCKETS_PER_CLIENT, true),
+                    analysis: rate::Places::new(analysis::MAX_SESSIONS_PER_CLIENT, true),
                 },
             }),
         }

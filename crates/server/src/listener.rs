@@ -418,9 +418,15 @@ pub(crate) async fn serve(
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.head_timeout)
         .keep_alive(true);
-    let http = Arc::new(http);
     // Each connection's task holds a sender; all dropped means all done.
     let (done, mut all_done) = mpsc::channel::<()>(1);
+    let serving = Arc::new(Serving {
+        app,
+        http,
+        idle_timeout: limits.idle_timeout,
+        stop: stop.clone(),
+        _done: done,
+    });
     loop {
         let (stream, peer) = tokio::select! {
             _ = stopped(&mut stop) => break,
@@ -443,18 +449,10 @@ pub(crate) async fn serve(
             }
         };
         let _ = stream.set_nodelay(true);
-        tokio::spawn(connection(
-            stream,
-            peer,
-            slot,
-            app.clone(),
-            Arc::clone(&http),
-            limits.idle_timeout,
-            stop.clone(),
-            done.clone(),
-        ));
+        tokio::spawn(connection(stream, peer, slot, Arc::clone(&serving)));
     }
-    drop(done);
+    // The connections' tasks hold the rest of `serving`, its sender among it.
+    drop(serving);
     let _ = all_done.recv().await;
     Ok(())
 }
@@ -480,21 +478,23 @@ fn refuse(stream: &TcpStream, why: Refused) {
     let _ = stream.try_write(answer.as_bytes());
 }
 
+/// What every connection is served with; each connection's task holds it (and so the
+/// sender that tells [`serve`] when the last one has ended).
+struct Serving {
+    app: Router,
+    http: hyper::server::conn::http1::Builder,
+    idle_timeout: Duration,
+    stop: watch::Receiver<bool>,
+    /// Never sent on: dropped with the last holder.
+    _done: mpsc::Sender<()>,
+}
+
 /// One connection, to its end: served by hyper under the head timeout; closed when idle too
 /// long, when chosen to make room, or at shutdown once its request is answered.
-#[allow(clippy::too_many_arguments)]
-async fn connection(
-    stream: TcpStream,
-    peer: SocketAddr,
-    slot: Arc<Slot>,
-    app: Router,
-    http: Arc<hyper::server::conn::http1::Builder>,
-    idle_timeout: Duration,
-    mut stop: watch::Receiver<bool>,
-    _done: mpsc::Sender<()>,
-) {
+async fn connection(stream: TcpStream, peer: SocketAddr, slot: Arc<Slot>, serving: Arc<Serving>) {
     let state = Arc::clone(&slot.state);
     let on_request = Arc::clone(&slot);
+    let app = serving.app.clone();
     let service = hyper::service::service_fn(move |mut req: Request<Incoming>| {
         req.extensions_mut().insert(ConnectInfo(peer));
         let busy = on_request.busy();
@@ -509,10 +509,11 @@ async fn connection(
         }
     });
     let io = TokioIo::new(Tracked { stream, slot });
-    let conn = http.serve_connection(io, service).with_upgrades();
+    let conn = serving.http.serve_connection(io, service).with_upgrades();
     tokio::pin!(conn);
-    let idle = idle_watch(&state, idle_timeout);
+    let idle = idle_watch(&state, serving.idle_timeout);
     tokio::pin!(idle);
+    let mut stop = serving.stop.clone();
     tokio::select! {
         _ = conn.as_mut() => return,
         _ = state.evicted.notified() => return,

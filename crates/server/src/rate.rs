@@ -4,13 +4,16 @@
 //! the seconds to wait (`Retry-After`). The guard (`guard.rs`) checks them with the network's
 //! other checks, before any handler runs.
 //!
+//! Beside the rates, [`Places`] counts what a client address holds at once (WebSockets of
+//! each kind, challenges being created) against a cap.
+//!
 //! IPv6 addresses count by their /64 network: one household or host usually has a whole /64,
 //! and would otherwise have 2^64 buckets. The buckets of addresses that are full again are
 //! forgotten once there are many, so the table stays small whatever the number of clients.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 /// Buckets kept before the full ones are swept out.
@@ -39,6 +42,85 @@ pub(crate) fn key_of(ip: IpAddr) -> IpAddr {
             IpAddr::V6(bits.into())
         }
         v4 => v4,
+    }
+}
+
+/// What each client address holds at once of one kind (WebSockets of a kind, challenges being
+/// created), at most a number each.
+pub struct Places {
+    max: usize,
+    /// Whether the machine's own clients (loopback) are counted: a reverse proxy on the
+    /// same machine brings every client from there.
+    loopback: bool,
+    held: Mutex<HashMap<IpAddr, usize>>,
+}
+
+impl Places {
+    /// At most `max` per address; loopback counted too when `loopback`.
+    pub fn new(max: usize, loopback: bool) -> Arc<Places> {
+        Arc::new(Places {
+            max,
+            loopback,
+            held: Mutex::default(),
+        })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, HashMap<IpAddr, usize>> {
+        self.held.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A place for `client`, held until dropped; `None` when it holds [`Places::new`]'s
+    /// `max` already.
+    pub fn enter(self: &Arc<Self>, client: IpAddr) -> Option<Place> {
+        self.enter_beside(client, || 0)
+    }
+
+    /// As [`Places::enter`], counting `beside()` more of the client's (what it has of the
+    /// kind elsewhere) with the places held. `beside` is asked under this counter's lock,
+    /// so that the count and the taking of the place are one step.
+    pub fn enter_beside(
+        self: &Arc<Self>,
+        client: IpAddr,
+        beside: impl FnOnce() -> usize,
+    ) -> Option<Place> {
+        let client = client.to_canonical();
+        if client.is_loopback() && !self.loopback {
+            return Some(Place {
+                places: Arc::clone(self),
+                client: None,
+            });
+        }
+        let key = key_of(client);
+        let mut held = self.lock();
+        let n = held.get(&key).copied().unwrap_or(0);
+        if n + beside() >= self.max {
+            return None;
+        }
+        held.insert(key, n + 1);
+        Some(Place {
+            places: Arc::clone(self),
+            client: Some(key),
+        })
+    }
+}
+
+/// One place held by a client ([`Places::enter`]), given back when dropped.
+pub struct Place {
+    places: Arc<Places>,
+    /// The address it counts under; `None` when not counted.
+    client: Option<IpAddr>,
+}
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        let Some(client) = self.client else { return };
+        let mut held = self.places.lock();
+        if let Some(n) = held.get_mut(&client) {
+            *n -= 1;
+            if *n == 0 {
+                held.remove(&client);
+            }
+        }
     }
 }
 
@@ -112,6 +194,33 @@ impl Default for Limits {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn places_are_counted_per_address_and_given_back() {
+        let ip = |t: &str| t.parse::<IpAddr>().unwrap();
+        let s = Places::new(2, false);
+        let a = s.enter(ip("192.0.2.1")).unwrap();
+        let _b = s.enter(ip("192.0.2.1")).unwrap();
+        assert!(s.enter(ip("192.0.2.1")).is_none(), "the third");
+        assert!(s.enter(ip("192.0.2.2")).is_some(), "another address");
+        drop(a);
+        assert!(s.enter(ip("192.0.2.1")).is_some(), "a place given back");
+        // One /64 is one client; loopback is not counted here.
+        let _c = s.enter(ip("2001:db8::1")).unwrap();
+        let _d = s.enter(ip("2001:db8::2")).unwrap();
+        assert!(s.enter(ip("2001:db8::3")).is_none());
+        let local: Vec<_> = (0..10).filter_map(|_| s.enter(ip("127.0.0.1"))).collect();
+        assert_eq!(local.len(), 10);
+        assert!(
+            !s.lock().contains_key(&ip("127.0.0.1")),
+            "loopback is not counted"
+        );
+        // Counted where asked to be, with what the client has elsewhere.
+        let counted = Places::new(3, true);
+        let _e = counted.enter_beside(ip("::1"), || 1).unwrap();
+        assert!(counted.enter_beside(ip("::1"), || 2).is_none());
+        assert!(counted.enter_beside(ip("::1"), || 1).is_some());
+    }
 
     #[test]
     fn a_bucket_empties_and_refills() {

@@ -14,29 +14,6 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex as StdMutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-/// A challenge being created ([`Games::reserve_challenge`]); its place is given back when
-/// dropped, by which time the challenge counts as open if it was made.
-pub struct ChallengeTicket<'a> {
-    games: &'a Games,
-    key: std::net::IpAddr,
-}
-
-impl Drop for ChallengeTicket<'_> {
-    fn drop(&mut self) {
-        let mut creating = self
-            .games
-            .creating
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        if let Some(n) = creating.get_mut(&self.key) {
-            *n -= 1;
-            if *n == 0 {
-                creating.remove(&self.key);
-            }
-        }
-    }
-}
-
 /// Where a game runs ([`Games::locate`]).
 pub enum Located {
     /// In this process.
@@ -49,10 +26,9 @@ pub enum Located {
 pub struct Games {
     ctx: Arc<Ctx>,
     map: StdMutex<HashMap<String, Arc<GameHandle>>>,
-    /// Challenges being created, per address (as `rate.rs` counts them): counted with the
-    /// open ones, so that the check of the cap and the creation are one step
-    /// ([`Games::reserve_challenge`]).
-    creating: StdMutex<HashMap<std::net::IpAddr, usize>>,
+    /// Challenges being created, per address: counted with the open ones, so that the check
+    /// of the cap and the creation are one step ([`Games::reserve_challenge`]).
+    creating: Arc<crate::rate::Places>,
 }
 
 impl Games {
@@ -61,7 +37,7 @@ impl Games {
         Games {
             ctx,
             map: StdMutex::new(HashMap::new()),
-            creating: StdMutex::new(HashMap::new()),
+            creating: crate::rate::Places::new(crate::create::MAX_OPEN_CHALLENGES, true),
         }
     }
 
@@ -269,23 +245,14 @@ impl Games {
             .count()
     }
 
-    /// A place for one more open challenge from `client`, unless it has `max` already (open,
-    /// or being created): held until the challenge is in memory, where it counts as open
-    /// (or given up). Counting and taking the place are one step, under one lock, so that
-    /// simultaneous requests cannot all pass the count (issue 37: 64 at once all passed).
-    pub fn reserve_challenge(
-        &self,
-        client: std::net::IpAddr,
-        max: usize,
-    ) -> Option<ChallengeTicket<'_>> {
-        let key = crate::rate::key_of(client);
-        let mut creating = self.creating.lock().unwrap_or_else(|e| e.into_inner());
-        let pending = creating.get(&key).copied().unwrap_or(0);
-        if self.open_challenges(client) + pending >= max {
-            return None;
-        }
-        *creating.entry(key).or_insert(0) += 1;
-        Some(ChallengeTicket { games: self, key })
+    /// A place for one more open challenge from `client`, unless it has
+    /// [`crate::create::MAX_OPEN_CHALLENGES`] already (open, or being created): held until
+    /// the challenge is in memory, where it counts as open (or given up). Counting and taking
+    /// the place are one step, under one lock, so that simultaneous requests cannot all pass
+    /// the count (issue 37: 64 at once all passed).
+    pub fn reserve_challenge(&self, client: std::net::IpAddr) -> Option<crate::rate::Place> {
+        self.creating
+            .enter_beside(client, || self.open_challenges(client))
     }
 
     /// The games being played now (in memory, neither open, paused nor over), the latest
