@@ -94,8 +94,20 @@ impl Serve {
     /// Stops it; its standard error.
     fn stop(mut self) -> String {
         let _ = self.child.kill();
-        let out = self.child.wait_with_output().expect("wait");
-        String::from_utf8_lossy(&out.stderr).into_owned()
+        let mut err = String::new();
+        if let Some(mut e) = self.child.stderr.take() {
+            let _ = e.read_to_string(&mut err);
+        }
+        let _ = self.child.wait();
+        err
+    }
+}
+
+impl Drop for Serve {
+    /// A test that fails before `stop` leaves no server running behind it.
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
