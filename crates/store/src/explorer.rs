@@ -131,6 +131,29 @@ impl IndexWalk {
     }
 }
 
+/// One move as the index sees it, from whoever played it: the Zobrist keys
+/// ([`Position::hash`]) of the position the move was played from and of the position it
+/// reached. Handed to [`GameStore::append_move_indexed`], it spares the store the replay of
+/// the whole game that [`GameStore::append_move`] needs to find the index rows of a move.
+/// Keys that are not those of the game's positions would make the explorer wrong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IndexStep {
+    /// The key of the position before the move.
+    pub from: u64,
+    /// The key of the position after it.
+    pub to: u64,
+}
+
+impl IndexStep {
+    /// The step of a move that led from `before` to `after`.
+    pub fn of(before: &Position, after: &Position) -> IndexStep {
+        IndexStep {
+            from: before.hash(),
+            to: after.hash(),
+        }
+    }
+}
+
 /// What changes in the index when a game's entries go from `old` to `new`: the entries to
 /// write (new, or with another move) and the keys to remove. With the result unchanged, the
 /// rows of the other keys stay as they are.

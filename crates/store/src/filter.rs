@@ -12,7 +12,7 @@ pub(crate) enum Arg {
 }
 
 /// What differs between the backends' SQL.
-pub(crate) struct Dialect {
+pub struct Dialect {
     /// The placeholder of argument `n` (1-based): `?1` or `$1`.
     pub placeholder: fn(usize) -> String,
     /// `column` equal to the placeholder `p`, ignoring ASCII case.
@@ -75,5 +75,15 @@ pub(crate) fn where_clause(f: &GameFilter, d: &Dialect, first: usize) -> (String
         (String::new(), args)
     } else {
         (format!("WHERE {}", conds.join(" AND ")), args)
+    }
+}
+
+/// The start of a condition after `where_sql` (a [`where_clause`]): `WHERE`, or its
+/// conditions followed by `AND`.
+pub(crate) fn and_where(where_sql: &str) -> String {
+    if where_sql.is_empty() {
+        "WHERE".to_owned()
+    } else {
+        format!("{where_sql} AND")
     }
 }

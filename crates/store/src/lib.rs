@@ -17,6 +17,7 @@ pub use chess960_core::GameResult;
 use chess960_core::{Outcome, Termination};
 use std::fmt;
 
+mod backend;
 pub mod cluster;
 pub mod events;
 pub mod explorer;
@@ -28,9 +29,11 @@ pub mod postgres;
 pub mod replay;
 pub mod rules;
 pub mod seats;
+mod sql;
 pub mod sqlite;
 pub mod stats;
 mod util;
+mod write;
 
 pub use events::{EventStore, EventSummary, StoredEvent};
 pub use explorer::{Explorer, ExplorerMove, Results};
@@ -457,6 +460,23 @@ pub trait GameStore: Send + Sync {
     /// Records the move at half-move index `ply` (0 for the first move); durable when this
     /// returns. Fails with `Conflict` unless the game has exactly `ply` moves and is unfinished.
     fn append_move(&self, id: GameId, ply: u32, mv: &MoveRecord) -> Result<(), StoreError>;
+
+    /// [`GameStore::append_move`] with the move's [`explorer::IndexStep`] (the keys of the
+    /// positions before and after it) from whoever played it, so that the store finds the
+    /// explorer's index rows of the move from these two keys instead of replaying the whole
+    /// game (what [`ImportGame::index`] is to an import). The same checks and the same stored
+    /// game; a step that is not the move's makes the explorer wrong. This default ignores the
+    /// step.
+    fn append_move_indexed(
+        &self,
+        id: GameId,
+        ply: u32,
+        mv: &MoveRecord,
+        step: explorer::IndexStep,
+    ) -> Result<(), StoreError> {
+        let _ = step;
+        self.append_move(id, ply, mv)
+    }
 
     /// Takes moves back so that `plies` remain (takeback); the clocks are then those stored with
     /// the last remaining move. Clears a finish.

@@ -22,21 +22,20 @@
 //! Text compares byte-wise where the store relies on order (`date` is `COLLATE "C"`), and a
 //! player's name matches case-insensitively in ASCII only, as SQLite's `NOCASE` does, so
 //! both backends list the same games for the same filter.
+//!
+//! What a write does is the store's ([`crate::write`], over the statements of [`crate::sql`],
+//! most of whose SQL both backends share); here are PostgreSQL's connections and
+//! transactions, its own statements (`statements.rs`: the lock of a game, many rows in one
+//! statement), its schema, its bulk import's pending rows and the cluster (`cluster.rs`).
 
 mod cluster;
-mod events;
+mod statements;
 
-use crate::explorer::{self, KeyCount};
-use crate::filter;
-use crate::packed;
-use crate::rules::{self, check_moves, GameState, TagHome};
-use crate::util::{clocks, game_date, ms, new_game_date, new_key, now_ms};
-use crate::{
-    Clocks, Finish, GameFilter, GameId, GameKey, GameResult, GameStore, GameSummary, ImportGame,
-    ImportOutcome, MoveRecord, NewGame, PositionCounts, SeatRecord, Seats, StoreError, StoredGame,
-};
-use postgres::types::ToSql;
+use crate::backend::{Backend, R};
+use crate::sql::Tx;
+use crate::{GameKey, ImportGame, ImportOutcome, StoreError};
 use postgres::{Client, IsolationLevel, NoTls, Row, Transaction};
+use statements::Pg;
 use std::path::PathBuf;
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
@@ -266,7 +265,7 @@ impl PgStore {
         })?;
         // Index rows a killed bulk import left behind, unless an import is under way (its
         // own end writes them).
-        let left = store.write(|tx, s| {
+        let left = store.transaction(|tx, s| {
             let free: bool = tx
                 .query_one("SELECT pg_try_advisory_xact_lock($1)", &[&PENDING_LOCK])
                 .and_then(|r| r.try_get(0))
@@ -372,7 +371,7 @@ impl PgStore {
 
     /// Runs `f` in one write transaction, committed when `f` succeeds; on any error nothing
     /// of it stays.
-    fn write<T: Send>(
+    fn transaction<T: Send>(
         &self,
         f: impl FnOnce(&mut Transaction<'_>, &PgStore) -> Result<T, StoreError> + Send,
     ) -> Result<T, StoreError> {
@@ -390,7 +389,7 @@ impl PgStore {
     }
 
     /// Runs `f` in one read-only snapshot.
-    fn read<T: Send>(
+    fn snapshot<T: Send>(
         &self,
         f: impl FnOnce(&mut Transaction<'_>, &PgStore) -> Result<T, StoreError> + Send,
     ) -> Result<T, StoreError> {
@@ -484,32 +483,6 @@ impl PgStore {
             .map_err(|e| self.err(&e))
     }
 
-    /// The game's state for the rules, with its row locked until the transaction ends. Every
-    /// write to a stored game begins here, so its index rows left pending by a bulk import
-    /// are merged here first, in the same statement: what follows finds them in `positions`.
-    fn lock_state(&self, tx: &mut Transaction<'_>, id: GameId) -> Result<GameState, StoreError> {
-        let row = tx
-            .query_typed_opt(
-                "WITH settled AS (
-                     DELETE FROM positions_pending WHERE game_id = $1
-                     RETURNING game_id, keys, moves, result
-                 ), indexed AS (
-                     INSERT INTO positions (key, game_id, move, result)
-                     SELECT t.k, p.game_id, t.m, p.result
-                       FROM settled p, unnest(p.keys, p.moves) AS t(k, m)
-                 )
-                 SELECT plies, result, reason FROM games WHERE id = $1 FOR UPDATE",
-                &[(&id.0, postgres::types::Type::INT8)],
-            )
-            .map_err(|e| self.err(&e))?
-            .ok_or_else(|| StoreError::NoSuchGame(id.to_string()))?;
-        Ok(GameState {
-            plies: u32::try_from(self.col::<i32>(&row, 0)?).unwrap_or(0),
-            result: self.result_col(&row, 1)?,
-            reason: self.col(&row, 2)?,
-        })
-    }
-
     /// Column `i` of `row`, or a clear error (never a panic) for a row that is not what the
     /// schema says.
     fn col<'a, T: postgres::types::FromSql<'a>>(
@@ -522,24 +495,11 @@ impl PgStore {
         })
     }
 
-    fn result_col(&self, row: &Row, i: usize) -> Result<GameResult, StoreError> {
-        let text: String = self.col(row, i)?;
-        GameResult::parse(&text).ok_or_else(|| StoreError::Corrupt {
-            detail: format!("{}: result '{text}'", self.label),
-        })
-    }
-
     fn key_col(&self, row: &Row, i: usize) -> Result<GameKey, StoreError> {
         let text: String = self.col(row, i)?;
         GameKey::parse(&text).ok_or_else(|| StoreError::Corrupt {
             detail: format!("{}: game key '{text}'", self.label),
         })
-    }
-
-    fn clocks_col(&self, row: &Row, i: usize) -> Result<Option<Clocks>, StoreError> {
-        let w: Option<i64> = self.col(row, i)?;
-        let b: Option<i64> = self.col(row, i + 1)?;
-        Ok(clocks(w, b))
     }
 }
 
@@ -580,341 +540,11 @@ fn redact(address: &str) -> String {
         .join(" ")
 }
 
-const GAME_COLUMNS: &str = "id, key, start_id, start_fen, white, black, time_control, \
-    white_ms, black_ms, result, reason, created_ms, updated_ms, movetext, white_seat, black_seat, \
-    packed_moves";
-
-const SUMMARY_COLUMNS: &str =
-    "g.id, g.key, g.start_id, g.white, g.black, g.result, g.reason, g.date, g.plies, g.created_ms";
-
-type Args = Vec<Box<dyn ToSql + Sync>>;
-
-fn refs(args: &Args) -> Vec<&(dyn ToSql + Sync)> {
-    args.iter().map(|a| a.as_ref()).collect()
-}
-
-/// PostgreSQL's way of writing a filter (see [`crate::filter`]): a player's name is folded as
-/// SQLite's `NOCASE` folds it, ASCII letters only, so both backends match the same names.
-const DIALECT: filter::Dialect = filter::Dialect {
-    placeholder: |n| format!("${n}"),
-    equal_folded: |column, p| {
-        format!(
-            "translate({column}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') = {p}"
-        )
-    },
-    fold_arg: |name| name.to_ascii_lowercase(),
-    null_safe_equal: |a, b| format!("{a} IS NOT DISTINCT FROM {b}"),
-    table: "g.",
-};
-
-/// The SQL condition of a filter (over `games g`) with its arguments.
-fn where_clause(f: &GameFilter) -> (String, Args) {
-    let (sql, args) = filter::where_clause(f, &DIALECT, 1);
-    let values = args
-        .into_iter()
-        .map(|a| -> Box<dyn ToSql + Sync> {
-            match a {
-                filter::Arg::Int(i) => Box::new(i32::try_from(i).unwrap_or(i32::MAX)),
-                filter::Arg::Text(t) => Box::new(t),
-            }
-        })
-        .collect();
-    (sql, values)
-}
-
-/// `LIMIT … OFFSET …` of a filter.
-fn page(f: &GameFilter) -> String {
-    match f.limit {
-        Some(l) => format!("LIMIT {l} OFFSET {}", f.offset),
-        None => format!("OFFSET {}", f.offset),
-    }
-}
-
 impl PgStore {
-    /// Streams the games of [`GameStore::for_each_game`] from one snapshot.
-    fn stream(
-        &self,
-        filter: &GameFilter,
-        visit: &mut (dyn FnMut(StoredGame) -> bool + Send),
-    ) -> Result<(), StoreError> {
-        // One snapshot; the games in chunks of CHUNK, oldest first, each chunk's moves and
-        // tags in two queries, so memory stays bounded whatever the number of games.
-        const CHUNK: i64 = 500;
-        let (where_sql, args) = where_clause(filter);
-        let chosen = format!(
-            "SELECT g.id FROM games g {where_sql} ORDER BY g.id DESC {}",
-            page(filter)
-        );
-        let n = args.len();
-        let sql = format!(
-            "SELECT {GAME_COLUMNS} FROM games WHERE id IN ({chosen}) AND id > ${} \
-             ORDER BY id LIMIT {CHUNK}",
-            n + 1
-        );
-        self.read(|tx, s| {
-            let mut after: i64 = i64::MIN;
-            loop {
-                let mut all = refs(&args);
-                all.push(&after);
-                let rows = tx.query(&sql, &all).map_err(|e| s.err(&e))?;
-                let Some(last) = rows.last() else {
-                    return Ok(());
-                };
-                let next: i64 = s.col(last, 0)?;
-                for game in s.complete(tx, &rows)? {
-                    if !visit(game) {
-                        return Ok(());
-                    }
-                }
-                if (rows.len() as i64) < CHUNK {
-                    return Ok(());
-                }
-                after = next;
-            }
-        })
-    }
-
-    fn summary(&self, r: &Row) -> Result<GameSummary, StoreError> {
-        Ok(GameSummary {
-            id: GameId(self.col(r, 0)?),
-            key: self.key_col(r, 1)?,
-            start_id: self
-                .col::<Option<i32>>(r, 2)?
-                .and_then(|v| u16::try_from(v).ok()),
-            white: self.col(r, 3)?,
-            black: self.col(r, 4)?,
-            result: self.result_col(r, 5)?,
-            reason: self.col(r, 6)?,
-            date: self.col(r, 7)?,
-            plies: u32::try_from(self.col::<i32>(r, 8)?).unwrap_or(0),
-            created_at_ms: self.col(r, 9)?,
-        })
-    }
-
-    /// The games whose heads are `rows` (columns [`GAME_COLUMNS`]), with their moves and
-    /// tags, read in two queries.
-    fn complete(
-        &self,
-        tx: &mut Transaction<'_>,
-        rows: &[Row],
-    ) -> Result<Vec<StoredGame>, StoreError> {
-        let ids: Vec<i64> = rows
-            .iter()
-            .map(|r| self.col::<i64>(r, 0))
-            .collect::<Result<_, _>>()?;
-        let mut moves: std::collections::HashMap<i64, Vec<MoveRecord>> = Default::default();
-        for r in tx
-            .query(
-                "SELECT game_id, uci, san, white_ms, black_ms, played_ms FROM moves
-                  WHERE game_id = ANY($1) ORDER BY game_id, ply",
-                &[&ids],
-            )
-            .map_err(|e| self.err(&e))?
-        {
-            moves.entry(self.col(&r, 0)?).or_default().push(MoveRecord {
-                uci: self.col(&r, 1)?,
-                san: self.col(&r, 2)?,
-                clocks: self.clocks_col(&r, 3)?,
-                played_at_ms: self.col(&r, 5)?,
-            });
-        }
-        let mut tags: std::collections::HashMap<i64, Vec<(String, String)>> = Default::default();
-        for r in tx
-            .query(
-                "SELECT game_id, name, value FROM tags WHERE game_id = ANY($1)
-                  ORDER BY game_id, ord",
-                &[&ids],
-            )
-            .map_err(|e| self.err(&e))?
-        {
-            tags.entry(self.col(&r, 0)?)
-                .or_default()
-                .push((self.col(&r, 1)?, self.col(&r, 2)?));
-        }
-        rows.iter()
-            .map(|r| {
-                let id: i64 = self.col(r, 0)?;
-                let result = self.result_col(r, 9)?;
-                let reason: Option<String> = self.col(r, 10)?;
-                let finish = rules::stored_finish(result, reason);
-                let start_fen: String = self.col(r, 3)?;
-                let moves = match self.col::<Option<Vec<u8>>>(r, 16)? {
-                    Some(bytes) => packed::unpack(&start_fen, &bytes)?,
-                    None => moves.remove(&id).unwrap_or_default(),
-                };
-                Ok(StoredGame {
-                    id: GameId(id),
-                    key: self.key_col(r, 1)?,
-                    game: NewGame {
-                        start_fen,
-                        start_id: self
-                            .col::<Option<i32>>(r, 2)?
-                            .and_then(|v| u16::try_from(v).ok()),
-                        white: self.col(r, 4)?,
-                        black: self.col(r, 5)?,
-                        time_control: self.col(r, 6)?,
-                        clocks: self.clocks_col(r, 7)?,
-                        tags: tags.remove(&id).unwrap_or_default(),
-                    },
-                    moves,
-                    finish,
-                    movetext: self.col(r, 13)?,
-                    created_at_ms: self.col(r, 11)?,
-                    updated_at_ms: self.col(r, 12)?,
-                    seats: Seats {
-                        white: SeatRecord::from_column(self.col(r, 14)?),
-                        black: SeatRecord::from_column(self.col(r, 15)?),
-                    },
-                })
-            })
-            .collect()
-    }
-
-    /// Inserts a game row and its tags; returns its id and key.
-    fn insert_game(
-        &self,
-        tx: &mut Transaction<'_>,
-        g: &NewGame,
-        now: i64,
-        row: &RowState<'_>,
-    ) -> Result<(GameId, GameKey), StoreError> {
-        rules::check_start_id(g.start_id)?;
-        let key = new_key()?;
-        let id: i64 = tx
-            .query_one(
-                "INSERT INTO games (key, start_id, start_fen, white, black, time_control,
-                     white_ms, black_ms, result, reason, date, created_ms, updated_ms, plies,
-                     dup_hash, movetext, white_seat, black_seat, packed_moves)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13, $14, $15,
-                     $16, $17, $18)
-                 RETURNING id",
-                &[
-                    &key.as_str(),
-                    &g.start_id.map(i32::from),
-                    &g.start_fen,
-                    &g.white,
-                    &g.black,
-                    &g.time_control,
-                    &g.clocks.map(|c| ms(c.white_ms)),
-                    &g.clocks.map(|c| ms(c.black_ms)),
-                    &row.result.as_str(),
-                    &row.reason,
-                    &new_game_date(g, now),
-                    &now,
-                    &i32::try_from(row.plies).unwrap_or(i32::MAX),
-                    &row.hash.map(|h| h.to_vec()),
-                    &row.movetext,
-                    &row.seats.white.to_column(),
-                    &row.seats.black.to_column(),
-                    &row.packed,
-                ],
-            )
-            .and_then(|r| r.try_get(0))
-            .map_err(|e| self.err(&e))?;
-        if !g.tags.is_empty() {
-            let ords: Vec<i32> = (0..g.tags.len() as i32).collect();
-            let names: Vec<&str> = g.tags.iter().map(|(n, _)| n.as_str()).collect();
-            let values: Vec<&str> = g.tags.iter().map(|(_, v)| v.as_str()).collect();
-            tx.execute(
-                "INSERT INTO tags (game_id, ord, name, value)
-                 SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[])",
-                &[&id, &ords, &names, &values],
-            )
-            .map_err(|e| self.err(&e))?;
-        }
-        Ok((GameId(id), key))
-    }
-
-    /// Inserts `moves` as the half-moves from `first` on.
-    fn insert_moves(
-        &self,
-        tx: &mut Transaction<'_>,
-        id: i64,
-        first: u32,
-        moves: &[MoveRecord],
-    ) -> Result<(), StoreError> {
-        if moves.is_empty() {
-            return Ok(());
-        }
-        let plies: Vec<i32> = (0..moves.len())
-            .map(|i| i32::try_from(first as usize + i).unwrap_or(i32::MAX))
-            .collect();
-        let ucis: Vec<&str> = moves.iter().map(|m| m.uci.as_str()).collect();
-        let sans: Vec<&str> = moves.iter().map(|m| m.san.as_str()).collect();
-        let white: Vec<Option<i64>> = moves
-            .iter()
-            .map(|m| m.clocks.map(|c| ms(c.white_ms)))
-            .collect();
-        let black: Vec<Option<i64>> = moves
-            .iter()
-            .map(|m| m.clocks.map(|c| ms(c.black_ms)))
-            .collect();
-        let played: Vec<i64> = moves.iter().map(|m| m.played_at_ms).collect();
-        tx.execute(
-            "INSERT INTO moves (game_id, ply, uci, san, white_ms, black_ms, played_ms)
-             SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::bigint[],
-                 $6::bigint[], $7::bigint[])",
-            &[&id, &plies, &ucis, &sans, &white, &black, &played],
-        )
-        .map_err(|e| self.err(&e))?;
-        Ok(())
-    }
-
-    /// Writes (inserts or replaces) index rows: `(key, game id, move, result)`.
-    fn write_entries(
-        &self,
-        tx: &mut Transaction<'_>,
-        rows: &[(i64, i64, Option<i32>, Option<i16>)],
-    ) -> Result<(), StoreError> {
-        if rows.is_empty() {
-            return Ok(());
-        }
-        let keys: Vec<i64> = rows.iter().map(|r| r.0).collect();
-        let ids: Vec<i64> = rows.iter().map(|r| r.1).collect();
-        let mvs: Vec<Option<i32>> = rows.iter().map(|r| r.2).collect();
-        let results: Vec<Option<i16>> = rows.iter().map(|r| r.3).collect();
-        tx.execute(
-            "INSERT INTO positions (key, game_id, move, result)
-             SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::smallint[])
-             ON CONFLICT (key, game_id) DO UPDATE SET move = excluded.move,
-                 result = excluded.result",
-            &[&keys, &ids, &mvs, &results],
-        )
-        .map_err(|e| self.err(&e))?;
-        Ok(())
-    }
-
-    /// Writes the index rows of games new in this transaction by `COPY … BINARY` (no row
-    /// can exist yet, so nothing to replace): several times faster than [`Self::write_entries`]
-    /// for the hundred thousand rows of an import batch.
-    fn copy_entries(
-        &self,
-        tx: &mut Transaction<'_>,
-        rows: &[(i64, i64, Option<i32>, Option<i16>)],
-    ) -> Result<(), StoreError> {
-        use postgres::binary_copy::BinaryCopyInWriter;
-        use postgres::types::Type;
-        if rows.is_empty() {
-            return Ok(());
-        }
-        let sink = tx
-            .copy_in("COPY positions (key, game_id, move, result) FROM STDIN BINARY")
-            .map_err(|e| self.err(&e))?;
-        let mut writer =
-            BinaryCopyInWriter::new(sink, &[Type::INT8, Type::INT8, Type::INT4, Type::INT2]);
-        for (key, id, mv, result) in rows {
-            writer
-                .write(&[key, id, mv, result])
-                .map_err(|e| self.err(&e))?;
-        }
-        writer.finish().map_err(|e| self.err(&e))?;
-        Ok(())
-    }
-
     /// Merges every row of `positions_pending` into `positions`, sorted by key: each page of
     /// the index is written once for the whole import instead of once per batch. Returns how
     /// many games it indexed. The rows of games other transactions are writing (their own
-    /// [`Self::lock_state`] merges them) are left to those.
+    /// `Tx::lock_state` merges them) are left to those.
     fn merge_pending(&self, tx: &mut Transaction<'_>) -> Result<u64, StoreError> {
         let (pending, games): (i64, i64) = tx
             .query_one(
@@ -986,36 +616,8 @@ impl PgStore {
         Ok(u64::try_from(games).unwrap_or(0))
     }
 
-    /// Writes the index rows of the games new in this transaction to `positions_pending`, one
-    /// row a game, by `COPY … BINARY`.
-    fn copy_pending(
-        &self,
-        tx: &mut Transaction<'_>,
-        rows: &[PendingRow],
-    ) -> Result<(), StoreError> {
-        use postgres::binary_copy::BinaryCopyInWriter;
-        use postgres::types::Type;
-        if rows.is_empty() {
-            return Ok(());
-        }
-        let sink = tx
-            .copy_in("COPY positions_pending (game_id, keys, moves, result) FROM STDIN BINARY")
-            .map_err(|e| self.err(&e))?;
-        let mut writer = BinaryCopyInWriter::new(
-            sink,
-            &[Type::INT8, Type::INT8_ARRAY, Type::INT4_ARRAY, Type::INT2],
-        );
-        for r in rows {
-            writer
-                .write(&[&r.id, &r.keys, &r.moves, &r.result])
-                .map_err(|e| self.err(&e))?;
-        }
-        writer.finish().map_err(|e| self.err(&e))?;
-        Ok(())
-    }
-
     /// Holds [`PENDING_LOCK`] (shared) on a connection of its own until
-    /// [`GameStore::index_pending`], so that no store opened meanwhile merges this import's
+    /// [`Backend::index_bulk`], so that no store opened meanwhile merges this import's
     /// pending rows from under it.
     fn hold_pending_lock(&self) -> Result<(), StoreError> {
         let mut held = self.importing.lock().unwrap_or_else(|p| p.into_inner());
@@ -1051,158 +653,33 @@ impl PgStore {
             });
         }
     }
-
-    /// The index rows of game `id` for `entries`, all with `result`.
-    fn entry_rows(
-        id: i64,
-        entries: &[explorer::IndexEntry],
-        result: Option<u8>,
-    ) -> Vec<(i64, i64, Option<i32>, Option<i16>)> {
-        entries
-            .iter()
-            .map(|e| (e.key as i64, id, e.mv.map(i32::from), result.map(i16::from)))
-            .collect()
-    }
-
-    /// Removes the index rows of game `id` under `keys`.
-    fn remove_entries(
-        &self,
-        tx: &mut Transaction<'_>,
-        id: i64,
-        keys: &[u64],
-    ) -> Result<(), StoreError> {
-        if keys.is_empty() {
-            return Ok(());
-        }
-        let keys: Vec<i64> = keys.iter().map(|&k| k as i64).collect();
-        tx.execute(
-            "DELETE FROM positions WHERE key = ANY($1) AND game_id = $2",
-            &[&keys, &id],
-        )
-        .map_err(|e| self.err(&e))?;
-        Ok(())
-    }
-
-    /// A game's start FEN, result and moves (UCI), as stored; `None` if there is no game.
-    fn stored_line(
-        &self,
-        tx: &mut Transaction<'_>,
-        id: i64,
-    ) -> Result<Option<(String, GameResult, Vec<String>)>, StoreError> {
-        let Some(row) = tx
-            .query_opt(
-                "SELECT start_fen, result, packed_moves FROM games WHERE id = $1",
-                &[&id],
-            )
-            .map_err(|e| self.err(&e))?
-        else {
-            return Ok(None);
-        };
-        let fen: String = self.col(&row, 0)?;
-        let result = self.result_col(&row, 1)?;
-        let ucis = match self.col::<Option<Vec<u8>>>(&row, 2)? {
-            Some(bytes) => packed::ucis(&bytes)?,
-            None => tx
-                .query(
-                    "SELECT uci FROM moves WHERE game_id = $1 ORDER BY ply",
-                    &[&id],
-                )
-                .map_err(|e| self.err(&e))?
-                .iter()
-                .map(|r| self.col::<String>(r, 0))
-                .collect::<Result<_, _>>()?,
-        };
-        Ok(Some((fen, result, ucis)))
-    }
-
-    /// Recomputes the stored duplicate hash of a game (after its result or a tag changed).
-    fn refresh_hash(&self, tx: &mut Transaction<'_>, id: i64) -> Result<(), StoreError> {
-        let row = tx
-            .query_one(
-                "SELECT start_fen, white, black, result FROM games WHERE id = $1",
-                &[&id],
-            )
-            .map_err(|e| self.err(&e))?;
-        let fen: String = self.col(&row, 0)?;
-        let white: String = self.col(&row, 1)?;
-        let black: String = self.col(&row, 2)?;
-        let result = self.result_col(&row, 3)?;
-        let hash = if result.is_decided() {
-            let ucis = self
-                .stored_line(tx, id)?
-                .map(|(_, _, u)| u)
-                .unwrap_or_default();
-            let tags: Vec<(String, String)> = tx
-                .query(
-                    "SELECT name, value FROM tags WHERE game_id = $1 ORDER BY ord",
-                    &[&id],
-                )
-                .map_err(|e| self.err(&e))?
-                .iter()
-                .map(|r| Ok((self.col(r, 0)?, self.col(r, 1)?)))
-                .collect::<Result<_, StoreError>>()?;
-            rules::stored_hash(
-                &fen,
-                ucis.iter().map(String::as_str),
-                &white,
-                &black,
-                result,
-                &tags,
-            )
-            .map(|h| h.to_vec())
-        } else {
-            None
-        };
-        tx.execute(
-            "UPDATE games SET dup_hash = $2 WHERE id = $1",
-            &[&id, &hash],
-        )
-        .map_err(|e| self.err(&e))?;
-        Ok(())
-    }
 }
 
-/// The columns of a new game row that do not come from its [`NewGame`].
-struct RowState<'a> {
-    result: GameResult,
-    reason: Option<&'a str>,
-    plies: u32,
-    hash: Option<[u8; 16]>,
-    movetext: Option<&'a str>,
-    seats: &'a Seats,
-    /// The moves packed ([`packed`]) instead of written as rows.
-    packed: Option<&'a [u8]>,
-}
+impl Backend for PgStore {
+    /// `positions_pending` keeps the deferred games' entries.
+    const DEFER_ENTRIES: bool = true;
 
-/// A game not yet finished, with no moves.
-const FRESH: RowState<'static> = RowState {
-    result: GameResult::Unknown,
-    reason: None,
-    plies: 0,
-    hash: None,
-    movetext: None,
-    seats: &Seats::NONE,
-    packed: None,
-};
-
-impl GameStore for PgStore {
-    fn event_store(&self) -> Option<&dyn crate::EventStore> {
-        Some(self)
+    fn write<T: Send>(&self, f: impl FnOnce(&mut dyn Tx) -> R<T> + Send) -> R<T> {
+        self.transaction(|tx, s| f(&mut Pg { tx, s }))
     }
 
-    fn cluster(&self) -> Option<&dyn crate::cluster::Cluster> {
-        Some(self)
+    fn read<T: Send>(&self, f: impl FnOnce(&mut dyn Tx) -> R<T> + Send) -> R<T> {
+        self.snapshot(|tx, s| f(&mut Pg { tx, s }))
     }
 
-    fn describe(&self) -> String {
+    fn location(&self) -> String {
         self.label.clone()
+    }
+
+    fn shared(&self) -> Option<&dyn crate::cluster::Cluster> {
+        Some(self)
     }
 
     /// PostgreSQL keeps its own pages whole (checksums, WAL); what can go wrong beyond that is
     /// a game whose rows disagree, which this looks for: a ply count that is not its moves,
     /// a hole in its moves, a result that is not one.
-    fn check(&self) -> Result<(), StoreError> {
-        self.read(|tx, s| {
+    fn check_all(&self) -> R<()> {
+        self.snapshot(|tx, s| {
             let bad = tx
                 .query(
                     "SELECT g.id, g.plies, count(m.ply), coalesce(max(m.ply) + 1, 0)
@@ -1234,472 +711,18 @@ impl GameStore for PgStore {
         })
     }
 
-    fn create_game(&self, game: &NewGame) -> Result<(GameId, GameKey), StoreError> {
-        self.create_game_with_moves(game, &[], &Seats::NONE)
-    }
-
-    fn create_game_with_moves(
-        &self,
-        game: &NewGame,
-        moves: &[MoveRecord],
-        seats: &Seats,
-    ) -> Result<(GameId, GameKey), StoreError> {
-        let game = &*rules::storable_game(game);
-        check_moves(&game.start_fen, moves)?;
-        let plies = rules::plies_of(moves)?;
-        self.write(|tx, s| {
-            let row = RowState {
-                plies,
-                seats,
-                ..FRESH
-            };
-            let (id, key) = s.insert_game(tx, game, now_ms(), &row)?;
-            s.insert_moves(tx, id.0, 0, moves)?;
-            let entries = explorer::entries(&game.start_fen, moves.iter().map(|m| m.uci.as_str()));
-            s.write_entries(tx, &Self::entry_rows(id.0, &entries, None))?;
-            Ok((id, key))
-        })
-    }
-
-    fn claim_seat(
-        &self,
-        id: GameId,
-        color: chess960_core::Color,
-        hash: &str,
-        name: &str,
-    ) -> Result<(), StoreError> {
-        let name = &*rules::storable(name);
-        let (column, name_column) = match color {
-            chess960_core::Color::White => ("white_seat", "white"),
-            chess960_core::Color::Black => ("black_seat", "black"),
-        };
-        rules::check_seat_hash(hash)?;
-        self.write(|tx, s| {
-            s.lock_state(tx, id)?;
-            let changed = tx
-                .execute(
-                    &format!(
-                        "UPDATE games SET {column} = $2, {name_column} = $4, updated_ms = $3
-                          WHERE id = $1 AND {column} = '{}'",
-                        crate::seats::OPEN
-                    ),
-                    &[&id.0, &hash, &now_ms(), &name],
-                )
-                .map_err(|e| s.err(&e))?;
-            if changed == 0 {
-                return Err(StoreError::Conflict(format!(
-                    "the {} seat of game {id} is not open",
-                    color.name()
-                )));
-            }
-            Ok(())
-        })
-    }
-
-    fn append_move(&self, id: GameId, ply: u32, mv: &MoveRecord) -> Result<(), StoreError> {
-        use postgres::types::Type;
-        // The hot path of every game: five round trips (begin, lock, read the line, one
-        // statement for every write, commit), each statement sent with its parameter types so
-        // that it needs no separate round trip to be prepared.
-        self.write(|tx, s| {
-            rules::check_append(id, &s.lock_state(tx, id)?, ply)?;
-            // Read after the lock, in a statement of its own: its snapshot has every move of
-            // the transaction that held the lock before.
-            let row = tx
-                .query_typed_opt(
-                    "SELECT start_fen, packed_moves,
-                            ARRAY(SELECT uci FROM moves WHERE game_id = $1 ORDER BY ply)
-                       FROM games WHERE id = $1",
-                    &[(&id.0, Type::INT8)],
-                )
-                .map_err(|e| s.err(&e))?
-                .ok_or_else(|| StoreError::NoSuchGame(id.to_string()))?;
-            let fen: String = s.col(&row, 0)?;
-            let mut ucis = match s.col::<Option<Vec<u8>>>(&row, 1)? {
-                Some(bytes) => packed::ucis(&bytes)?,
-                None => s.col::<Vec<String>>(&row, 2)?,
-            };
-            let old = explorer::entries(&fen, ucis.iter().map(String::as_str));
-            ucis.push(mv.uci.clone());
-            let new = explorer::entries(&fen, ucis.iter().map(String::as_str));
-            let (write, remove) = explorer::diff(&old, &new);
-            let remove: Vec<i64> = remove.iter().map(|&k| k as i64).collect();
-            let rows = Self::entry_rows(id.0, &write, None);
-            let keys: Vec<i64> = rows.iter().map(|r| r.0).collect();
-            let mvs: Vec<Option<i32>> = rows.iter().map(|r| r.2).collect();
-            let results: Vec<Option<i16>> = rows.iter().map(|r| r.3).collect();
-            let ply = i32::try_from(ply).unwrap_or(i32::MAX);
-            let (white, black) = (
-                mv.clocks.map(|c| ms(c.white_ms)),
-                mv.clocks.map(|c| ms(c.black_ms)),
-            );
-            // The removed and the written index keys never overlap (explorer::diff), so the
-            // two parts on `positions` do not meet.
-            tx.execute_typed(
-                "WITH gone AS (
-                     DELETE FROM positions WHERE key = ANY($2) AND game_id = $1
-                 ), indexed AS (
-                     INSERT INTO positions (key, game_id, move, result)
-                     SELECT k, $1, m, r FROM unnest($3::bigint[], $4::int[], $5::smallint[])
-                         AS t(k, m, r)
-                     ON CONFLICT (key, game_id) DO UPDATE SET move = excluded.move,
-                         result = excluded.result
-                 ), played AS (
-                     INSERT INTO moves (game_id, ply, uci, san, white_ms, black_ms, played_ms)
-                     VALUES ($1, $6, $7, $8, $9, $10, $11)
-                 )
-                 UPDATE games SET plies = $6 + 1, updated_ms = $12 WHERE id = $1",
-                &[
-                    (&id.0, Type::INT8),
-                    (&remove, Type::INT8_ARRAY),
-                    (&keys, Type::INT8_ARRAY),
-                    (&mvs, Type::INT4_ARRAY),
-                    (&results, Type::INT2_ARRAY),
-                    (&ply, Type::INT4),
-                    (&mv.uci, Type::TEXT),
-                    (&mv.san, Type::TEXT),
-                    (&white, Type::INT8),
-                    (&black, Type::INT8),
-                    (&mv.played_at_ms, Type::INT8),
-                    (&now_ms(), Type::INT8),
-                ],
-            )
-            .map_err(|e| s.err(&e))?;
-            Ok(())
-        })
-    }
-
-    fn truncate_moves(&self, id: GameId, plies: u32) -> Result<(), StoreError> {
-        self.write(|tx, s| {
-            rules::check_truncate(id, &s.lock_state(tx, id)?, plies)?;
-            let (fen, _, ucis) = s
-                .stored_line(tx, id.0)?
-                .ok_or_else(|| StoreError::NoSuchGame(id.to_string()))?;
-            // The result is cleared too, so every remaining entry is written again.
-            let old = explorer::entries(&fen, ucis.iter().map(String::as_str));
-            let new = explorer::entries(&fen, ucis.iter().take(plies as usize).map(String::as_str));
-            let (_, remove) = explorer::diff(&old, &new);
-            s.remove_entries(tx, id.0, &remove)?;
-            s.write_entries(tx, &Self::entry_rows(id.0, &new, None))?;
-            let keep = i32::try_from(plies).unwrap_or(i32::MAX);
-            tx.execute(
-                "DELETE FROM moves WHERE game_id = $1 AND ply >= $2",
-                &[&id.0, &keep],
-            )
-            .map_err(|e| s.err(&e))?;
-            // A packed line belongs to finished games only; the game is unfinished again and
-            // may take moves, which are rows: its remaining moves become rows.
-            let packed: Option<Vec<u8>> = tx
-                .query_one("SELECT packed_moves FROM games WHERE id = $1", &[&id.0])
-                .and_then(|r| r.try_get(0))
-                .map_err(|e| s.err(&e))?;
-            if let Some(bytes) = packed {
-                let moves = packed::unpack(&fen, &bytes)?;
-                s.insert_moves(tx, id.0, 0, &moves[..moves.len().min(plies as usize)])?;
-            }
-            tx.execute(
-                "UPDATE games SET plies = $2, result = '*', reason = NULL, dup_hash = NULL,
-                     packed_moves = NULL, updated_ms = $3 WHERE id = $1",
-                &[&id.0, &keep, &now_ms()],
-            )
-            .map_err(|e| s.err(&e))?;
-            Ok(())
-        })
-    }
-
-    fn finish_game(&self, id: GameId, finish: &Finish) -> Result<(), StoreError> {
-        let finish = &*rules::storable_finish(finish);
-        rules::check_result(finish)?;
-        self.write(|tx, s| {
-            rules::check_finish(id, &s.lock_state(tx, id)?, finish)?;
-            tx.execute(
-                "UPDATE games SET result = $2, reason = $3, updated_ms = $4 WHERE id = $1",
-                &[
-                    &id.0,
-                    &finish.result.as_str(),
-                    &rules::stored_reason(finish),
-                    &now_ms(),
-                ],
-            )
-            .map_err(|e| s.err(&e))?;
-            let (fen, _, ucis) = s
-                .stored_line(tx, id.0)?
-                .ok_or_else(|| StoreError::NoSuchGame(id.to_string()))?;
-            let entries = explorer::entries(&fen, ucis.iter().map(String::as_str));
-            s.write_entries(
-                tx,
-                &Self::entry_rows(id.0, &entries, explorer::result_code(finish.result)),
-            )?;
-            s.refresh_hash(tx, id.0)
-        })
-    }
-
-    fn set_start(
-        &self,
-        id: GameId,
-        start_fen: &str,
-        start_id: Option<u16>,
-    ) -> Result<(), StoreError> {
-        let pos = rules::check_new_start(start_fen, start_id)?;
-        self.write(|tx, s| {
-            rules::check_start_open(id, &s.lock_state(tx, id)?)?;
-            // The index entry of the start position moves with it.
-            if let Some((fen, _, _)) = s.stored_line(tx, id.0)? {
-                let old: Vec<u64> = explorer::entries(&fen, []).iter().map(|e| e.key).collect();
-                s.remove_entries(tx, id.0, &old)?;
-            }
-            let entries = explorer::entries(&pos.fen(), []);
-            s.write_entries(tx, &Self::entry_rows(id.0, &entries, None))?;
-            tx.execute(
-                "UPDATE games SET start_fen = $2, start_id = $3, updated_ms = $4 WHERE id = $1",
-                &[&id.0, &pos.fen(), &start_id.map(i32::from), &now_ms()],
-            )
-            .map_err(|e| s.err(&e))?;
-            Ok(())
-        })
-    }
-
-    fn set_tag(&self, id: GameId, name: &str, value: Option<&str>) -> Result<(), StoreError> {
-        let value = value.map(rules::storable);
-        let value = value.as_deref();
-        let home = rules::check_tag(name)?;
-        self.write(|tx, s| {
-            s.lock_state(tx, id)?;
-            let now = now_ms();
-            let column = match home {
-                TagHome::White => Some("white"),
-                TagHome::Black => Some("black"),
-                TagHome::TimeControl => Some("time_control"),
-                TagHome::Date | TagHome::Other => None,
-            };
-            if let Some(col) = column {
-                tx.execute(
-                    &format!("UPDATE games SET {col} = $2, updated_ms = $3 WHERE id = $1"),
-                    &[&id.0, &home.column_value(value), &now],
-                )
-                .map_err(|e| s.err(&e))?;
-            } else {
-                let ord: Option<i32> = tx
-                    .query_opt(
-                        "SELECT ord FROM tags WHERE game_id = $1 AND name = $2",
-                        &[&id.0, &name],
-                    )
-                    .map_err(|e| s.err(&e))?
-                    .map(|r| s.col(&r, 0))
-                    .transpose()?;
-                match (ord, value) {
-                    (Some(o), Some(v)) => tx.execute(
-                        "UPDATE tags SET value = $3 WHERE game_id = $1 AND ord = $2",
-                        &[&id.0, &o, &v],
-                    ),
-                    (Some(o), None) => tx.execute(
-                        "DELETE FROM tags WHERE game_id = $1 AND ord = $2",
-                        &[&id.0, &o],
-                    ),
-                    (None, Some(v)) => tx.execute(
-                        "INSERT INTO tags (game_id, ord, name, value)
-                         SELECT $1, coalesce(max(ord) + 1, 0), $2, $3 FROM tags
-                          WHERE game_id = $1",
-                        &[&id.0, &name, &v],
-                    ),
-                    (None, None) => Ok(0),
-                }
-                .map_err(|e| s.err(&e))?;
-                if home == TagHome::Date {
-                    let created: i64 = tx
-                        .query_one("SELECT created_ms FROM games WHERE id = $1", &[&id.0])
-                        .and_then(|r| r.try_get(0))
-                        .map_err(|e| s.err(&e))?;
-                    tx.execute(
-                        "UPDATE games SET date = $2 WHERE id = $1",
-                        &[&id.0, &game_date(value, created)],
-                    )
-                    .map_err(|e| s.err(&e))?;
-                }
-                tx.execute(
-                    "UPDATE games SET updated_ms = $2 WHERE id = $1",
-                    &[&id.0, &now],
-                )
-                .map_err(|e| s.err(&e))?;
-            }
-            s.refresh_hash(tx, id.0)
-        })
-    }
-
-    fn delete_game(&self, id: GameId) -> Result<(), StoreError> {
-        self.write(|tx, s| {
-            s.lock_state(tx, id)?;
-            if let Some((fen, _, ucis)) = s.stored_line(tx, id.0)? {
-                let keys: Vec<u64> = explorer::entries(&fen, ucis.iter().map(String::as_str))
-                    .iter()
-                    .map(|e| e.key)
-                    .collect();
-                s.remove_entries(tx, id.0, &keys)?;
-            }
-            // Moves and tags go with the game (ON DELETE CASCADE).
-            tx.execute("DELETE FROM games WHERE id = $1", &[&id.0])
-                .map_err(|e| s.err(&e))?;
-            Ok(())
-        })
-    }
-
-    fn game(&self, id: GameId) -> Result<Option<StoredGame>, StoreError> {
-        self.read(|tx, s| {
-            let rows = tx
-                .query(
-                    &format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"),
-                    &[&id.0],
-                )
-                .map_err(|e| s.err(&e))?;
-            Ok(s.complete(tx, &rows)?.pop())
-        })
-    }
-
-    fn game_by_key(&self, key: &GameKey) -> Result<Option<StoredGame>, StoreError> {
-        self.read(|tx, s| {
-            let rows = tx
-                .query(
-                    &format!("SELECT {GAME_COLUMNS} FROM games WHERE key = $1"),
-                    &[&key.as_str()],
-                )
-                .map_err(|e| s.err(&e))?;
-            Ok(s.complete(tx, &rows)?.pop())
-        })
-    }
-
-    fn list(&self, filter: &GameFilter) -> Result<Vec<GameSummary>, StoreError> {
-        let (where_sql, args) = where_clause(filter);
-        let sql = format!(
-            "SELECT {SUMMARY_COLUMNS} FROM games g {where_sql} ORDER BY g.id DESC {}",
-            page(filter)
-        );
-        self.read(|tx, s| {
-            tx.query(&sql, &refs(&args))
-                .map_err(|e| s.err(&e))?
-                .iter()
-                .map(|r| s.summary(r))
-                .collect()
-        })
-    }
-
-    fn count(&self, filter: &GameFilter) -> Result<u64, StoreError> {
-        let (where_sql, args) = where_clause(filter);
-        let sql = format!("SELECT count(*) FROM games g {where_sql}");
-        self.read(|tx, s| {
-            let row = tx.query_one(&sql, &refs(&args)).map_err(|e| s.err(&e))?;
-            Ok(s.col::<i64>(&row, 0)? as u64)
-        })
-    }
-
-    fn position_counts(&self, filter: &GameFilter) -> Result<Vec<PositionCounts>, StoreError> {
-        let (where_sql, args) = where_clause(filter);
-        let glue = if where_sql.is_empty() { "WHERE" } else { "AND" };
-        let sql = format!(
-            "SELECT g.start_id, g.result, count(*) FROM games g {where_sql} {glue} \
-             g.start_id IS NOT NULL AND g.result IN ('1-0', '0-1', '1/2-1/2') \
-             GROUP BY g.start_id, g.result ORDER BY g.start_id"
-        );
-        self.read(|tx, s| {
-            let mut out: Vec<PositionCounts> = Vec::new();
-            for r in tx.query(&sql, &refs(&args)).map_err(|e| s.err(&e))? {
-                let id = u16::try_from(s.col::<i32>(&r, 0)?).unwrap_or(0);
-                let result: String = s.col(&r, 1)?;
-                let n = s.col::<i64>(&r, 2)? as u64;
-                PositionCounts::tally(&mut out, id, &result, n);
-            }
-            Ok(out)
-        })
-    }
-
-    fn for_each_game(
-        &self,
-        filter: &GameFilter,
-        visit: &mut dyn FnMut(StoredGame) -> bool,
-    ) -> Result<(), StoreError> {
-        // The snapshot is read where the client may block (see `off_runtime`); the games
-        // come back through a small channel, so `visit` runs here and memory stays bounded.
-        let (tx, rx) = std::sync::mpsc::sync_channel::<StoredGame>(64);
-        std::thread::scope(|scope| {
-            let producer = scope.spawn(move || self.stream(filter, &mut |g| tx.send(g).is_ok()));
-            for game in rx.iter() {
-                if !visit(game) {
-                    break;
-                }
-            }
-            drop(rx);
-            producer
-                .join()
-                .unwrap_or_else(|p| std::panic::resume_unwind(p))
-        })
-    }
-
-    fn index_counts(&self, key: u64) -> Result<Vec<KeyCount>, StoreError> {
-        self.read(|tx, s| {
-            tx.query(
-                "SELECT move, result, count(*) FROM positions WHERE key = $1
-                  GROUP BY move, result",
-                &[&(key as i64)],
-            )
-            .map_err(|e| s.err(&e))?
-            .iter()
-            .map(|r| {
-                let mv: Option<i32> = s.col(r, 0)?;
-                let result: Option<i16> = s.col(r, 1)?;
-                Ok(KeyCount {
-                    uci: mv
-                        .and_then(|m| u16::try_from(m).ok())
-                        .and_then(explorer::decode_move),
-                    result: result.and_then(|v| u8::try_from(v).ok()),
-                    games: s.col::<i64>(r, 2)? as u64,
-                })
-            })
-            .collect()
-        })
-    }
-
-    fn position_games(&self, key: u64, limit: u32) -> Result<Vec<GameSummary>, StoreError> {
-        self.read(|tx, s| {
-            tx.query(
-                &format!(
-                    "SELECT {SUMMARY_COLUMNS} FROM positions p JOIN games g ON g.id = p.game_id
-                      WHERE p.key = $1 ORDER BY p.game_id DESC LIMIT $2"
-                ),
-                &[&(key as i64), &i64::from(limit)],
-            )
-            .map_err(|e| s.err(&e))?
-            .iter()
-            .map(|r| s.summary(r))
-            .collect()
-        })
-    }
-
-    /// A batch in a fixed number of statements whatever its size: one looks up the
-    /// duplicates among the stored games, one reserves the ids, one inserts every game row
-    /// (`unnest` of one array per column), one the tags, one the moves of the games that keep
-    /// rows, one the index rows. A statement per game was a round trip per game, most of the
-    /// time of an import.
-    fn import_games(&self, games: &[ImportGame]) -> Result<Vec<ImportOutcome>, StoreError> {
-        self.import(games, false)
-    }
-
-    /// A bulk import's batch: [`GameStore::import_games`], except that the position index
-    /// rows of the added games wait in `positions_pending` (one row a game) for
-    /// [`PgStore::index_pending`], which the importer calls after its last batch and which
+    /// The added games' index rows wait in `positions_pending` (one row a game) for
+    /// [`Backend::index_bulk`], which the importer calls after its last batch and which
     /// opening the database does for rows a killed import left. Until then the explorer does
     /// not count those games. Merged in key order at the end, the index costs a fraction of
     /// batch-by-batch inserts of random keys on a large database (docs/performance.md).
-    fn import_games_unindexed(
-        &self,
-        games: &[ImportGame],
-    ) -> Result<Vec<ImportOutcome>, StoreError> {
+    fn import_bulk(&self, games: &[ImportGame]) -> R<Vec<ImportOutcome>> {
         self.hold_pending_lock()?;
-        self.import(games, true)
+        crate::write::import(self, games, true)
     }
 
-    /// Number of games whose position index rows are not written yet (see
-    /// [`PgStore::import_games_unindexed`]).
-    fn pending_index(&self) -> Result<u64, StoreError> {
-        self.read(|tx, s| {
+    fn bulk_pending(&self) -> R<u64> {
+        self.snapshot(|tx, s| {
             tx.query_one("SELECT count(*) FROM positions_pending", &[])
                 .and_then(|r| r.try_get::<_, i64>(0))
                 .map_err(|e| s.err(&e))
@@ -1709,8 +732,8 @@ impl GameStore for PgStore {
 
     /// Merges the index rows of every pending game into the index, in one transaction, in
     /// key order; `progress` is called once, at the end. Returns how many games it indexed.
-    fn index_pending(&self, progress: &mut dyn FnMut(u64)) -> Result<u64, StoreError> {
-        let n = self.write(|tx, s| s.merge_pending(tx));
+    fn index_bulk(&self, progress: &mut dyn FnMut(u64)) -> R<u64> {
+        let n = self.transaction(|tx, s| s.merge_pending(tx));
         // The import's lock goes, whether or not the merge worked: what is left is merged by
         // the next import or the next opening.
         self.release_pending_lock();
@@ -1719,331 +742,6 @@ impl GameStore for PgStore {
             progress(n);
         }
         Ok(n)
-    }
-}
-
-impl PgStore {
-    /// [`GameStore::import_games`], with the index rows of the added games in
-    /// `positions_pending` when `defer`.
-    fn import(&self, games: &[ImportGame], defer: bool) -> Result<Vec<ImportOutcome>, StoreError> {
-        let games = &*rules::storable_imports(games);
-        // Everything that needs no database first, outside the transaction.
-        let prepared: Vec<Prepared<'_>> = games
-            .iter()
-            .map(|g| {
-                rules::check_start_id(g.game.start_id)?;
-                let (result, reason, hash) = rules::import_row(g);
-                Ok(Prepared {
-                    result,
-                    reason,
-                    hash,
-                    packed: rules::import_packed(g),
-                    // The reader's entries when it gave them: no replay.
-                    entries: match &g.index {
-                        Some(entries) => std::borrow::Cow::Borrowed(&entries[..]),
-                        None => std::borrow::Cow::Owned(explorer::entries(
-                            &g.game.start_fen,
-                            g.moves.iter().map(|m| m.uci.as_str()),
-                        )),
-                    },
-                })
-            })
-            .collect::<Result<_, StoreError>>()?;
-        self.write(|tx, s| {
-            // Two imports of the same game at once must store it once: the duplicate check
-            // and the insert happen under one lock.
-            tx.execute("SELECT pg_advisory_xact_lock($1)", &[&IMPORT_LOCK])
-                .map_err(|e| s.err(&e))?;
-            let hashes: Vec<Vec<u8>> = prepared
-                .iter()
-                .filter_map(|p| p.hash.map(|h| h.to_vec()))
-                .collect();
-            let mut known: std::collections::HashMap<Vec<u8>, i64> = Default::default();
-            if !hashes.is_empty() {
-                for r in tx
-                    .query(
-                        "SELECT dup_hash, min(id) FROM games WHERE dup_hash = ANY($1)
-                          GROUP BY dup_hash",
-                        &[&hashes],
-                    )
-                    .map_err(|e| s.err(&e))?
-                {
-                    known.insert(s.col(&r, 0)?, s.col(&r, 1)?);
-                }
-            }
-            // What becomes of each game: a duplicate of a stored game (its id), added (its
-            // place among the new ids), or a duplicate of a game added earlier in the batch
-            // (that game's place).
-            enum Fate {
-                Stored(i64),
-                New(usize),
-                AsNew(usize),
-            }
-            let mut added: Vec<usize> = Vec::new();
-            let mut place_of: std::collections::HashMap<[u8; 16], usize> = Default::default();
-            let fates: Vec<Fate> = prepared
-                .iter()
-                .enumerate()
-                .map(|(i, p)| {
-                    if let Some(h) = &p.hash {
-                        if let Some(&id) = known.get(&h[..]) {
-                            return Fate::Stored(id);
-                        }
-                        if let Some(&place) = place_of.get(h) {
-                            return Fate::AsNew(place);
-                        }
-                        place_of.insert(*h, added.len());
-                    }
-                    added.push(i);
-                    Fate::New(added.len() - 1)
-                })
-                .collect();
-            let n = i64::try_from(added.len()).unwrap_or(i64::MAX);
-            let mut ids: Vec<i64> = tx
-                .query(
-                    "SELECT nextval(pg_get_serial_sequence('games', 'id'))
-                       FROM generate_series(1::bigint, $1::bigint)",
-                    &[&n],
-                )
-                .map_err(|e| s.err(&e))?
-                .iter()
-                .map(|r| s.col::<i64>(r, 0))
-                .collect::<Result<_, _>>()?;
-            ids.sort_unstable();
-            if ids.len() != added.len() {
-                return Err(StoreError::Backend(format!(
-                    "PostgreSQL database {}: {} ids reserved for {} games",
-                    s.label,
-                    ids.len(),
-                    added.len()
-                )));
-            }
-            let mut cols = GameColumns {
-                now: now_ms(),
-                ..GameColumns::default()
-            };
-            let mut tags = TagColumns::default();
-            let mut moves = MoveColumns::default();
-            let mut index: Vec<(i64, i64, Option<i32>, Option<i16>)> = Vec::new();
-            let mut pending: Vec<PendingRow> = Vec::new();
-            for (&i, &id) in added.iter().zip(&ids) {
-                let (g, p) = (&games[i], &prepared[i]);
-                cols.push(id, new_key()?.as_str(), g, p);
-                tags.push(id, &g.game.tags);
-                if p.packed.is_none() {
-                    moves.push(id, &g.moves);
-                }
-                let code = explorer::result_code(p.result);
-                if defer {
-                    pending.push(PendingRow {
-                        id,
-                        keys: p.entries.iter().map(|e| e.key as i64).collect(),
-                        moves: p.entries.iter().map(|e| e.mv.map(i32::from)).collect(),
-                        result: code.map(i16::from),
-                    });
-                } else {
-                    index.extend(Self::entry_rows(id, &p.entries, code));
-                }
-            }
-            cols.insert(tx, s)?;
-            tags.insert(tx, s)?;
-            moves.insert(tx, s)?;
-            index.sort_unstable_by_key(|r| (r.0, r.1));
-            s.copy_entries(tx, &index)?;
-            s.copy_pending(tx, &pending)?;
-            Ok(fates
-                .iter()
-                .map(|f| match *f {
-                    Fate::Stored(id) => ImportOutcome::Duplicate(GameId(id)),
-                    Fate::New(place) => ImportOutcome::Added(GameId(ids[place])),
-                    Fate::AsNew(place) => ImportOutcome::Duplicate(GameId(ids[place])),
-                })
-                .collect())
-        })
-    }
-}
-
-/// The index rows of one game of a bulk import, as `positions_pending` keeps them.
-struct PendingRow {
-    id: i64,
-    keys: Vec<i64>,
-    moves: Vec<Option<i32>>,
-    result: Option<i16>,
-}
-
-/// What an imported game is as stored, worked out before the transaction.
-struct Prepared<'a> {
-    result: GameResult,
-    reason: Option<&'a str>,
-    hash: Option<[u8; 16]>,
-    packed: Option<Vec<u8>>,
-    entries: std::borrow::Cow<'a, [explorer::IndexEntry]>,
-}
-
-/// The game rows of an import batch, one array per column (`unnest`), all made at `now`.
-#[derive(Default)]
-struct GameColumns {
-    id: Vec<i64>,
-    key: Vec<String>,
-    start_id: Vec<Option<i32>>,
-    start_fen: Vec<String>,
-    white: Vec<String>,
-    black: Vec<String>,
-    time_control: Vec<Option<String>>,
-    white_ms: Vec<Option<i64>>,
-    black_ms: Vec<Option<i64>>,
-    result: Vec<&'static str>,
-    reason: Vec<Option<String>>,
-    date: Vec<String>,
-    plies: Vec<i32>,
-    dup_hash: Vec<Option<Vec<u8>>>,
-    movetext: Vec<Option<String>>,
-    packed: Vec<Option<Vec<u8>>>,
-    now: i64,
-}
-
-impl GameColumns {
-    fn push(&mut self, id: i64, key: &str, g: &ImportGame, p: &Prepared<'_>) {
-        let n = &g.game;
-        self.id.push(id);
-        self.key.push(key.to_owned());
-        self.start_id.push(n.start_id.map(i32::from));
-        self.start_fen.push(n.start_fen.clone());
-        self.white.push(n.white.clone());
-        self.black.push(n.black.clone());
-        self.time_control.push(n.time_control.clone());
-        self.white_ms.push(n.clocks.map(|c| ms(c.white_ms)));
-        self.black_ms.push(n.clocks.map(|c| ms(c.black_ms)));
-        self.result.push(p.result.as_str());
-        self.reason.push(p.reason.map(str::to_owned));
-        self.date.push(new_game_date(n, self.now));
-        self.plies
-            .push(i32::try_from(g.moves.len()).unwrap_or(i32::MAX));
-        self.dup_hash.push(p.hash.map(|h| h.to_vec()));
-        self.movetext.push(g.movetext.clone());
-        self.packed.push(p.packed.clone());
-    }
-
-    fn insert(&self, tx: &mut Transaction<'_>, s: &PgStore) -> Result<(), StoreError> {
-        if self.id.is_empty() {
-            return Ok(());
-        }
-        tx.execute(
-            "INSERT INTO games (id, key, start_id, start_fen, white, black, time_control,
-                 white_ms, black_ms, result, reason, date, created_ms, updated_ms, plies,
-                 dup_hash, movetext, packed_moves)
-             SELECT u.id, u.key, u.start_id, u.start_fen, u.white, u.black, u.time_control,
-                 u.white_ms, u.black_ms, u.result, u.reason, u.date, $16, $16, u.plies,
-                 u.dup_hash, u.movetext, u.packed
-               FROM unnest($1::bigint[], $2::text[], $3::int[], $4::text[], $5::text[],
-                   $6::text[], $7::text[], $8::bigint[], $9::bigint[], $10::text[],
-                   $11::text[], $12::text[], $13::int[], $14::bytea[], $15::text[],
-                   $17::bytea[])
-                 AS u (id, key, start_id, start_fen, white, black, time_control, white_ms,
-                   black_ms, result, reason, date, plies, dup_hash, movetext, packed)",
-            &[
-                &self.id,
-                &self.key,
-                &self.start_id,
-                &self.start_fen,
-                &self.white,
-                &self.black,
-                &self.time_control,
-                &self.white_ms,
-                &self.black_ms,
-                &self.result,
-                &self.reason,
-                &self.date,
-                &self.plies,
-                &self.dup_hash,
-                &self.movetext,
-                &self.now,
-                &self.packed,
-            ],
-        )
-        .map_err(|e| s.err(&e))?;
-        Ok(())
-    }
-}
-
-/// The tag rows of an import batch.
-#[derive(Default)]
-struct TagColumns {
-    game: Vec<i64>,
-    ord: Vec<i32>,
-    name: Vec<String>,
-    value: Vec<String>,
-}
-
-impl TagColumns {
-    fn push(&mut self, id: i64, tags: &[(String, String)]) {
-        for (i, (n, v)) in tags.iter().enumerate() {
-            self.game.push(id);
-            self.ord.push(i32::try_from(i).unwrap_or(i32::MAX));
-            self.name.push(n.clone());
-            self.value.push(v.clone());
-        }
-    }
-
-    fn insert(&self, tx: &mut Transaction<'_>, s: &PgStore) -> Result<(), StoreError> {
-        if self.game.is_empty() {
-            return Ok(());
-        }
-        tx.execute(
-            "INSERT INTO tags (game_id, ord, name, value)
-             SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[])",
-            &[&self.game, &self.ord, &self.name, &self.value],
-        )
-        .map_err(|e| s.err(&e))?;
-        Ok(())
-    }
-}
-
-/// The move rows of an import batch (games that keep rows: unfinished ones).
-#[derive(Default)]
-struct MoveColumns {
-    game: Vec<i64>,
-    ply: Vec<i32>,
-    uci: Vec<String>,
-    san: Vec<String>,
-    white_ms: Vec<Option<i64>>,
-    black_ms: Vec<Option<i64>>,
-    played: Vec<i64>,
-}
-
-impl MoveColumns {
-    fn push(&mut self, id: i64, moves: &[MoveRecord]) {
-        for (i, m) in moves.iter().enumerate() {
-            self.game.push(id);
-            self.ply.push(i32::try_from(i).unwrap_or(i32::MAX));
-            self.uci.push(m.uci.clone());
-            self.san.push(m.san.clone());
-            self.white_ms.push(m.clocks.map(|c| ms(c.white_ms)));
-            self.black_ms.push(m.clocks.map(|c| ms(c.black_ms)));
-            self.played.push(m.played_at_ms);
-        }
-    }
-
-    fn insert(&self, tx: &mut Transaction<'_>, s: &PgStore) -> Result<(), StoreError> {
-        if self.game.is_empty() {
-            return Ok(());
-        }
-        tx.execute(
-            "INSERT INTO moves (game_id, ply, uci, san, white_ms, black_ms, played_ms)
-             SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[],
-                 $5::bigint[], $6::bigint[], $7::bigint[])",
-            &[
-                &self.game,
-                &self.ply,
-                &self.uci,
-                &self.san,
-                &self.white_ms,
-                &self.black_ms,
-                &self.played,
-            ],
-        )
-        .map_err(|e| s.err(&e))?;
-        Ok(())
     }
 }
 

@@ -1,5 +1,6 @@
 //! The rules every backend follows, in one place, so that SQLite and PostgreSQL agree by
-//! construction (and `tests/contract.rs` checks that they do):
+//! construction (and the contract tests, run on both by `tests/common`'s `each_backend`, check
+//! that they do):
 //!
 //! - **What a duplicate is**: [`game_hash`] over the canonical start, the main line, the
 //!   players, the result and the identifying tags (docs/store.md).
@@ -11,9 +12,10 @@
 //! - **What a game with moves is**: legal moves from its start, in Chess960 UCI with their
 //!   SAN ([`check_moves`]).
 //!
-//! A backend reads the game's [`GameState`] inside its write transaction, asks these
-//! functions, and writes only when they agree: the checks and the write see the same
-//! snapshot, and a refused change leaves nothing behind.
+//! The store's write sequences (`crate::write`, the same for every backend) read the game's
+//! [`GameState`] inside the write transaction, ask these functions, and write only when they
+//! agree: the checks and the write see the same snapshot, and a refused change leaves
+//! nothing behind.
 
 use crate::{Finish, GameId, GameResult, ImportGame, MoveRecord, NewGame, StoreError, ABORTED};
 use chess960_core::{CastlingMode, Position};

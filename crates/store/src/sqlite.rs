@@ -11,22 +11,23 @@
 //!   with [`StoreError::NotOurDatabase`]; a file shorter than its header says is refused
 //!   as [`StoreError::Corrupt`]; a schema newer than this program as [`StoreError::TooNew`].
 //!   Only then is it opened for writing and migrated.
+//!
+//! What a write does is the store's ([`crate::write`], over the statements of [`crate::sql`],
+//! most of whose SQL both backends share); here are SQLite's transactions (the group commit
+//! of games being played among them), its own statements (`statements.rs`), its file and
+//! schema, and its bulk import's index (sorted runs merged into a new index).
 
 mod bulk;
-mod events;
+mod statements;
 
-use crate::explorer::{self, IndexEntry, KeyCount};
-use crate::filter;
+use crate::backend::{Backend, IndexRow, R};
+use crate::explorer;
 use crate::group_commit::GroupCommit;
 use crate::packed;
-use crate::rules::{self, check_moves, GameState, TagHome};
-use crate::util::{clocks, game_date, ms, new_game_date, new_key, now_ms};
-use crate::{
-    Clocks, Finish, GameFilter, GameId, GameKey, GameResult, GameStore, GameSummary, ImportGame,
-    ImportOutcome, MoveRecord, NewGame, PositionCounts, SeatRecord, Seats, StoreError, StoredGame,
-};
-use bulk::{Bulk, Cell};
-use rusqlite::{params, params_from_iter, Connection, ErrorCode, OpenFlags, OptionalExtension};
+use crate::sql::Tx;
+use crate::{GameId, GameResult, ImportGame, ImportOutcome, StoreError};
+use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension};
+use statements::Sql;
 use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -146,19 +147,10 @@ const MIGRATIONS: &[&str] = &[
 ];
 
 /// What a migration needs beyond its SQL, run in the same transaction right after the SQL
-/// that brings the schema to `version`.
+/// that brings the schema to `version`. (Version 2's duplicate hashes are computed after the
+/// last migration, by `migrate`: the hash reads the games as the current schema has them.)
 fn after_migration(tx: &Connection, version: u32) -> rusqlite::Result<()> {
     match version {
-        2 => {
-            let ids: Vec<i64> = tx
-                .prepare("SELECT id FROM games")?
-                .query_map([], |r| r.get(0))?
-                .collect::<rusqlite::Result<_>>()?;
-            for id in ids {
-                refresh_hash_with(tx, id, row_ucis)?;
-            }
-            Ok(())
-        }
         4 => fill_index(tx),
         _ => Ok(()),
     }
@@ -169,6 +161,9 @@ pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
 
 /// Read connections kept for reuse; more are opened when more threads read at once.
 const POOL_SIZE: usize = 8;
+
+/// Prepared statements a connection keeps.
+const STATEMENTS: usize = 64;
 
 /// How long to wait for another process's write lock before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -437,6 +432,8 @@ impl SqliteStore {
         let mut conn =
             Connection::open_with_flags(&path, flags).map_err(|e| probe_err(&path, e))?;
         conn.busy_timeout(BUSY_TIMEOUT).map_err(db_err)?;
+        // Room for every statement of the store's sequences (crate::write), prepared once.
+        conn.set_prepared_statement_cache_capacity(STATEMENTS);
         let mode: String = conn
             .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
             .map_err(db_err)?;
@@ -479,13 +476,13 @@ impl SqliteStore {
         };
         // Games without their index rows: left by a killed bulk import, or every game of a
         // database that comes from before the index (migration to version 4).
-        let pending = store.pending_index()?;
+        let pending = store.bulk_pending()?;
         if pending > 0 {
             let note = pending >= INDEX_NOTE;
             if note {
                 eprintln!("chess960: writing the explorer's position index of {pending} games");
             }
-            store.index_pending(&mut |done| {
+            store.index_bulk(&mut |done| {
                 if note {
                     eprintln!("chess960: {done} of {pending} games indexed");
                 }
@@ -520,10 +517,7 @@ impl SqliteStore {
     }
 
     /// Runs `f` in one write transaction, committed when `f` succeeds.
-    fn write<T>(
-        &self,
-        f: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<T, StoreError>,
-    ) -> Result<T, StoreError> {
+    fn transaction<T>(&self, f: impl FnOnce(&Connection) -> R<T>) -> R<T> {
         let mut conn = self.writer();
         let tx = conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
@@ -533,28 +527,8 @@ impl SqliteStore {
         Ok(out)
     }
 
-    /// Runs `f` in a transaction shared with the other writes that arrive meanwhile, each in
-    /// a savepoint of its own, and returns once the whole is committed: one flush to disk for
-    /// all (see [`crate::group_commit`]). For the writes of games being played, which come in
-    /// bursts from many games at once; `f` owns what it needs, since another thread may run it.
-    fn write_together<T: Send + 'static>(
-        &self,
-        f: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
-    ) -> Result<T, StoreError> {
-        let value = Arc::new(Mutex::new(None));
-        let slot = Arc::clone(&value);
-        let job: Job = Box::new(move |tx| {
-            let v = f(tx)?;
-            *slot.lock().unwrap_or_else(|p| p.into_inner()) = Some(v);
-            Ok(())
-        });
-        self.together.submit(job, || self.writer(), run_jobs)?;
-        let v = value.lock().unwrap_or_else(|p| p.into_inner()).take();
-        v.ok_or_else(|| StoreError::Backend("a committed write left no value".into()))
-    }
-
     /// Runs `f` in one read transaction (one consistent snapshot) on a pooled connection.
-    fn read<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T, StoreError> {
+    fn snapshot<T>(&self, f: impl FnOnce(&Connection) -> R<T>) -> R<T> {
         let pooled = self.readers.lock().unwrap_or_else(|p| p.into_inner()).pop();
         let mut conn = match pooled {
             Some(c) => c,
@@ -565,12 +539,13 @@ impl SqliteStore {
                 )
                 .map_err(db_err)?;
                 c.busy_timeout(BUSY_TIMEOUT).map_err(db_err)?;
+                c.set_prepared_statement_cache_capacity(STATEMENTS);
                 c
             }
         };
         let out = {
             let tx = conn.transaction().map_err(db_err)?;
-            let out = f(&tx).map_err(db_err)?;
+            let out = f(&tx)?;
             tx.finish().map_err(db_err)?;
             out
         };
@@ -581,33 +556,10 @@ impl SqliteStore {
         Ok(out)
     }
 
-    /// Streams the games of [`GameStore::for_each_game`] from one snapshot, in constant
-    /// memory.
-    fn stream(
-        &self,
-        filter: &GameFilter,
-        visit: &mut dyn FnMut(StoredGame) -> bool,
-    ) -> Result<(), StoreError> {
-        let (where_sql, args) = where_clause(filter);
-        let limit = filter.limit.map_or(-1, i64::from);
-        let sql = format!(
-            "SELECT {GAME_COLUMNS} FROM games WHERE id IN \
-             (SELECT id FROM games {where_sql} ORDER BY id DESC LIMIT {limit} OFFSET {}) \
-             ORDER BY id",
-            filter.offset
-        );
-        self.read(|c| {
-            let mut st = c.prepare(&sql)?;
-            let mut rows = st.query(params_from_iter(args.iter()))?;
-            while let Some(row) = rows.next()? {
-                let head = game_head(row)?;
-                let game = complete(c, head)?;
-                if !visit(game) {
-                    break;
-                }
-            }
-            Ok(())
-        })
+    /// A count of one query.
+    fn count_of(&self, sql: &str) -> R<u64> {
+        self.snapshot(|c| c.query_row(sql, [], |r| r.get::<_, i64>(0)).map_err(db_err))
+            .map(|n| n as u64)
     }
 }
 
@@ -641,6 +593,15 @@ fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreError> {
                 StoreError::Backend(format!("migration to schema version {to} failed: {e}"))
             })?;
     }
+    if version < 2 {
+        // Version 2's duplicate hashes (docs/store.md), of every game.
+        let ids: Vec<i64> = (tx.prepare("SELECT id FROM games"))
+            .and_then(|mut st| st.query_map([], |r| r.get(0))?.collect())
+            .map_err(db_err)?;
+        for id in ids {
+            crate::write::refresh_hash(&mut Sql(&tx), GameId(id), None)?;
+        }
+    }
     tx.execute_batch(&format!(
         "PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {SCHEMA_VERSION};"
     ))
@@ -662,270 +623,7 @@ impl Drop for SqliteStore {
     }
 }
 
-const GAME_COLUMNS: &str = "id, key, start_id, start_fen, white, black, time_control, \
-    white_ms, black_ms, result, reason, created_ms, updated_ms, movetext, white_seat, black_seat, \
-    packed_moves";
-
-/// A games row, before its moves and tags are read.
-struct Head {
-    id: i64,
-    key: String,
-    start_id: Option<u16>,
-    start_fen: String,
-    white: String,
-    black: String,
-    time_control: Option<String>,
-    clocks: Option<Clocks>,
-    result: GameResult,
-    reason: Option<String>,
-    created_at_ms: i64,
-    updated_at_ms: i64,
-    movetext: Option<String>,
-    seats: Seats,
-    packed_moves: Option<Vec<u8>>,
-}
-
-/// A result column: `1-0`, `0-1`, `1/2-1/2` or `*` (what [`GameStore::finish_game`] and the
-/// import write); anything else is a damaged row, reported as such.
-fn result_column(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<GameResult> {
-    let text: String = r.get(i)?;
-    GameResult::parse(&text).ok_or_else(|| {
-        rusqlite::Error::InvalidColumnType(
-            i,
-            format!("result '{text}'"),
-            rusqlite::types::Type::Text,
-        )
-    })
-}
-
-fn game_head(r: &rusqlite::Row<'_>) -> rusqlite::Result<Head> {
-    Ok(Head {
-        id: r.get(0)?,
-        key: r.get(1)?,
-        start_id: r.get(2)?,
-        start_fen: r.get(3)?,
-        white: r.get(4)?,
-        black: r.get(5)?,
-        time_control: r.get(6)?,
-        clocks: clocks(r.get(7)?, r.get(8)?),
-        result: result_column(r, 9)?,
-        reason: r.get(10)?,
-        created_at_ms: r.get(11)?,
-        updated_at_ms: r.get(12)?,
-        movetext: r.get(13)?,
-        seats: Seats {
-            white: SeatRecord::from_column(r.get(14)?),
-            black: SeatRecord::from_column(r.get(15)?),
-        },
-        packed_moves: r.get(16)?,
-    })
-}
-
-/// Reads a game's moves and tags.
-fn complete(c: &Connection, h: Head) -> rusqlite::Result<StoredGame> {
-    let moves = match &h.packed_moves {
-        Some(bytes) => packed::unpack(&h.start_fen, bytes).map_err(packed_err)?,
-        None => {
-            let mut st = c.prepare_cached(
-                "SELECT uci, san, white_ms, black_ms, played_ms FROM moves WHERE game_id = ?1 ORDER BY ply",
-            )?;
-            let rows = st
-                .query_map([h.id], |r| {
-                    Ok(MoveRecord {
-                        uci: r.get(0)?,
-                        san: r.get(1)?,
-                        clocks: clocks(r.get(2)?, r.get(3)?),
-                        played_at_ms: r.get(4)?,
-                    })
-                })?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
-            rows
-        }
-    };
-    let mut st =
-        c.prepare_cached("SELECT name, value FROM tags WHERE game_id = ?1 ORDER BY ord")?;
-    let tags = st
-        .query_map([h.id], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    let key = GameKey::parse(&h.key).ok_or_else(|| {
-        rusqlite::Error::InvalidColumnType(1, "key".into(), rusqlite::types::Type::Text)
-    })?;
-    let finish = rules::stored_finish(h.result, h.reason);
-    Ok(StoredGame {
-        id: GameId(h.id),
-        key,
-        game: NewGame {
-            start_fen: h.start_fen,
-            start_id: h.start_id,
-            white: h.white,
-            black: h.black,
-            time_control: h.time_control,
-            clocks: h.clocks,
-            tags,
-        },
-        moves,
-        finish,
-        movetext: h.movetext,
-        created_at_ms: h.created_at_ms,
-        updated_at_ms: h.updated_at_ms,
-        seats: h.seats,
-    })
-}
-
-/// SQLite's way of writing a filter (see [`crate::filter`]).
-const DIALECT: filter::Dialect = filter::Dialect {
-    placeholder: |n| format!("?{n}"),
-    equal_folded: |column, p| format!("{column} = {p} COLLATE NOCASE"),
-    fold_arg: |name| name.to_owned(),
-    null_safe_equal: |a, b| format!("{a} IS {b}"),
-    table: "",
-};
-
-/// The SQL condition of a filter with its arguments.
-fn where_clause(f: &GameFilter) -> (String, Vec<rusqlite::types::Value>) {
-    use rusqlite::types::Value;
-    let (sql, args) = filter::where_clause(f, &DIALECT, 1);
-    let values = args
-        .into_iter()
-        .map(|a| match a {
-            filter::Arg::Int(i) => Value::Integer(i),
-            filter::Arg::Text(t) => Value::Text(t),
-        })
-        .collect();
-    (sql, values)
-}
-
-/// Recomputes the stored hash of a game from what is stored (after its result or a tag
-/// changed): finished games have one, unfinished games none (they are never duplicates).
-fn refresh_hash(tx: &Connection, id: i64) -> rusqlite::Result<()> {
-    refresh_hash_with(tx, id, ucis_of)
-}
-
-/// [`refresh_hash`] with the game's moves read by `ucis` (the migration to version 2 reads
-/// them from rows: the packed lines of version 7 do not exist yet).
-fn refresh_hash_with(
-    tx: &Connection,
-    id: i64,
-    ucis: fn(&Connection, i64) -> rusqlite::Result<Vec<String>>,
-) -> rusqlite::Result<()> {
-    let (fen, white, black, result): (String, String, String, String) = tx.query_row(
-        "SELECT start_fen, white, black, result FROM games WHERE id = ?1",
-        [id],
-        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-    )?;
-    let result = GameResult::parse(&result).unwrap_or(GameResult::Unknown);
-    let hash = if result.is_decided() {
-        let ucis = ucis(tx, id)?;
-        let tags: Vec<(String, String)> = tx
-            .prepare_cached("SELECT name, value FROM tags WHERE game_id = ?1 ORDER BY ord")?
-            .query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<rusqlite::Result<_>>()?;
-        rules::stored_hash(
-            &fen,
-            ucis.iter().map(String::as_str),
-            &white,
-            &black,
-            result,
-            &tags,
-        )
-        .map(|h| h.to_vec())
-    } else {
-        None
-    };
-    tx.execute(
-        "UPDATE games SET dup_hash = ?2 WHERE id = ?1",
-        params![id, hash],
-    )?;
-    Ok(())
-}
-
-/// The columns of a new game row that do not come from its [`NewGame`].
-struct RowState<'a> {
-    result: &'a str,
-    reason: Option<&'a str>,
-    plies: u32,
-    hash: Option<&'a [u8]>,
-    movetext: Option<&'a str>,
-    seats: &'a Seats,
-    /// The moves packed ([`packed`]) instead of written as rows.
-    packed: Option<&'a [u8]>,
-}
-
-/// A game not yet finished, with no moves.
-const FRESH: RowState<'static> = RowState {
-    result: "*",
-    reason: None,
-    plies: 0,
-    hash: None,
-    movetext: None,
-    seats: &Seats::NONE,
-    packed: None,
-};
-
-/// Inserts a game row and its tags; returns its id and key.
-fn insert_game(
-    tx: &Connection,
-    g: &NewGame,
-    now: i64,
-    row: &RowState<'_>,
-) -> Result<(GameId, GameKey), StoreError> {
-    let (id, key) = insert_game_row(tx, g, now, row)?;
-    let mut st = tx
-        .prepare_cached("INSERT INTO tags (game_id, ord, name, value) VALUES (?1, ?2, ?3, ?4)")
-        .map_err(db_err)?;
-    for (i, (name, value)) in g.tags.iter().enumerate() {
-        st.execute(params![id.0, i as i64, name, value])
-            .map_err(db_err)?;
-    }
-    Ok((id, key))
-}
-
-/// The game's row of [`insert_game`], without its tags (an import writes those in bulk).
-fn insert_game_row(
-    tx: &Connection,
-    g: &NewGame,
-    now: i64,
-    row: &RowState<'_>,
-) -> Result<(GameId, GameKey), StoreError> {
-    rules::check_start_id(g.start_id)?;
-    let key = new_key()?;
-    tx.prepare_cached(
-        "INSERT INTO games (key, start_id, start_fen, white, black, time_control, white_ms,
-             black_ms, result, reason, date, created_ms, updated_ms, plies, dup_hash, movetext,
-             white_seat, black_seat, packed_moves)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?12, ?13, ?14, ?15, ?16,
-             ?17, ?18)",
-    )
-    .and_then(|mut st| {
-        st.execute(params![
-            key.as_str(),
-            g.start_id,
-            g.start_fen,
-            g.white,
-            g.black,
-            g.time_control,
-            g.clocks.map(|c| ms(c.white_ms)),
-            g.clocks.map(|c| ms(c.black_ms)),
-            row.result,
-            row.reason,
-            new_game_date(g, now),
-            now,
-            row.plies,
-            row.hash,
-            row.movetext,
-            row.seats.white.to_column(),
-            row.seats.black.to_column(),
-            row.packed,
-        ])
-    })
-    .map_err(db_err)?;
-    Ok((GameId(tx.last_insert_rowid()), key))
-}
-
-/// The writer's page cache during a bulk import: 256 MiB (the usual one is 32 MiB).
-const BULK_CACHE: &str = "PRAGMA cache_size = -262144";
-
-/// A write queued for a group commit ([`SqliteStore::write_together`]): it runs once, inside
+/// A write queued for a group commit ([`Backend::write_played`]): it runs once, inside
 /// the batch's transaction, and leaves its value for its caller.
 type Job = Box<dyn FnOnce(&Connection) -> Result<(), StoreError> + Send>;
 
@@ -964,88 +662,6 @@ fn run_jobs(conn: &mut Connection, jobs: Vec<Job>) -> Vec<Result<(), StoreError>
     }
 }
 
-/// Appends one move: the ply checked against the stored game, the explorer's index rows brought
-/// up to the new line, the move and the game's row written.
-fn append_move(tx: &Connection, id: GameId, ply: u32, mv: &MoveRecord) -> Result<(), StoreError> {
-    rules::check_append(id, &state(tx, id)?, ply)?;
-    let (fen, _, mut ucis) = stored_line(tx, id.0).map_err(db_err)?;
-    let old = explorer::entries(&fen, ucis.iter().map(String::as_str));
-    ucis.push(mv.uci.clone());
-    let new = explorer::entries(&fen, ucis.iter().map(String::as_str));
-    let (write, remove) = explorer::diff(&old, &new);
-    remove_entries(tx, id.0, &remove).map_err(db_err)?;
-    write_entries(tx, id.0, &write, None).map_err(db_err)?;
-    insert_move(tx, id.0, ply, mv).map_err(db_err)?;
-    tx.prepare_cached("UPDATE games SET plies = ?2, updated_ms = ?3 WHERE id = ?1")
-        .and_then(|mut st| st.execute(params![id.0, ply + 1, now_ms()]))
-        .map_err(db_err)?;
-    Ok(())
-}
-
-fn insert_move(tx: &Connection, id: i64, ply: u32, mv: &MoveRecord) -> rusqlite::Result<()> {
-    tx.prepare_cached(
-        "INSERT INTO moves (game_id, ply, uci, san, white_ms, black_ms, played_ms)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-    )?
-    .execute(params![
-        id,
-        ply,
-        mv.uci,
-        mv.san,
-        mv.clocks.map(|c| ms(c.white_ms)),
-        mv.clocks.map(|c| ms(c.black_ms)),
-        mv.played_at_ms,
-    ])?;
-    Ok(())
-}
-
-/// A [`GameSummary`] from the columns `id, key, start_id, white, black, result, reason, date,
-/// plies, created_ms`.
-fn summary_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameSummary> {
-    let key: String = r.get(1)?;
-    Ok(GameSummary {
-        id: GameId(r.get(0)?),
-        key: GameKey::parse(&key).ok_or_else(|| {
-            rusqlite::Error::InvalidColumnType(1, "key".into(), rusqlite::types::Type::Text)
-        })?,
-        start_id: r.get(2)?,
-        white: r.get(3)?,
-        black: r.get(4)?,
-        result: result_column(r, 5)?,
-        reason: r.get(6)?,
-        date: r.get(7)?,
-        plies: r.get(8)?,
-        created_at_ms: r.get(9)?,
-    })
-}
-
-/// A game's start FEN, result and moves (UCI), as stored.
-fn stored_line(tx: &Connection, id: i64) -> rusqlite::Result<(String, String, Vec<String>)> {
-    let (fen, result): (String, String) = tx
-        .prepare_cached("SELECT start_fen, result FROM games WHERE id = ?1")?
-        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    let ucis = ucis_of(tx, id)?;
-    Ok((fen, result, ucis))
-}
-
-/// A game's moves in UCI, from its rows or its packed line.
-fn ucis_of(tx: &Connection, id: i64) -> rusqlite::Result<Vec<String>> {
-    let packed: Option<Vec<u8>> = tx
-        .prepare_cached("SELECT packed_moves FROM games WHERE id = ?1")?
-        .query_row([id], |r| r.get(0))?;
-    match packed {
-        Some(bytes) => packed::ucis(&bytes).map_err(packed_err),
-        None => row_ucis(tx, id),
-    }
-}
-
-/// A game's moves in UCI, from its rows.
-fn row_ucis(tx: &Connection, id: i64) -> rusqlite::Result<Vec<String>> {
-    tx.prepare_cached("SELECT uci FROM moves WHERE game_id = ?1 ORDER BY ply")?
-        .query_map([id], |r| r.get(0))?
-        .collect()
-}
-
 /// A damaged packed line, as the rusqlite error a row reader returns (reported as
 /// [`StoreError::Corrupt`] by [`db_err`]).
 fn packed_err(e: StoreError) -> rusqlite::Error {
@@ -1054,42 +670,6 @@ fn packed_err(e: StoreError) -> rusqlite::Error {
         rusqlite::types::Type::Blob,
         Box::new(std::io::Error::other(e.to_string())),
     )
-}
-
-/// Writes (inserts or replaces) one row of the position index.
-fn insert_entry(
-    tx: &Connection,
-    id: i64,
-    e: &IndexEntry,
-    result: Option<u8>,
-) -> rusqlite::Result<()> {
-    tx.prepare_cached(
-        "INSERT OR REPLACE INTO positions (key, game_id, move, result) VALUES (?1, ?2, ?3, ?4)",
-    )?
-    .execute(params![e.key as i64, id, e.mv, result])?;
-    Ok(())
-}
-
-/// Writes the index rows of game `id` for `entries`, all with `result`.
-fn write_entries(
-    tx: &Connection,
-    id: i64,
-    entries: &[IndexEntry],
-    result: Option<u8>,
-) -> rusqlite::Result<()> {
-    for e in entries {
-        insert_entry(tx, id, e, result)?;
-    }
-    Ok(())
-}
-
-/// Removes the index rows of game `id` under `keys`.
-fn remove_entries(tx: &Connection, id: i64, keys: &[u64]) -> rusqlite::Result<()> {
-    let mut st = tx.prepare_cached("DELETE FROM positions WHERE key = ?1 AND game_id = ?2")?;
-    for &k in keys {
-        st.execute(params![k as i64, id])?;
-    }
-    Ok(())
 }
 
 /// Games whose index rows one step of [`index_pending_step`] writes, sorted in memory first
@@ -1116,9 +696,6 @@ fn pending_range(tx: &Connection, after: i64) -> rusqlite::Result<Option<(i64, i
 
 /// Index rows inserted by one statement when the index is rebuilt.
 const MERGE_BATCH: usize = 64;
-
-/// An index row: key (as stored, signed), game id, move code, result code.
-type IndexRow = (i64, i64, Option<u16>, Option<u8>);
 
 /// The index rows of the pending games with ids in `first..=last`, replayed from their
 /// stored moves (rows or packed), sorted by key and game id.
@@ -1526,40 +1103,50 @@ fn fill_index(tx: &Connection) -> rusqlite::Result<()> {
     Ok(())
 }
 
-/// What the rules need of a stored game (see [`rules::GameState`]), or `NoSuchGame`.
-fn state(tx: &Connection, id: GameId) -> Result<GameState, StoreError> {
-    settle_pending(tx, id).map_err(db_err)?;
-    tx.prepare_cached("SELECT plies, result, reason FROM games WHERE id = ?1")
-        .and_then(|mut st| {
-            st.query_row([id.0], |r| {
-                Ok(GameState {
-                    plies: r.get(0)?,
-                    result: result_column(r, 1)?,
-                    reason: r.get(2)?,
-                })
-            })
-            .optional()
-        })
-        .map_err(db_err)?
-        .ok_or_else(|| StoreError::NoSuchGame(id.to_string()))
-}
+impl Backend for SqliteStore {
+    /// Deferred games are replayed when their rows are written (or their importer's entries
+    /// are staged, [`Staged`]).
+    const DEFER_ENTRIES: bool = false;
 
-impl GameStore for SqliteStore {
-    fn event_store(&self) -> Option<&dyn crate::EventStore> {
-        Some(self)
+    fn write<T: Send>(&self, f: impl FnOnce(&mut dyn Tx) -> R<T> + Send) -> R<T> {
+        self.transaction(|c| f(&mut Sql(c)))
     }
 
-    fn describe(&self) -> String {
+    /// Runs `f` in a transaction shared with the other writes that arrive meanwhile, each in
+    /// a savepoint of its own, and returns once the whole is committed: one flush to disk for
+    /// all (see [`crate::group_commit`]); `f` owns what it needs, since another thread may run
+    /// it.
+    fn write_played<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut dyn Tx) -> R<T> + Send + 'static,
+    ) -> R<T> {
+        let value = Arc::new(Mutex::new(None));
+        let slot = Arc::clone(&value);
+        let job: Job = Box::new(move |c| {
+            let v = f(&mut Sql(c))?;
+            *slot.lock().unwrap_or_else(|p| p.into_inner()) = Some(v);
+            Ok(())
+        });
+        self.together.submit(job, || self.writer(), run_jobs)?;
+        let v = value.lock().unwrap_or_else(|p| p.into_inner()).take();
+        v.ok_or_else(|| StoreError::Backend("a committed write left no value".into()))
+    }
+
+    fn read<T: Send>(&self, f: impl FnOnce(&mut dyn Tx) -> R<T> + Send) -> R<T> {
+        self.snapshot(|c| f(&mut Sql(c)))
+    }
+
+    fn location(&self) -> String {
         self.path.display().to_string()
     }
 
     /// Runs SQLite's `quick_check` over the whole file (time proportional to its size):
     /// `Corrupt` with SQLite's findings if anything is wrong.
-    fn check(&self) -> Result<(), StoreError> {
-        let problems: Vec<String> = self.read(|c| {
-            let mut st = c.prepare("PRAGMA quick_check")?;
-            let rows = st.query_map([], |r| r.get::<_, String>(0))?;
-            rows.collect()
+    fn check_all(&self) -> R<()> {
+        let problems: Vec<String> = self.snapshot(|c| {
+            (c.prepare("PRAGMA quick_check"))
+                .and_then(|mut st| st.query_map([], |r| r.get::<_, String>(0))?.collect())
+                .map_err(db_err)
         })?;
         if problems.len() == 1 && problems[0] == "ok" {
             Ok(())
@@ -1570,427 +1157,55 @@ impl GameStore for SqliteStore {
         }
     }
 
-    fn create_game(&self, game: &NewGame) -> Result<(GameId, GameKey), StoreError> {
-        let game = &*rules::storable_game(game);
-        self.write(|tx| {
-            let (id, key) = insert_game(tx, game, now_ms(), &FRESH)?;
-            let entries = explorer::entries(&game.start_fen, []);
-            write_entries(tx, id.0, &entries, None).map_err(db_err)?;
-            Ok((id, key))
-        })
-    }
-
-    fn create_game_with_moves(
-        &self,
-        game: &NewGame,
-        moves: &[MoveRecord],
-        seats: &Seats,
-    ) -> Result<(GameId, GameKey), StoreError> {
-        let game = rules::storable_game(game).into_owned();
-        check_moves(&game.start_fen, moves)?;
-        let plies = rules::plies_of(moves)?;
-        let (moves, seats) = (moves.to_vec(), seats.clone());
-        self.write_together(move |tx| {
-            let row = RowState {
-                plies,
-                seats: &seats,
-                ..FRESH
-            };
-            let (id, key) = insert_game(tx, &game, now_ms(), &row)?;
-            for (ply, mv) in moves.iter().enumerate() {
-                insert_move(tx, id.0, ply as u32, mv).map_err(db_err)?;
-            }
-            let entries = explorer::entries(&game.start_fen, moves.iter().map(|m| m.uci.as_str()));
-            write_entries(tx, id.0, &entries, None).map_err(db_err)?;
-            Ok((id, key))
-        })
-    }
-
-    fn append_move(&self, id: GameId, ply: u32, mv: &MoveRecord) -> Result<(), StoreError> {
-        let mv = mv.clone();
-        self.write_together(move |tx| append_move(tx, id, ply, &mv))
-    }
-
-    fn truncate_moves(&self, id: GameId, plies: u32) -> Result<(), StoreError> {
-        self.write(|tx| {
-            rules::check_truncate(id, &state(tx, id)?, plies)?;
-            // The result is cleared too, so every remaining entry is written again.
-            let (fen, _, ucis) = stored_line(tx, id.0).map_err(db_err)?;
-            let old = explorer::entries(&fen, ucis.iter().map(String::as_str));
-            let new = explorer::entries(&fen, ucis.iter().take(plies as usize).map(String::as_str));
-            let (_, remove) = explorer::diff(&old, &new);
-            remove_entries(tx, id.0, &remove).map_err(db_err)?;
-            write_entries(tx, id.0, &new, None).map_err(db_err)?;
-            tx.execute(
-                "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
-                params![id.0, plies],
-            )
-            .map_err(db_err)?;
-            // A packed line belongs to finished games only; the game is unfinished again and
-            // may take moves, which are rows: its remaining moves become rows.
-            let packed: Option<Vec<u8>> = tx
-                .query_row(
-                    "SELECT packed_moves FROM games WHERE id = ?1",
-                    [id.0],
-                    |r| r.get(0),
-                )
-                .map_err(db_err)?;
-            if let Some(bytes) = packed {
-                let moves = packed::unpack(&fen, &bytes)?;
-                for (ply, mv) in moves.iter().take(plies as usize).enumerate() {
-                    insert_move(tx, id.0, ply as u32, mv).map_err(db_err)?;
-                }
-            }
-            tx.execute(
-                "UPDATE games SET plies = ?2, result = '*', reason = NULL, dup_hash = NULL,
-                     packed_moves = NULL, updated_ms = ?3 WHERE id = ?1",
-                params![id.0, plies, now_ms()],
-            )
-            .map_err(db_err)?;
-            Ok(())
-        })
-    }
-
-    fn finish_game(&self, id: GameId, finish: &Finish) -> Result<(), StoreError> {
-        let finish = rules::storable_finish(finish).into_owned();
-        rules::check_result(&finish)?;
-        self.write_together(move |tx| {
-            rules::check_finish(id, &state(tx, id)?, &finish)?;
-            let reason = rules::stored_reason(&finish);
-            tx.execute(
-                "UPDATE games SET result = ?2, reason = ?3, updated_ms = ?4 WHERE id = ?1",
-                params![id.0, finish.result.as_str(), reason, now_ms()],
-            )
-            .map_err(db_err)?;
-            let (fen, _, ucis) = stored_line(tx, id.0).map_err(db_err)?;
-            let entries = explorer::entries(&fen, ucis.iter().map(String::as_str));
-            write_entries(tx, id.0, &entries, explorer::result_code(finish.result))
-                .map_err(db_err)?;
-            refresh_hash(tx, id.0).map_err(db_err)
-        })
-    }
-
-    fn claim_seat(
-        &self,
-        id: GameId,
-        color: chess960_core::Color,
-        hash: &str,
-        name: &str,
-    ) -> Result<(), StoreError> {
-        let name = rules::storable(name).into_owned();
-        let (column, name_column) = match color {
-            chess960_core::Color::White => ("white_seat", "white"),
-            chess960_core::Color::Black => ("black_seat", "black"),
-        };
-        rules::check_seat_hash(hash)?;
-        let hash = hash.to_owned();
-        self.write_together(move |tx| {
-            state(tx, id)?;
-            let changed = tx
-                .execute(
-                    &format!(
-                        "UPDATE games SET {column} = ?2, {name_column} = ?4, updated_ms = ?3
-                          WHERE id = ?1 AND {column} = '{}'",
-                        crate::seats::OPEN
-                    ),
-                    params![id.0, hash, now_ms(), name],
-                )
-                .map_err(db_err)?;
-            if changed == 0 {
-                return Err(StoreError::Conflict(format!(
-                    "the {} seat of game {id} is not open",
-                    color.name()
-                )));
-            }
-            Ok(())
-        })
-    }
-
-    fn set_start(
-        &self,
-        id: GameId,
-        start_fen: &str,
-        start_id: Option<u16>,
-    ) -> Result<(), StoreError> {
-        let pos = rules::check_new_start(start_fen, start_id)?;
-        self.write(|tx| {
-            rules::check_start_open(id, &state(tx, id)?)?;
-            // The index entry of the start position moves with it.
-            let (old_fen, _, _) = stored_line(tx, id.0).map_err(db_err)?;
-            let old: Vec<u64> = explorer::entries(&old_fen, [])
-                .iter()
-                .map(|e| e.key)
-                .collect();
-            remove_entries(tx, id.0, &old).map_err(db_err)?;
-            write_entries(tx, id.0, &explorer::entries(&pos.fen(), []), None).map_err(db_err)?;
-            tx.execute(
-                "UPDATE games SET start_fen = ?2, start_id = ?3, updated_ms = ?4 WHERE id = ?1",
-                params![id.0, pos.fen(), start_id, now_ms()],
-            )
-            .map_err(db_err)?;
-            Ok(())
-        })
-    }
-
-    fn set_tag(&self, id: GameId, name: &str, value: Option<&str>) -> Result<(), StoreError> {
-        let value = value.map(rules::storable);
-        let value = value.as_deref();
-        let home = rules::check_tag(name)?;
-        self.write(|tx| {
-            state(tx, id)?;
-            let now = now_ms();
-            let column = match home {
-                TagHome::White => Some("white"),
-                TagHome::Black => Some("black"),
-                TagHome::TimeControl => Some("time_control"),
-                TagHome::Date | TagHome::Other => None,
-            };
-            if let Some(col) = column {
-                let v = home.column_value(value);
-                tx.execute(
-                    &format!("UPDATE games SET {col} = ?2, updated_ms = ?3 WHERE id = ?1"),
-                    params![id.0, v, now],
-                )
-                .map_err(db_err)?;
-            } else {
-                let ord: Option<i64> = tx
-                    .query_row(
-                        "SELECT ord FROM tags WHERE game_id = ?1 AND name = ?2",
-                        params![id.0, name],
-                        |r| r.get(0),
-                    )
-                    .optional()
-                    .map_err(db_err)?;
-                match (ord, value) {
-                    (Some(o), Some(v)) => tx.execute(
-                        "UPDATE tags SET value = ?3 WHERE game_id = ?1 AND ord = ?2",
-                        params![id.0, o, v],
-                    ),
-                    (Some(o), None) => tx.execute(
-                        "DELETE FROM tags WHERE game_id = ?1 AND ord = ?2",
-                        params![id.0, o],
-                    ),
-                    (None, Some(v)) => tx.execute(
-                        "INSERT INTO tags (game_id, ord, name, value)
-                         SELECT ?1, coalesce(max(ord) + 1, 0), ?2, ?3 FROM tags WHERE game_id = ?1",
-                        params![id.0, name, v],
-                    ),
-                    (None, None) => Ok(0),
-                }
-                .map_err(db_err)?;
-                if home == TagHome::Date {
-                    let created: i64 = tx
-                        .query_row("SELECT created_ms FROM games WHERE id = ?1", [id.0], |r| {
-                            r.get(0)
-                        })
-                        .map_err(db_err)?;
-                    tx.execute(
-                        "UPDATE games SET date = ?2 WHERE id = ?1",
-                        params![id.0, game_date(value, created)],
-                    )
-                    .map_err(db_err)?;
-                }
-                tx.execute(
-                    "UPDATE games SET updated_ms = ?2 WHERE id = ?1",
-                    params![id.0, now],
-                )
-                .map_err(db_err)?;
-            }
-            refresh_hash(tx, id.0).map_err(db_err)
-        })
-    }
-
-    fn delete_game(&self, id: GameId) -> Result<(), StoreError> {
-        self.write(|tx| {
-            // The index rows are found by their keys, which the game's moves give (the
-            // table has no index by game: it would cost as much again as the table).
-            if let Some((fen, _, ucis)) = stored_line(tx, id.0).optional().map_err(db_err)? {
-                let keys: Vec<u64> = explorer::entries(&fen, ucis.iter().map(String::as_str))
-                    .iter()
-                    .map(|e| e.key)
-                    .collect();
-                remove_entries(tx, id.0, &keys).map_err(db_err)?;
-            }
-            tx.execute("DELETE FROM positions_pending WHERE game_id = ?1", [id.0])
-                .map_err(db_err)?;
-            tx.execute("DELETE FROM moves WHERE game_id = ?1", [id.0])
-                .map_err(db_err)?;
-            tx.execute("DELETE FROM tags WHERE game_id = ?1", [id.0])
-                .map_err(db_err)?;
-            match tx
-                .execute("DELETE FROM games WHERE id = ?1", [id.0])
-                .map_err(db_err)?
-            {
-                0 => Err(StoreError::NoSuchGame(id.to_string())),
-                _ => Ok(()),
-            }
-        })
-    }
-
-    fn game(&self, id: GameId) -> Result<Option<StoredGame>, StoreError> {
-        self.read(|c| {
-            let head = c
-                .prepare_cached(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"))?
-                .query_row([id.0], game_head)
-                .optional()?;
-            head.map(|h| complete(c, h)).transpose()
-        })
-    }
-
-    fn game_by_key(&self, key: &GameKey) -> Result<Option<StoredGame>, StoreError> {
-        self.read(|c| {
-            let head = c
-                .prepare_cached(&format!("SELECT {GAME_COLUMNS} FROM games WHERE key = ?1"))?
-                .query_row([key.as_str()], game_head)
-                .optional()?;
-            head.map(|h| complete(c, h)).transpose()
-        })
-    }
-
-    fn list(&self, filter: &GameFilter) -> Result<Vec<GameSummary>, StoreError> {
-        let (where_sql, args) = where_clause(filter);
-        let sql = format!(
-            "SELECT id, key, start_id, white, black, result, reason, date, plies, created_ms \
-             FROM games {where_sql} ORDER BY id DESC LIMIT {} OFFSET {}",
-            filter.limit.map_or(-1, i64::from),
-            filter.offset
-        );
-        self.read(|c| {
-            let mut st = c.prepare_cached(&sql)?;
-            let rows = st.query_map(params_from_iter(args.iter()), summary_row)?;
-            rows.collect()
-        })
-    }
-
-    fn count(&self, filter: &GameFilter) -> Result<u64, StoreError> {
-        let (where_sql, args) = where_clause(filter);
-        let sql = format!("SELECT count(*) FROM games {where_sql}");
-        self.read(|c| {
-            c.prepare_cached(&sql)?
-                .query_row(params_from_iter(args.iter()), |r| r.get::<_, i64>(0))
-                .map(|n| n as u64)
-        })
-    }
-
-    fn position_counts(&self, filter: &GameFilter) -> Result<Vec<PositionCounts>, StoreError> {
-        let (where_sql, args) = where_clause(filter);
-        let glue = if where_sql.is_empty() { "WHERE" } else { "AND" };
-        let sql = format!(
-            "SELECT start_id, result, count(*) FROM games {where_sql} {glue} \
-             start_id IS NOT NULL AND result IN ('1-0', '0-1', '1/2-1/2') \
-             GROUP BY start_id, result ORDER BY start_id"
-        );
-        self.read(|c| {
-            let mut st = c.prepare_cached(&sql)?;
-            let mut rows = st.query(params_from_iter(args.iter()))?;
-            let mut out: Vec<PositionCounts> = Vec::new();
-            while let Some(r) = rows.next()? {
-                let id: u16 = r.get(0)?;
-                let result: String = r.get(1)?;
-                let n = r.get::<_, i64>(2)? as u64;
-                PositionCounts::tally(&mut out, id, &result, n);
-            }
-            Ok(out)
-        })
-    }
-
-    fn for_each_game(
-        &self,
-        filter: &GameFilter,
-        visit: &mut dyn FnMut(StoredGame) -> bool,
-    ) -> Result<(), StoreError> {
-        self.stream(filter, visit)
-    }
-
-    fn index_counts(&self, key: u64) -> Result<Vec<KeyCount>, StoreError> {
-        self.read(|c| {
-            let mut st = c.prepare_cached(
-                "SELECT move, result, count(*) FROM positions WHERE key = ?1 GROUP BY move, result",
-            )?;
-            let rows = st.query_map([key as i64], |r| {
-                let mv: Option<i64> = r.get(0)?;
-                Ok(KeyCount {
-                    uci: mv
-                        .and_then(|m| u16::try_from(m).ok())
-                        .and_then(explorer::decode_move),
-                    result: r
-                        .get::<_, Option<i64>>(1)?
-                        .and_then(|v| u8::try_from(v).ok()),
-                    games: r.get::<_, i64>(2)? as u64,
-                })
-            })?;
-            rows.collect()
-        })
-    }
-
-    fn position_games(&self, key: u64, limit: u32) -> Result<Vec<GameSummary>, StoreError> {
-        self.read(|c| {
-            let mut st = c.prepare_cached(
-                "SELECT g.id, g.key, g.start_id, g.white, g.black, g.result, g.reason, g.date,
-                     g.plies, g.created_ms
-                 FROM positions p JOIN games g ON g.id = p.game_id
-                 WHERE p.key = ?1 ORDER BY p.game_id DESC LIMIT ?2",
-            )?;
-            let rows = st.query_map(params![key as i64, limit], summary_row)?;
-            rows.collect()
-        })
-    }
-
-    fn import_games(&self, games: &[ImportGame]) -> Result<Vec<ImportOutcome>, StoreError> {
-        self.import(games, false)
-    }
-
-    /// A bulk import's batch: [`GameStore::import_games`], except that the position index
-    /// rows of the added games are left to [`SqliteStore::index_pending`], which the importer
-    /// calls after its last batch (and which opening the database does for any games a killed
-    /// import left behind). Until then the explorer does not count those games. Written in
+    /// The added games wait in `positions_pending` for [`Backend::index_bulk`], which the
+    /// importer calls after its last batch (and which opening the database does for any games
+    /// a killed import left behind); until then the explorer does not count them. Written in
     /// bulk, the index costs a fraction of what batch-by-batch inserts of random keys cost on
-    /// a large database (docs/performance.md).
-    fn import_games_unindexed(
-        &self,
-        games: &[ImportGame],
-    ) -> Result<Vec<ImportOutcome>, StoreError> {
-        self.import(games, true)
+    /// a large database (docs/performance.md). The entries the importer gave are staged for
+    /// the rebuild once committed.
+    fn import_bulk(&self, games: &[ImportGame]) -> R<Vec<ImportOutcome>> {
+        let out = crate::write::import(self, games, true)?;
+        let (mut ids, mut rows) = (Vec::<i64>::new(), Vec::<IndexRow>::new());
+        for (g, outcome) in games.iter().zip(&out) {
+            if let (ImportOutcome::Added(id), Some(entries)) = (outcome, &g.index) {
+                let result = g.finish.as_ref().map_or(GameResult::Unknown, |f| f.result);
+                let code = explorer::result_code(result);
+                ids.push(id.0);
+                rows.extend(crate::backend::index_rows(*id, entries, code));
+            }
+        }
+        if !ids.is_empty() {
+            let dir = self.dir();
+            let mut staged = self.staged.lock().unwrap_or_else(|e| e.into_inner());
+            staged.add(ids, rows, &dir);
+        }
+        Ok(out)
     }
 
-    /// Number of games whose position index rows are not written yet (see
-    /// [`SqliteStore::import_games_unindexed`]).
-    fn pending_index(&self) -> Result<u64, StoreError> {
-        self.read(|c| {
-            c.query_row("SELECT count(*) FROM positions_pending", [], |r| {
-                r.get::<_, i64>(0)
-            })
-        })
-        .map(|n| n as u64)
+    fn bulk_pending(&self) -> R<u64> {
+        self.count_of("SELECT count(*) FROM positions_pending")
     }
 
-    /// Writes the position index rows of every game left by
-    /// [`SqliteStore::import_games_unindexed`]: when they are at least a third of all games,
-    /// by rebuilding the index in one external merge sort (`rebuild_index`), else in steps of
-    /// 40,000 games, each its own transaction. `progress` is called after each 40,000 games
-    /// with the games done so far. Returns how many games it indexed.
-    fn index_pending(&self, progress: &mut dyn FnMut(u64)) -> Result<u64, StoreError> {
-        // Pending games that are at least a third of all games are indexed by rebuilding the
-        // index in one sort (rebuild_index); fewer are inserted step by step.
-        let (pending, games): (i64, i64) = self.read(|c| {
-            c.query_row(
-                "SELECT (SELECT count(*) FROM positions_pending), (SELECT count(*) FROM games)",
-                [],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-        })?;
+    /// Writes the position index rows of every game left by [`Backend::import_bulk`]: when
+    /// they are at least a third of all games, by rebuilding the index in one external merge
+    /// sort (`rebuild_index`), else in steps of 40,000 games, each its own transaction.
+    /// `progress` is called after each 40,000 games with the games done so far. Returns how
+    /// many games it indexed.
+    fn index_bulk(&self, progress: &mut dyn FnMut(u64)) -> R<u64> {
+        let pending = self.count_of("SELECT count(*) FROM positions_pending")?;
+        let games = self.count_of("SELECT count(*) FROM games")?;
         if pending > 0 && pending * 3 >= games {
             let dir = self.dir();
             // The import's staged rows (the rebuild checks that they are the pending games').
             let staged =
                 std::mem::take(&mut *self.staged.lock().unwrap_or_else(|e| e.into_inner()));
-            return self.write(|tx| rebuild_index(tx, &dir, Some(staged), progress));
+            return self.transaction(|tx| rebuild_index(tx, &dir, Some(staged), progress));
         }
         // Step by step: the pending games are replayed; staged rows are not needed.
         *self.staged.lock().unwrap_or_else(|e| e.into_inner()) = Staged::default();
         let mut done = 0;
         loop {
-            let n = self.write(|tx| index_pending_step(tx).map_err(db_err))?;
+            let n = self.transaction(|tx| index_pending_step(tx).map_err(db_err))?;
             if n == 0 {
                 return Ok(done);
             }
@@ -2001,116 +1216,6 @@ impl GameStore for SqliteStore {
 }
 
 impl SqliteStore {
-    fn import(&self, games: &[ImportGame], defer: bool) -> Result<Vec<ImportOutcome>, StoreError> {
-        let games = &*rules::storable_imports(games);
-        let (out, staged_ids, staged_rows) = self.write(|tx| {
-            if defer {
-                // A bulk import's random-key indexes (duplicate hashes, player names) outgrow
-                // the usual page cache at a few hundred thousand games; past that every batch
-                // reads and writes their pages through the operating system. The larger
-                // cache (filled only as pages are read, kept by the writer connection) made
-                // the lichess-format million 1.11 times faster (docs/performance.md).
-                tx.execute_batch(BULK_CACHE).map_err(db_err)?;
-            }
-            let now = now_ms();
-            let mut out = Vec::with_capacity(games.len());
-            // Deferred games that came with their index entries: their rows, for the rebuild.
-            let (mut staged_ids, mut staged_rows) = (Vec::<i64>::new(), Vec::<IndexRow>::new());
-            // The batch's index rows, written in key order at the end: the keys are random,
-            // and sorted inserts touch each page of the index once per batch.
-            let mut index: Vec<(IndexEntry, i64, Option<u8>)> = Vec::new();
-            // Tag rows and pending marks, a dozen a game in lichess's files, go in many a
-            // statement.
-            let mut tags =
-                Bulk::new(tx, "tags", &["game_id", "ord", "name", "value"]).map_err(db_err)?;
-            let mut pending = Bulk::new(tx, "positions_pending", &["game_id"]).map_err(db_err)?;
-            for g in games {
-                let ImportGame {
-                    game,
-                    moves,
-                    movetext,
-                    ..
-                } = g;
-                let (result, reason, hash) = rules::import_row(g);
-                if let Some(hash) = &hash {
-                    let existing: Option<i64> = tx
-                        .prepare_cached("SELECT id FROM games WHERE dup_hash = ?1 LIMIT 1")
-                        .and_then(|mut st| st.query_row([&hash[..]], |r| r.get(0)).optional())
-                        .map_err(db_err)?;
-                    if let Some(id) = existing {
-                        out.push(ImportOutcome::Duplicate(GameId(id)));
-                        continue;
-                    }
-                }
-                let packed = rules::import_packed(g);
-                let row = RowState {
-                    result: result.as_str(),
-                    reason,
-                    plies: u32::try_from(moves.len()).unwrap_or(u32::MAX),
-                    hash: hash.as_ref().map(|h| &h[..]),
-                    movetext: movetext.as_deref(),
-                    seats: &Seats::NONE,
-                    packed: packed.as_deref(),
-                };
-                let (id, _) = insert_game_row(tx, game, now, &row)?;
-                for (i, (name, value)) in game.tags.iter().enumerate() {
-                    tags.row(&[
-                        Cell::Int(id.0),
-                        Cell::Int(i as i64),
-                        Cell::Text(name),
-                        Cell::Text(value),
-                    ])
-                    .map_err(db_err)?;
-                }
-                if packed.is_none() {
-                    for (ply, mv) in moves.iter().enumerate() {
-                        insert_move(tx, id.0, ply as u32, mv).map_err(db_err)?;
-                    }
-                }
-                if defer {
-                    pending.row(&[Cell::Int(id.0)]).map_err(db_err)?;
-                    if let Some(entries) = &g.index {
-                        let code = explorer::result_code(result);
-                        staged_ids.push(id.0);
-                        staged_rows
-                            .extend(entries.iter().map(|e| (e.key as i64, id.0, e.mv, code)));
-                    }
-                } else {
-                    let code = explorer::result_code(result);
-                    match &g.index {
-                        Some(entries) => index.extend(entries.iter().map(|&e| (e, id.0, code))),
-                        None => index.extend(
-                            explorer::entries(
-                                &game.start_fen,
-                                moves.iter().map(|m| m.uci.as_str()),
-                            )
-                            .into_iter()
-                            .map(|e| (e, id.0, code)),
-                        ),
-                    }
-                }
-                out.push(ImportOutcome::Added(id));
-            }
-            tags.finish().map_err(db_err)?;
-            pending.finish().map_err(db_err)?;
-            index.sort_unstable_by_key(|(e, id, _)| (e.key as i64, *id));
-            for (e, id, code) in &index {
-                insert_entry(tx, *id, e, *code).map_err(db_err)?;
-            }
-            Ok((out, staged_ids, staged_rows))
-        })?;
-        // Committed: the rows may wait for the rebuild.
-        if !staged_ids.is_empty() {
-            let dir = self.dir();
-            self.staged.lock().unwrap_or_else(|e| e.into_inner()).add(
-                staged_ids,
-                staged_rows,
-                &dir,
-            );
-        }
-        Ok(out)
-    }
-
     /// The directory of the database file (where the index's sorted runs go).
     fn dir(&self) -> PathBuf {
         match self.path.parent() {

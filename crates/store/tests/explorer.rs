@@ -2,16 +2,17 @@
 //! from its start, positions compared by their FEN (placement, side to move, castling rights,
 //! en passant), not by Zobrist key, so the reference shares nothing with the index but the
 //! rules. Checked after every kind of change to the games (create, append, takeback, finish,
-//! delete, import) and after migrating a version 3 database.
+//! delete, import) and after migrating a version 3 database, and for moves handed over with
+//! their index step as for moves the store replays.
 
 mod common;
 
 use chess960_core::{CastlingMode, Position, StartId};
-use chess960_store::explorer::{self, MAX_GAMES};
+use chess960_store::explorer::{self, ExplorerMove, IndexStep, MAX_GAMES};
 use chess960_store::sqlite::SCHEMA_VERSION;
 use chess960_store::{
     Finish, GameFilter, GameId, GameResult, GameStore, ImportGame, MoveRecord, Results, Seats,
-    SqliteStore, StoredGame,
+    SqliteStore, StoreError, StoredGame,
 };
 use common::{new_game, scratch};
 use std::collections::BTreeMap;
@@ -605,5 +606,92 @@ fn a_bulk_import_is_indexed_at_its_end_after_writes_to_its_games_on_every_backen
             b.name
         );
         check_all(b.store());
+    });
+}
+
+/// A move handed over with its index step ([`GameStore::append_move_indexed`]: the keys of the
+/// positions before and after it, which whoever played it knows) gives the explorer what the
+/// store's own replay of the game gives: the same game played both ways, compared after every
+/// write under every position it reaches. Its line comes back to earlier positions (where the
+/// first visit keeps its move), is taken back and played on along another line, and is
+/// finished.
+#[test]
+fn a_move_handed_over_with_its_step_indexes_as_the_replay_does() {
+    common::each_backend(|store| {
+        let start = StartId::new(518).unwrap().position();
+        // Nf3 Nf6 Ng1 Ng8 (the start again), Nf3 (again) Nc6 e4 Nb8 Ng1 Nc6.
+        let ucis = [
+            "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "b8c6", "e2e4", "c6b8", "f3g1", "b8c6",
+        ];
+        // Every position the game reaches, whose explorer answers are compared.
+        let mut positions = vec![start];
+        let mut first = Vec::new();
+        let mut pos = start;
+        for uci in ucis {
+            let m = pos.parse_uci(uci, CastlingMode::Chess960).unwrap();
+            first.push(MoveRecord::of(&pos, m, None, 0));
+            pos = pos.play(m);
+            positions.push(pos);
+        }
+        // After a takeback to half-move 6, another line.
+        let kept = 6;
+        let mut branch = Vec::new();
+        let mut pos = common::replay(&start.fen(), &first[..kept]);
+        for ply in kept as u32..12 {
+            let mv = branching_move(&pos, ply, 0x2a).unwrap();
+            pos = pos.play(pos.parse_uci(&mv.uci, CastlingMode::Chess960).unwrap());
+            branch.push(mv);
+            positions.push(pos);
+        }
+        let seen = || -> Vec<(Results, Results, Vec<ExplorerMove>)> {
+            (positions.iter())
+                .map(|p| {
+                    let e = store.explore(p, 0).unwrap();
+                    (e.results, e.ended, e.moves)
+                })
+                .collect()
+        };
+        let play = |stepped: bool| {
+            let (id, _) = store.create_game(&new_game(518, "W", "B")).unwrap();
+            let append = |ply: u32, pos: &Position, mv: &MoveRecord| {
+                let after = pos.play(pos.parse_uci(&mv.uci, CastlingMode::Chess960).unwrap());
+                if stepped {
+                    let step = IndexStep::of(pos, &after);
+                    store.append_move_indexed(id, ply, mv, step).unwrap();
+                } else {
+                    store.append_move(id, ply, mv).unwrap();
+                }
+                after
+            };
+            let mut states = vec![seen()];
+            let mut pos = start;
+            for (ply, mv) in first.iter().enumerate() {
+                pos = append(ply as u32, &pos, mv);
+                states.push(seen());
+            }
+            store.truncate_moves(id, kept as u32).unwrap();
+            states.push(seen());
+            let mut pos = common::replay(&start.fen(), &first[..kept]);
+            for (i, mv) in branch.iter().enumerate() {
+                pos = append((kept + i) as u32, &pos, mv);
+                states.push(seen());
+            }
+            // A step does not spare the checks: a move that does not follow is refused.
+            let stale = store.append_move_indexed(id, 3, &branch[0], IndexStep::of(&pos, &pos));
+            assert!(matches!(stale, Err(StoreError::Conflict(_))), "{stale:?}");
+            store.finish_game(id, &finish("1-0")).unwrap();
+            states.push(seen());
+            check_all(store.store());
+            (id, states)
+        };
+        let (replayed, computed) = play(false);
+        store.delete_game(replayed).unwrap();
+        let (_, stepped) = play(true);
+        assert_eq!(stepped.len(), computed.len());
+        for (i, (s, c)) in stepped.iter().zip(&computed).enumerate() {
+            assert_eq!(s, c, "{}: after write {i}", store.name);
+        }
+        // Not trivially equal: after its ten moves the game is counted at its start.
+        assert_eq!(computed[10][0].0.games, 1, "{}", store.name);
     });
 }

@@ -29,7 +29,7 @@ impl PgStore {
 
 impl Cluster for PgStore {
     fn heartbeat(&self, me: &Member, ttl: Duration) -> Result<Vec<GameKey>, StoreError> {
-        self.write(|tx, s| {
+        self.transaction(|tx, s| {
             tx.execute(
                 "INSERT INTO servers (id, address, alive_until)
                  VALUES ($1, $2, now() + make_interval(secs => $3))
@@ -50,7 +50,7 @@ impl Cluster for PgStore {
     }
 
     fn claim(&self, key: &GameKey, me: &Member) -> Result<Holder, StoreError> {
-        self.write(|tx, s| {
+        self.transaction(|tx, s| {
             let mine = tx
                 .query_typed_opt(
                     "INSERT INTO leases (game_id, server)
@@ -86,7 +86,7 @@ impl Cluster for PgStore {
     }
 
     fn take_orphans(&self, me: &Member, limit: u32) -> Result<Vec<GameKey>, StoreError> {
-        self.write(|tx, s| {
+        self.transaction(|tx, s| {
             // Finished games need nobody: their leases just go.
             tx.execute(
                 "DELETE FROM leases l USING games g
@@ -114,7 +114,7 @@ impl Cluster for PgStore {
     }
 
     fn leave(&self, me: &Member) -> Result<(), StoreError> {
-        self.write(|tx, s| {
+        self.transaction(|tx, s| {
             tx.execute("DELETE FROM leases WHERE server = $1", &[&me.id])
                 .map_err(|e| s.err(&e))?;
             // Servers gone for a day are forgotten with this one.
@@ -129,7 +129,7 @@ impl Cluster for PgStore {
     }
 
     fn shared_secret(&self) -> Result<String, StoreError> {
-        self.write(|tx, s| {
+        self.transaction(|tx, s| {
             // gen_random_uuid() draws from the server's strong random source (PostgreSQL 13+).
             tx.execute(
                 "INSERT INTO chess960_meta (name, value)
@@ -157,7 +157,7 @@ impl Cluster for PgStore {
             return Ok(());
         }
         // One round trip for the whole batch; NOTIFYs of one transaction arrive in order.
-        self.write(|tx, s| {
+        self.transaction(|tx, s| {
             tx.execute_typed(
                 "SELECT pg_notify($1, n) FROM unnest($2::text[]) WITH ORDINALITY AS t(n, i)
                   ORDER BY i",
