@@ -1,6 +1,7 @@
 // The HTTP API of `chess960 serve` (docs/api.md), one typed function per endpoint.
 
 import type {
+  Ack,
   Analysis,
   DrawnPosition,
   Explorer,
@@ -17,11 +18,13 @@ import { playerName } from './playerName';
 import { rememberOrigin, type GameOrigin } from './origins';
 import { rememberSeat, seatOf } from './seats';
 
-/** A non-2xx answer; `message` is the server's `{"error": ...}` text, meant for the user. */
+/** A non-2xx answer; `message` is the server's `{"error": ...}` text, meant for the user, and
+ * `code` its stable name for programs (`illegal_move`, `stale_ply`, ...; docs/api.md). */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -29,10 +32,18 @@ export class ApiError extends Error {
 }
 
 /** A JSON request to the server; a non-2xx answer throws an [`ApiError`] with its message. */
-export async function request<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, seat?: string): Promise<T> {
+export async function request<T>(
+  method: 'GET' | 'POST' | 'DELETE',
+  path: string,
+  body?: unknown,
+  seat?: string,
+  protocol2 = false,
+): Promise<T> {
   const headers: Record<string, string> = {};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (seat !== undefined) headers['X-Seat-Token'] = seat;
+  // Protocol 2 (docs/api.md): actions are acknowledged, the change comes on the WebSocket.
+  if (protocol2) headers['X-Game-Protocol'] = '2';
   let response: Response;
   try {
     response = await fetch(path, {
@@ -44,12 +55,22 @@ export async function request<T>(method: 'GET' | 'POST' | 'DELETE', path: string
     throw new ApiError(0, 'The server cannot be reached: is `chess960 serve` still running?');
   }
   const text = await response.text();
-  if (!response.ok) throw new ApiError(response.status, errorMessage(text, response));
+  if (!response.ok) throw new ApiError(response.status, errorMessage(text, response), errorCode(text));
   const parsed: unknown = text === '' ? undefined : JSON.parse(text);
   // A game view's version comes in a header (docs/api.md): kept with the view.
   const version = response.headers.get('X-Game-Version');
   if (version !== null && parsed && typeof parsed === 'object') (parsed as { version?: number }).version = Number(version);
   return parsed as T;
+}
+
+function errorCode(text: string): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed && typeof parsed === 'object' && 'code' in parsed && typeof parsed.code === 'string') return parsed.code;
+  } catch {
+    // not JSON: no code
+  }
+  return undefined;
 }
 
 function errorMessage(text: string, response: Response): string {
@@ -72,9 +93,10 @@ export function describeError(error: unknown): string {
 
 const game = (key: string): string => `/api/games/${encodeURIComponent(key)}`;
 
-/** An action on the game `key`: a POST carrying this browser's seat token for it. */
+/** An action on the game `key`: a POST carrying this browser's seat token for it, answered in
+ * protocol 2 (an acknowledgement; the change comes on the game's WebSocket). */
 const act = <T>(key: string, action: string, body: unknown): Promise<T> =>
-  request<T>('POST', `${game(key)}/${action}`, body, seatOf(key));
+  request<T>('POST', `${game(key)}/${action}`, body, seatOf(key), true);
 
 export const api = {
   positions: () => request<Position[]>('GET', '/api/positions'),
@@ -114,25 +136,29 @@ export const api = {
     if (moves.length > 0) query.set('moves', moves.join(','));
     return request<Explorer>('GET', `/api/explorer?${query.toString()}`);
   },
-  game: (key: string) => request<GameView>('GET', game(key)),
+  /** The game's view; for its player, in protocol 2, with their own premove. */
+  game: (key: string) => request<GameView>('GET', game(key), undefined, seatOf(key), true),
   /** The games being played now, the latest move first. */
   gamesNow: () => request<{ games: NowPlaying[] }>('GET', '/api/games/now'),
   /** True if this browser holds a seat of the game (it created or joined it). */
   seated: (key: string) => seatOf(key) !== undefined,
-  move: (key: string, move: string, ply: number) => act<GameView>(key, 'moves', { move, ply }),
-  premove: (key: string, move: string | null) => act<GameView>(key, 'premove', { move }),
+  move: (key: string, move: string, ply: number) => act<Ack>(key, 'moves', { move, ply }),
+  /** Sets this player's premove, or clears it (`move` null): a clear names the premove it
+   * clears, so that it cannot undo a newer one that overtook it. */
+  premove: (key: string, move: string | null, clears?: string) =>
+    act<Ack>(key, 'premove', move === null && clears !== undefined ? { move, clears } : { move }),
   takeback: (key: string, action: 'propose' | 'accept' | 'decline' = 'propose') =>
-    act<GameView>(key, 'takeback', action === 'propose' ? {} : { action }),
-  resign: (key: string) => act<GameView>(key, 'resign', {}),
-  abort: (key: string) => act<GameView>(key, 'abort', {}),
+    act<Ack>(key, 'takeback', action === 'propose' ? {} : { action }),
+  resign: (key: string) => act<Ack>(key, 'resign', {}),
+  abort: (key: string) => act<Ack>(key, 'abort', {}),
   /** Deletes the game (with this browser's seat token for it, if it has one). */
   deleteGame: (key: string) => request<void>('DELETE', game(key), undefined, seatOf(key)),
-  drawAction: (key: string, action: 'offer' | 'claim' | 'accept' | 'decline') => act<GameView>(key, 'draw', { action }),
-  startClock: (key: string) => act<GameView>(key, 'start', {}),
+  drawAction: (key: string, action: 'offer' | 'claim' | 'accept' | 'decline') => act<Ack>(key, 'draw', { action }),
+  startClock: (key: string) => act<Ack>(key, 'start', {}),
   /** Northam's placement: `piece` (B, N, Q) on `file` of the placing player's back rank. */
-  place: (key: string, piece: string, file: string) => act<GameView>(key, 'place', { piece, square: file }),
+  place: (key: string, piece: string, file: string) => act<Ack>(key, 'place', { piece, square: file }),
   /** Between people: the win or a draw against an opponent who stayed away. */
-  force: (key: string, result: 'win' | 'draw') => act<GameView>(key, 'force', { result }),
+  force: (key: string, result: 'win' | 'draw') => act<Ack>(key, 'force', { result }),
   /** Between people, after the game: offer, accept or decline a rematch. */
   rematch: (key: string, action: 'offer' | 'accept' | 'decline') => act<GameView>(key, 'rematch', { action }),
   analysis: (key: string, ply: number, depth: number) => act<Analysis>(key, 'analysis', { depth, ply }),
@@ -143,11 +169,12 @@ export const api = {
     if (!response.ok) throw new ApiError(response.status, errorMessage(text, response));
     return text;
   },
-  /** The game's WebSocket; with the seat token, connecting resumes a game paused by a restart. */
+  /** The game's WebSocket in protocol 2; with the seat token, connecting resumes a game
+   * paused by a restart. */
   socketUrl: (key: string) => {
     const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
     const seat = seatOf(key);
-    const query = seat === undefined ? '' : `?seat=${encodeURIComponent(seat)}`;
-    return `${scheme}//${location.host}${game(key)}/ws${query}`;
+    const query = seat === undefined ? '' : `&seat=${encodeURIComponent(seat)}`;
+    return `${scheme}//${location.host}${game(key)}/ws?protocol=2${query}`;
   },
 };

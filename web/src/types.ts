@@ -1,8 +1,36 @@
-// The shapes of the server's JSON, as docs/api.md defines them.
+// The shapes of the server's JSON, as docs/api.md defines them. Those of a game (its view, its
+// WebSocket events, the answers to its actions) are generated from the server's Rust types
+// (generated/api.ts); the rest are written here.
 
-export type Color = 'white' | 'black';
+import type * as edge from './generated/api';
+
+export type Color = edge.ColorJson;
+export type Result = Exclude<edge.ResultJson, '*'>;
+export type Level = edge.LevelJson;
+export type TimeControl = edge.TimeControl;
+/** The squares of the rooks that may still castle, per side (the server's `castling`). */
+export type CastlingRooks = edge.CastlingView;
+export type Clocks = edge.ClocksJson;
+export type Castle = edge.CastleJson;
+export type LegalMove = edge.LegalMove;
+export type PlayedMove = edge.MoveView;
+/** `drawn` in the game view: the draw, replayed by the server from the game's tags. */
+export type DrawnRecord = edge.DrawnView;
+export type Placement = edge.PlacingView;
+/** Who plays one colour (`GameView.sides`). */
+export type Side = edge.SideView;
+export type Score = edge.ScoreJson;
+/** What a move or an action may change in a game's view (protocol 2's `move` event). */
+export type NowView = edge.NowView;
+/** Protocol 2's answer to an action. */
+export type Ack = edge.Ack;
+/** A game's view, with its version (the `X-Game-Version` header's, or its event's) kept
+ * beside it: of two views of one game, the higher version is the newer. */
+export type GameView = edge.GameView & { version?: number };
+/** A game's WebSocket event; each carries the version of the newest state sent before it. */
+export type SocketMessage = edge.Event;
+
 export type Square = string; // 'a1'..'h8'
-export type Result = '1-0' | '0-1' | '1/2-1/2';
 
 export interface Position {
   id: number;
@@ -27,14 +55,6 @@ export interface DrawSpec {
   outcomes?: string;
 }
 
-/** `drawn` in the game view: the draw, replayed by the server from the game's tags. */
-export interface DrawnRecord {
-  method: string;
-  seed: number | null;
-  outcomes: string | null;
-  steps: string[];
-}
-
 /** `GET /api/levels`: the engine levels a new game accepts. */
 export interface Levels {
   elo: { min: number; max: number };
@@ -56,13 +76,6 @@ export interface FairnessClass {
 
 export interface Fairness {
   methods: { method: string; uniform: boolean; classes: FairnessClass[] }[];
-}
-
-export type Level = { elo: number } | { depth: number };
-
-export interface TimeControl {
-  initial_ms: number;
-  increment_ms: number;
 }
 
 export type StartSpec =
@@ -91,126 +104,6 @@ export interface NewGame {
   drawn?: DrawSpec;
   /** The human's name (the server's default: "Player"). */
   name?: string;
-}
-
-/** The squares of the rooks that may still castle, per side (the server's `castling`). */
-export interface CastlingRooks {
-  white: Square[];
-  black: Square[];
-}
-
-export interface Clocks {
-  white_ms: number;
-  black_ms: number;
-}
-
-export interface Castle {
-  side: 'king' | 'queen';
-  king_to: Square;
-  rook_from: Square;
-  rook_to: Square;
-  king_destination_move: boolean;
-  looks_like_king_step: boolean;
-}
-
-export interface LegalMove {
-  uci: string;
-  san: string;
-  from: Square;
-  to: Square;
-  promotion: string | null;
-  castle: Castle | null;
-}
-
-export interface PlayedMove {
-  uci: string;
-  san: string;
-  clocks?: Clocks | null;
-  /** The position after the move (X-FEN). */
-  fen: string;
-  /** The square of the king in check after the move, if any. */
-  check: Square | null;
-  /** The rooks that may still castle after the move. */
-  castling?: CastlingRooks;
-}
-
-export interface GameView {
-  key: string;
-  id: number;
-  start_id: number | null;
-  /** null for a game set up from a FEN that is not a Chess960 start position. */
-  back_rank: string | null;
-  start_fen: string;
-  /** The rooks that may castle in the start position. */
-  start_castling?: CastlingRooks;
-  fen: string;
-  turn: Color;
-  /** The person's colour in a game against the engine; null between two people. */
-  human: Color | null;
-  /** The engine's level in a game against it; null between two people. */
-  level: Level | null;
-  /** Who plays each colour: the engine at a level, or a person through a seat. */
-  sides?: { white: Side; black: Side };
-  /** The state's version: of two views of one game, the higher is the newer. Not in the JSON
-   * view: `request` takes it from the `X-Game-Version` header, the socket from the event. */
-  version?: number;
-  white: string;
-  black: string;
-  moves: PlayedMove[];
-  time_control: TimeControl | null;
-  /** null when the game has no time control. */
-  clocks: (Clocks & { running: Color | null }) | null;
-  /** `waiting`: a game between people whose second seat is still open. */
-  status: 'waiting' | 'placing' | 'study' | 'playing' | 'finished';
-  result: Result | null;
-  reason: string | null;
-  check: Square | null;
-  /** The rooks that may still castle. */
-  castling?: CastlingRooks;
-  last_move: { from: Square; to: Square } | null;
-  legal: LegalMove[];
-  draw_claim: string | null;
-  premove: string | null;
-  /** Between people: the side whose draw offer waits for the other's answer. */
-  draw_offered_by?: Color | null;
-  /** Between people: the side whose takeback proposal waits for the other's answer. */
-  takeback_proposed_by?: Color | null;
-  engine_thinking: boolean;
-  /** While the engine's search waits for a free search thread: searches before it, time waited. */
-  engine_queue?: { ahead: number; waited_ms: number } | null;
-  /** Loaded after a server restart and waiting for the player: the clocks are stopped. */
-  paused?: boolean;
-  /** Study time left, while in study. */
-  study_ms?: number | null;
-  /** How the start position was drawn by hand (method, seed or outcomes, steps), if it was. */
-  drawn?: DrawnRecord | null;
-  /** Present in the answer to a draw offer the engine turned down. */
-  draw_offer?: string;
-  /** Why the engine declined the draw offer (with a declined `draw_offer`). */
-  draw_offer_reason?: string;
-  /** The game may be aborted now: not both sides have moved. */
-  abortable?: boolean;
-  /** While the game waits for the player's first move: the time before it is aborted. */
-  abandon_ms?: number | null;
-  /** Between people while the game is played: how long each player has been away (null while
-   * here), and after how long away the opponent may claim the win or a draw. */
-  away?: { white_ms: number | null; black_ms: number | null; claim_after_ms: number } | null;
-  /** The start position being placed by the players (Northam), until the game begins. */
-  placement?: Placement | null;
-  /** Two people at one device: this browser plays both colours, the side to move each time. */
-  hotseat?: boolean;
-  /** A challenge listed in the lobby. */
-  listed?: boolean;
-  /** Between people once the game is over: the side whose rematch offer waits for an answer. */
-  rematch_offered_by?: Color | null;
-  /** The key of the rematch, once both agreed to it. */
-  rematch?: string | null;
-  /** False for a game without a seat token (terminal, import, older server): watched only. */
-  has_seat: boolean;
-  /** In the answer to the new-game and join requests only: the secret every action on the game
-   * needs, and the colour it plays. */
-  seat_token?: string;
-  seat_color?: Color;
 }
 
 export interface GameSummary {
@@ -244,8 +137,6 @@ export interface GameList {
   games: GameSummary[];
 }
 
-export type Score = { cp: number } | { mate: number };
-
 export interface Analysis {
   ply: number;
   score: Score;
@@ -253,17 +144,6 @@ export interface Analysis {
   pv: string[];
   pv_san: string[];
 }
-
-/** Who plays one colour (`GameView.sides`). */
-export type Side = { type: 'engine'; level: Level } | { type: 'human'; seat: 'held' | 'open' | 'none' };
-
-/** A game's WebSocket event; each carries the version of the newest state sent before it. */
-export type SocketMessage =
-  | { type: 'state'; version: number; game: GameView }
-  | { type: 'thinking'; version: number; depth: number; score: Score; pv_san: string[]; nodes: number }
-  | { type: 'clock'; version: number; white_ms: number; black_ms: number; running: Color | null }
-  | { type: 'deleted'; version: number; key: string }
-  | { type: 'error'; error: string };
 
 /** Games by result, as `GET /api/explorer` counts them; `score` is White's average over the finished ones. */
 export interface ExplorerResults {
@@ -306,15 +186,3 @@ export interface Explorer {
   stats: StartStats | null;
 }
 
-/** Northam's placement in progress (the server's `placement` view). */
-export interface Placement {
-  to_place: Color | null;
-  placed: { player: Color; piece: string; file: string; auto: boolean }[];
-  /** White's back rank so far, a to h, `.` for a free square. */
-  rank: string;
-  remaining: string[];
-  /** The files each remaining piece may go on now. */
-  legal: Record<string, string[]>;
-  ms_left: number | null;
-  per_ms: number;
-}

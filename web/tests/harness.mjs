@@ -138,6 +138,17 @@ export async function start() {
   return { base, context, newPage, api, close, pageErrors, serverLog: log, db: server?.db, bin: server?.bin };
 }
 
+/** Headless Chromium (`CHROMIUM`, or Debian's), for tests that open several browser contexts. */
+export async function launchChromium() {
+  const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+  if (!existsSync(executablePath)) throw new Error(`no Chromium at ${executablePath}: apt-get install -y chromium`);
+  return chromium.launch({
+    executablePath,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+  });
+}
+
 /** The centre of a square on the board, in page coordinates. */
 export async function squareCenter(page, square) {
   const box = await page.locator('[data-testid=board] cg-board').boundingBox();

@@ -42,6 +42,33 @@ fn uci_shaped(s: &[u8]) -> bool {
     }
 }
 
+/// Whether `text` looks like a move in UCI (`g1f3`, `e7e8q`) or SAN (`Nf3`, `O-O`, `e8=Q`),
+/// without a position to judge it in: a premove is such a text, whose legality is known only
+/// once the opponent has moved. At most 10 ASCII characters.
+pub fn looks_like_move(text: &str) -> bool {
+    if text.is_empty() || text.len() > 10 || !text.is_ascii() {
+        return false;
+    }
+    let core = text.trim_end_matches(['+', '#']);
+    if matches!(core, "O-O" | "O-O-O" | "0-0" | "0-0-0") {
+        return true;
+    }
+    let is_file = |c: u8| (b'a'..=b'h').contains(&c);
+    let is_rank = |c: u8| (b'1'..=b'8').contains(&c);
+    // SAN: a piece letter, disambiguation and capture, a square, optionally a promotion.
+    let body = core
+        .strip_suffix(['Q', 'R', 'B', 'N'])
+        .map_or(core, |c| c.trim_end_matches('='));
+    let sb = body.as_bytes();
+    let san = sb.len() >= 2
+        && is_file(sb[sb.len() - 2])
+        && is_rank(sb[sb.len() - 1])
+        && sb[..sb.len() - 2]
+            .iter()
+            .all(|c| b"KQRBNabcdefgh12345678x".contains(c));
+    uci_shaped(core.as_bytes()) || san
+}
+
 impl Position {
     /// Reads a typed move: UCI with castling written either way (king onto rook, or the king's
     /// destination when the king moves two or more files; a one-square king move is always a
@@ -93,6 +120,18 @@ mod tests {
         assert_eq!(uci(&pos, "O-O"), "b1c1");
         // Kc2 is a king step, not castling.
         assert_eq!(uci(&pos, "b1c2"), "b1c2");
+    }
+
+    #[test]
+    fn moves_that_look_like_moves() {
+        for ok in [
+            "g1f3", "e7e8q", "Nf3", "exd5", "e8=Q", "O-O", "0-0-0", "Qxh7#", "e4",
+        ] {
+            assert!(super::looks_like_move(ok), "{ok}");
+        }
+        for bad in ["", "hello", "z9z9", "e2e4k", "Nf", "12345678901"] {
+            assert!(!super::looks_like_move(bad), "{bad}");
+        }
     }
 
     #[test]

@@ -58,10 +58,13 @@ struct Options {
     kill: bool,
     /// The p99 target checked by `--check`.
     p99: Duration,
+    /// The game protocol the clients speak (docs/api.md): 1, the whole view after every
+    /// change; 2, moves as small events and actions acknowledged.
+    protocol: u8,
 }
 
 const USAGE: &str = "usage: people_load CHESS960_BINARY [--games N] [--plies N] [--think-ms MS] \
-[--db ADDRESS] [--servers N] [--kill] [--p99-ms MS] [--check]";
+[--db ADDRESS] [--servers N] [--kill] [--p99-ms MS] [--protocol 1|2] [--check]";
 
 fn options() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
@@ -75,6 +78,7 @@ fn options() -> Result<Options, String> {
         servers: 1,
         kill: false,
         p99: Duration::from_millis(50),
+        protocol: 2,
     };
     while let Some(a) = args.next() {
         let mut number = |name: &str| -> Result<u64, String> {
@@ -91,6 +95,10 @@ fn options() -> Result<Options, String> {
             "--kill" => o.kill = true,
             "--p99-ms" => o.p99 = Duration::from_millis(number("--p99-ms")?.clamp(1, 60_000)),
             "--db" => o.db = Some(args.next().ok_or("--db takes a database address")?),
+            "--protocol" => match number("--protocol")? {
+                p @ (1 | 2) => o.protocol = p as u8,
+                _ => return Err("--protocol takes 1 or 2".into()),
+            },
             "-h" | "--help" => return Err(USAGE.into()),
             _ if o.bin.is_empty() => o.bin = a,
             _ => return Err(format!("unknown argument {a}")),
@@ -163,6 +171,11 @@ struct Shared {
     to_opponent: Mutex<Vec<Duration>>,
     to_spectator: Mutex<Vec<Duration>>,
     first_errors: Mutex<Vec<String>>,
+    /// The protocol the clients speak.
+    protocol: u8,
+    /// Bytes of text received on the players' sockets and on the spectators'.
+    player_bytes: AtomicUsize,
+    spectator_bytes: AtomicUsize,
 }
 
 impl Shared {
@@ -206,6 +219,9 @@ impl Shared {
             if let Some(s) = seat {
                 req = req.header("X-Seat-Token", s);
             }
+            if self.protocol == 2 {
+                req = req.header("X-Game-Protocol", "2");
+            }
             match req.send().await {
                 Ok(r) => break r,
                 Err(e) if self.killed_at().is_some() && tries < 3 => {
@@ -226,7 +242,11 @@ impl Shared {
     }
 
     async fn socket(&self, key: &str, seat: Option<&str>, via: usize) -> Result<Socket, String> {
-        let q = seat.map_or(String::new(), |s| format!("?seat={s}"));
+        let q = format!(
+            "?protocol={}{}",
+            self.protocol,
+            seat.map_or(String::new(), |s| format!("&seat={s}"))
+        );
         let url = format!(
             "{}/api/games/{key}/ws{q}",
             self.base(via).replace("http", "ws")
@@ -246,10 +266,74 @@ struct Peer<'a> {
     via: usize,
 }
 
-/// Reads a socket until a state with `plies` moves, or the deadline. A socket that closes
-/// after a server was killed connects again (to the next server alive), as the browser does.
-async fn until_ply(ws: &mut Socket, plies: usize, peer: &Peer<'_>) -> Result<Value, String> {
+/// What a client knows of its game from its socket: the number of moves, the status and the
+/// first legal move (enough to play on).
+#[derive(Debug, Default)]
+struct Seen {
+    moves: usize,
+    playing: bool,
+    first_legal: Option<String>,
+}
+
+/// What the benchmark reads of a socket's message (every other field is skipped unread, so
+/// that the load generator spends little of the machine it shares with the server).
+#[derive(serde::Deserialize)]
+struct Msg {
+    #[serde(rename = "type")]
+    kind: String,
+    /// `state`: the whole view.
+    game: Option<GameLite>,
+    /// `move` (protocol 2): the number of moves after it, and what changed.
+    ply: Option<usize>,
+    now: Option<NowLite>,
+}
+
+#[derive(serde::Deserialize)]
+struct GameLite {
+    moves: Vec<serde::de::IgnoredAny>,
+    status: String,
+    legal: Vec<LegalLite>,
+}
+
+#[derive(serde::Deserialize)]
+struct NowLite {
+    status: String,
+    legal: Vec<LegalLite>,
+}
+
+#[derive(serde::Deserialize)]
+struct LegalLite {
+    uci: String,
+}
+
+impl Seen {
+    fn of(moves: usize, status: &str, legal: &[LegalLite]) -> Seen {
+        Seen {
+            moves,
+            playing: status == "playing",
+            first_legal: legal.first().map(|l| l.uci.clone()),
+        }
+    }
+
+    /// The game as a full view (an HTTP answer) shows it.
+    fn of_view(v: &Value) -> Seen {
+        Seen {
+            moves: v["moves"].as_array().map_or(0, Vec::len),
+            playing: v["status"] == "playing",
+            first_legal: v["legal"][0]["uci"].as_str().map(str::to_owned),
+        }
+    }
+}
+
+/// Reads a socket until it shows `plies` moves, or the deadline. A socket that closes after a
+/// server was killed connects again (to the next server alive), as the browser does.
+async fn until_ply(ws: &mut Socket, plies: usize, peer: &Peer<'_>) -> Result<Seen, String> {
     let deadline = tokio::time::Instant::now() + DEADLINE;
+    let bytes = if peer.seat.is_some() {
+        &peer.shared.player_bytes
+    } else {
+        &peer.shared.spectator_bytes
+    };
     loop {
         let msg = tokio::time::timeout_at(deadline, ws.next())
             .await
@@ -262,11 +346,15 @@ async fn until_ply(ws: &mut Socket, plies: usize, peer: &Peer<'_>) -> Result<Val
         }
         match msg {
             Some(Ok(Message::Text(t))) => {
-                let v: Value = serde_json::from_str(&t).map_err(|e| e.to_string())?;
-                if v["type"] == "state"
-                    && v["game"]["moves"].as_array().map_or(0, Vec::len) >= plies
-                {
-                    return Ok(v["game"].clone());
+                bytes.fetch_add(t.len(), Ordering::Relaxed);
+                let m: Msg = serde_json::from_str(&t).map_err(|e| e.to_string())?;
+                let seen = match (m.kind.as_str(), m.game, m.ply, m.now) {
+                    ("state", Some(g), _, _) => Seen::of(g.moves.len(), &g.status, &g.legal),
+                    ("move", _, Some(ply), Some(now)) => Seen::of(ply, &now.status, &now.legal),
+                    _ => continue,
+                };
+                if seen.moves >= plies {
+                    return Ok(seen);
                 }
             }
             Some(Ok(Message::Ping(p))) => {
@@ -370,10 +458,10 @@ async fn game(
         via: via_black,
     };
     let mut standstill_seen = false;
-    let mut view = joined;
+    let mut view = Seen::of_view(&joined);
     let mut played = 0;
     for ply in 0..plies {
-        if view["status"] != "playing" {
+        if !view.playing {
             break;
         }
         tokio::time::sleep(think).await;
@@ -384,7 +472,7 @@ async fn game(
             (&black, &mut ws_white, &white_peer, via_black)
         };
         // The first legal move: deterministic, and always legal.
-        let Some(mv) = view["legal"][0]["uci"].as_str().map(str::to_owned) else {
+        let Some(mv) = view.first_legal.take() else {
             break;
         };
         let sent = Instant::now();
@@ -475,6 +563,18 @@ async fn game(
     Some((key, played))
 }
 
+/// The CPU time (user and system) a process has used so far, from `/proc` (Linux).
+fn cpu_seconds(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command name (which may hold spaces) end with ')'.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    // SAFETY: sysconf reads a constant of the system.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
+    (per_second > 0.0).then(|| ticks / per_second)
+}
+
 fn percentile(sorted: &[Duration], p: usize) -> Duration {
     if sorted.is_empty() {
         return Duration::ZERO;
@@ -523,12 +623,16 @@ async fn main() {
         to_opponent: Mutex::new(Vec::new()),
         to_spectator: Mutex::new(Vec::new()),
         first_errors: Mutex::new(Vec::new()),
+        protocol: o.protocol,
+        player_bytes: AtomicUsize::new(0),
+        spectator_bytes: AtomicUsize::new(0),
     });
     println!(
-        "{} games between people at once, {} half-moves each, {} ms between a move's arrival and the reply; 3 WebSockets a game",
+        "{} games between people at once, {} half-moves each, {} ms between a move's arrival and the reply; 3 WebSockets a game (protocol {})",
         o.games,
         o.plies,
-        o.think.as_millis()
+        o.think.as_millis(),
+        o.protocol
     );
     if o.servers > 1 {
         println!(
@@ -583,6 +687,10 @@ async fn main() {
             Err(e) => shared.error(format!("reading {key}: {e}")).await,
         }
     }
+    let cpu: Vec<f64> = servers
+        .iter()
+        .filter_map(|s| cpu_seconds(s.child.id()))
+        .collect();
     servers.clear();
     let server = Server::start(&o.bin, &db);
     let base = format!("http://127.0.0.1:{}", server.port);
@@ -610,6 +718,14 @@ async fn main() {
     println!(
         "moves acknowledged: {acked} in {:.1} s",
         elapsed.as_secs_f64()
+    );
+    let per_move = |n: usize| n as f64 / acked.max(1) as f64;
+    println!(
+        "bytes received per move: {:.0} on each player's socket, {:.0} on the spectator's; server CPU {:.2} s ({:.2} ms a move)",
+        per_move(shared.player_bytes.load(Ordering::Relaxed)) / 2.0,
+        per_move(shared.spectator_bytes.load(Ordering::Relaxed)),
+        cpu.iter().sum::<f64>(),
+        cpu.iter().sum::<f64>() * 1000.0 / acked.max(1) as f64,
     );
     println!(
         "move -> opponent's socket:  p50 {}, p99 {}, max {} ({} moves)   target p99 < {} ms",

@@ -5,11 +5,13 @@ use crate::create::{self, NewGameSpec, Opponent};
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::game::{GameView, TimeControl};
 use crate::registry::Located;
-use crate::round::events::first_message;
+use crate::round::events::{first_message, Protocol};
 use crate::round::{
-    blocking, Actor, ForceResult, GameHandle, RematchAction, RematchStep, TakebackAction,
+    blocking, Actor, Answer, ForceResult, GameHandle, RematchAction, RematchStep, Reply,
+    TakebackAction,
 };
 use crate::seat;
+use crate::ws_limits::Heard;
 use crate::AppState;
 use axum::extract::ws::{Message, WebSocket};
 use axum::extract::{ConnectInfo, FromRequestParts, Path, Query, State};
@@ -563,6 +565,7 @@ pub struct Seated {
     token: Option<String>,
     client: IpAddr,
     gone: Option<crate::round::ClientGone>,
+    reply: Reply,
 }
 
 impl Seated {
@@ -571,6 +574,7 @@ impl Seated {
             seat: self.token.as_deref(),
             client: self.client,
             gone: self.gone.as_ref(),
+            reply: self.reply,
         }
     }
 }
@@ -587,10 +591,15 @@ impl<S: Send + Sync> FromRequestParts<S> for Seated {
             .map(|t| t.trim().to_string())
             .filter(|t| !t.is_empty());
         let gone = parts.extensions.get::<crate::round::ClientGone>().cloned();
+        let reply = match parts.headers.get(PROTOCOL_HEADER).map(|v| v.as_bytes()) {
+            Some(b"2") => Reply::Ack,
+            _ => Reply::View,
+        };
         Ok(Seated {
             token,
             client,
             gone,
+            reply,
         })
     }
 }
@@ -604,6 +613,19 @@ pub struct Versioned(pub GameView);
 /// The header of [`Versioned`].
 pub const VERSION_HEADER: &str = "x-game-version";
 
+/// Protocol 2 of an action's answer: asked for with this request header set to `2`, the
+/// answer is an acknowledgement (`{"version": V, ...}`) instead of the whole view.
+pub const PROTOCOL_HEADER: &str = "x-game-protocol";
+
+impl axum::response::IntoResponse for Answer {
+    fn into_response(self) -> Response {
+        match self {
+            Answer::View(v) => Versioned(*v).into_response(),
+            Answer::Ack(a) => ([(VERSION_HEADER, a.version.to_string())], Json(a)).into_response(),
+        }
+    }
+}
+
 impl axum::response::IntoResponse for Versioned {
     fn into_response(self) -> Response {
         let version = self.0.version.to_string();
@@ -611,16 +633,26 @@ impl axum::response::IntoResponse for Versioned {
     }
 }
 
-/// `GET /api/games/{key}`.
+/// `GET /api/games/{key}`: the view; with a valid seat token also the colour of that seat,
+/// in the `X-Seat-Color` header.
 pub async fn get_game(
     State(state): State<AppState>,
     Path(key): Path<String>,
     who: Seated,
-) -> ApiResult<Versioned> {
-    Ok(Versioned(
-        handle(&state, &key).await?.view_for(&who.actor()).await?,
-    ))
+) -> ApiResult<Response> {
+    let (view, seat) = handle(&state, &key).await?.view_for(&who.actor()).await?;
+    let mut resp = Versioned(view).into_response();
+    if let Some(c) = seat {
+        resp.headers_mut().insert(
+            SEAT_COLOR_HEADER,
+            axum::http::HeaderValue::from_static(crate::game::color_name(c)),
+        );
+    }
+    Ok(resp)
 }
+
+/// The header of [`get_game`]'s answer that names the colour of the reader's seat.
+pub const SEAT_COLOR_HEADER: &str = "x-seat-color";
 
 #[derive(Deserialize)]
 pub struct MoveRequest {
@@ -635,17 +667,17 @@ pub async fn post_move(
     Path(key): Path<String>,
     who: Seated,
     JsonBody(req): JsonBody<MoveRequest>,
-) -> ApiResult<Versioned> {
+) -> ApiResult<Answer> {
     let h = handle(&state, &key).await?;
-    Ok(Versioned(
-        h.human_move(&who.actor(), &req.mv, req.ply).await?,
-    ))
+    Ok(h.human_move(&who.actor(), &req.mv, req.ply).await?)
 }
 
 #[derive(Deserialize)]
 pub struct PremoveRequest {
     #[serde(rename = "move")]
     mv: Option<String>,
+    /// With `"move": null`: clear the premove only if it is this one.
+    clears: Option<String>,
 }
 
 /// `POST /api/games/{key}/premove`.
@@ -654,9 +686,9 @@ pub async fn post_premove(
     Path(key): Path<String>,
     who: Seated,
     JsonBody(req): JsonBody<PremoveRequest>,
-) -> ApiResult<Versioned> {
+) -> ApiResult<Answer> {
     let h = handle(&state, &key).await?;
-    Ok(Versioned(h.premove(&who.actor(), req.mv).await?))
+    Ok(h.premove(&who.actor(), req.mv, req.clears).await?)
 }
 
 /// An action without parameters: the body, if any, must be a JSON object.
@@ -676,7 +708,7 @@ pub async fn post_takeback(
     Path(key): Path<String>,
     who: Seated,
     JsonBody(req): JsonBody<TakebackRequest>,
-) -> ApiResult<Versioned> {
+) -> ApiResult<Answer> {
     let action = match req.action.as_deref().map(str::trim) {
         None | Some("propose") => TakebackAction::Propose,
         Some("accept") => TakebackAction::Accept,
@@ -687,12 +719,10 @@ pub async fn post_takeback(
             ))
         }
     };
-    Ok(Versioned(
-        handle(&state, &key)
-            .await?
-            .takeback(&who.actor(), action)
-            .await?,
-    ))
+    Ok(handle(&state, &key)
+        .await?
+        .takeback(&who.actor(), action)
+        .await?)
 }
 
 /// `POST /api/games/{key}/join` body.
@@ -722,10 +752,8 @@ pub async fn post_resign(
     Path(key): Path<String>,
     who: Seated,
     JsonBody(_): JsonBody<Empty>,
-) -> ApiResult<Versioned> {
-    Ok(Versioned(
-        handle(&state, &key).await?.resign(&who.actor()).await?,
-    ))
+) -> ApiResult<Answer> {
+    Ok(handle(&state, &key).await?.resign(&who.actor()).await?)
 }
 
 /// `POST /api/games/{key}/abort`: ends the game with no result before both sides have moved.
@@ -734,10 +762,8 @@ pub async fn post_abort(
     Path(key): Path<String>,
     who: Seated,
     JsonBody(_): JsonBody<Empty>,
-) -> ApiResult<Versioned> {
-    Ok(Versioned(
-        handle(&state, &key).await?.abort(&who.actor()).await?,
-    ))
+) -> ApiResult<Answer> {
+    Ok(handle(&state, &key).await?.abort(&who.actor()).await?)
 }
 
 /// `DELETE /api/games/{key}`: removes the game from the database. A game with a seat needs
@@ -758,10 +784,8 @@ pub async fn post_start(
     Path(key): Path<String>,
     who: Seated,
     JsonBody(_): JsonBody<Empty>,
-) -> ApiResult<Versioned> {
-    Ok(Versioned(
-        handle(&state, &key).await?.start(&who.actor()).await?,
-    ))
+) -> ApiResult<Answer> {
+    Ok(handle(&state, &key).await?.start(&who.actor()).await?)
 }
 
 #[derive(Deserialize)]
@@ -775,13 +799,13 @@ pub async fn post_draw(
     Path(key): Path<String>,
     who: Seated,
     JsonBody(req): JsonBody<DrawActionRequest>,
-) -> ApiResult<Versioned> {
+) -> ApiResult<Answer> {
     let h = handle(&state, &key).await?;
     match req.action.trim() {
-        "offer" => Ok(Versioned(h.offer_draw(&who.actor()).await?)),
-        "claim" => Ok(Versioned(h.claim_draw(&who.actor()).await?)),
-        "accept" => Ok(Versioned(h.answer_draw(&who.actor(), true).await?)),
-        "decline" => Ok(Versioned(h.answer_draw(&who.actor(), false).await?)),
+        "offer" => Ok(h.offer_draw(&who.actor()).await?),
+        "claim" => Ok(h.claim_draw(&who.actor()).await?),
+        "accept" => Ok(h.answer_draw(&who.actor(), true).await?),
+        "decline" => Ok(h.answer_draw(&who.actor(), false).await?),
         _ => Err(ApiError::bad_request(
             "action: must be offer, claim, accept or decline",
         )),
@@ -799,14 +823,14 @@ pub async fn post_force(
     Path(key): Path<String>,
     who: Seated,
     JsonBody(req): JsonBody<ForceRequest>,
-) -> ApiResult<Versioned> {
+) -> ApiResult<Answer> {
     let claim = match req.result.trim() {
         "win" => ForceResult::Win,
         "draw" => ForceResult::Draw,
         _ => return Err(ApiError::bad_request("result: must be win or draw")),
     };
     let h = handle(&state, &key).await?;
-    Ok(Versioned(h.force(&who.actor(), claim).await?))
+    Ok(h.force(&who.actor(), claim).await?)
 }
 
 #[derive(Deserialize)]
@@ -822,7 +846,7 @@ pub async fn post_place(
     Path(key): Path<String>,
     who: Seated,
     JsonBody(req): JsonBody<PlaceRequest>,
-) -> ApiResult<Versioned> {
+) -> ApiResult<Answer> {
     if req.piece.len() > 10 || req.square.len() > 10 {
         return Err(ApiError::bad_request(
             "piece and square: a piece (B, N or Q) and a file or square (c or c1)",
@@ -830,7 +854,7 @@ pub async fn post_place(
     }
     let h = handle(&state, &key).await?;
     let text = format!("{} {}", req.piece.trim(), req.square.trim());
-    Ok(Versioned(h.place(&who.actor(), &text).await?))
+    Ok(h.place(&who.actor(), &text).await?)
 }
 
 #[derive(Deserialize)]
@@ -947,6 +971,15 @@ pub async fn websocket(
     ws: crate::ws_limits::Upgrade,
 ) -> ApiResult<Response> {
     let Query(query) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
+    let protocol = match query.protocol {
+        None | Some(1) => Protocol::V1,
+        Some(2) => Protocol::V2,
+        Some(n) => {
+            return Err(ApiError::bad_request(format!(
+                "protocol {n} is not one this server speaks: 1 (the default) or 2"
+            )))
+        }
+    };
     let located = state.games().locate(&key).await?;
     let ws = crate::ws_limits::accept(ws)?;
     let place = state.sockets().games.enter(client).ok_or_else(|| {
@@ -957,26 +990,24 @@ pub async fn websocket(
     })?;
     let shutdown = state.shutdown_signal();
     let seat = query.seat.filter(|t| !t.trim().is_empty());
-    // The client has nothing to say (moves go through HTTP): small messages only.
+    let viewer = Viewer {
+        seat,
+        client,
+        protocol,
+    };
+    // The client has little to say (moves go through HTTP): small messages only.
     let ws = crate::ws_limits::limited(ws);
     Ok(match (located, state.node().cloned()) {
         (Located::Here(h), _) => ws.on_upgrade(move |socket| async move {
-            session(h, socket, shutdown, seat, client).await;
+            session(h, socket, shutdown, &viewer).await;
             drop(place);
         }),
         (Located::Elsewhere(_), Some(node)) => ws.on_upgrade(move |socket| async move {
             // Another server runs the game: follow it, and go on here if it comes here.
-            let follow = crate::cluster::follow_session(
-                state,
-                node,
-                key,
-                socket,
-                shutdown.clone(),
-                seat.clone(),
-                client,
-            );
+            let follow =
+                crate::cluster::follow_session(state, node, key, socket, shutdown.clone(), &viewer);
             if let Some((socket, h)) = follow.await {
-                session(h, socket, shutdown, seat, client).await;
+                session(h, socket, shutdown, &viewer).await;
             }
             drop(place);
         }),
@@ -989,10 +1020,19 @@ pub async fn websocket(
 pub const MAX_GAME_SOCKETS_PER_CLIENT: usize = 64;
 
 /// `GET /api/games/{key}/ws` query: the seat token, for the player (a WebSocket cannot carry
-/// the header from a browser).
+/// the header from a browser), and the protocol (1, the default, or 2).
 #[derive(Deserialize)]
 pub struct WsQuery {
     seat: Option<String>,
+    protocol: Option<u8>,
+}
+
+/// Who is at the other end of a game's WebSocket: their seat token (none: a spectator), their
+/// address, and the protocol they asked for.
+pub(crate) struct Viewer {
+    pub(crate) seat: Option<String>,
+    pub(crate) client: IpAddr,
+    pub(crate) protocol: Protocol,
 }
 
 /// Tells the game that a player's connection closed when its session ends (also when the
@@ -1020,52 +1060,61 @@ impl Drop for LeaveOnDrop {
 }
 
 /// One WebSocket client: the state at once (a paused game resumes if the client holds the
-/// seat), then every event.
+/// seat), then every event of its protocol and audience; in protocol 2 the client may ask for
+/// the whole state again (`{"type": "state"}`).
 async fn session(
     h: Arc<GameHandle>,
     mut socket: WebSocket,
     mut shutdown: tokio::sync::watch::Receiver<bool>,
-    seat: Option<String>,
-    client: IpAddr,
+    viewer: &Viewer,
 ) {
-    let mut rx = h.subscribe();
+    let protocol = viewer.protocol;
+    let mut sub = h.subscribe(protocol);
     let mut gone = h.gone_signal();
     let mut flood = crate::ws_limits::Flood::default();
     let who = Actor {
-        seat: seat.as_deref(),
-        client,
+        seat: viewer.seat.as_deref(),
+        client: viewer.client,
         gone: None,
+        reply: Reply::View,
     };
-    let (first, color) = match h.client_connected(&who).await {
-        Ok((v, color)) => (first_message(Ok(&v)).to_string(), color),
-        Err(e) => (first_message(Err(e.to_string())).to_string(), None),
+    let (first, color) = match h.client_connected(&who, protocol).await {
+        Ok((v, color)) => (first_message(Ok(&v)), color),
+        Err(e) => (first_message(Err(e.to_string())), None),
     };
     // The player's presence ends with the connection, however it ends.
     let _presence = color.map(|c| LeaveOnDrop::new(Arc::clone(&h), c));
-    if socket.send(Message::Text(first.into())).await.is_err() {
+    if socket
+        .send(Message::Text(first.as_ref().into()))
+        .await
+        .is_err()
+    {
         return;
     }
     loop {
-        tokio::select! {
-            event = rx.recv() => {
-                let text: String = match event {
-                    Ok(t) => t.to_string(),
-                    // A client too slow for the events gets the whole state instead.
-                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => match h.view().await {
-                        Ok(v) => first_message(Ok(&v)).to_string(),
+        let text: Arc<str> = tokio::select! {
+            event = sub.rx.recv() => match event {
+                Ok(e) if e.for_socket(protocol, color) => Arc::clone(&e.text),
+                Ok(_) => continue,
+                // A client too slow for the events gets the whole state instead.
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                    match h.view_for_socket(color, protocol).await {
+                        Ok(v) => first_message(Ok(&v)),
                         Err(_) => continue,
-                    },
-                    Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
-                };
-                if socket.send(Message::Text(text.into())).await.is_err() {
-                    break;
+                    }
                 }
-            }
-            incoming = socket.recv() => {
-                if !flood.on_message(&mut socket, incoming).await {
-                    break;
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+            },
+            incoming = socket.recv() => match flood.hear(&mut socket, incoming).await {
+                Heard::Gone => break,
+                Heard::Text(t) if protocol == Protocol::V2 && wants_state(&t) => {
+                    match h.view_for_socket(color, protocol).await {
+                        Ok(v) => first_message(Ok(&v)),
+                        Err(_) => continue,
+                    }
                 }
-            }
+                Heard::Text(_) | Heard::Nothing => continue,
+            },
             _ = shutdown.changed() => {
                 let _ = socket.send(Message::Close(None)).await;
                 break;
@@ -1075,6 +1124,23 @@ async fn session(
                 let _ = socket.send(Message::Close(None)).await;
                 break;
             }
+        };
+        if socket
+            .send(Message::Text(text.as_ref().into()))
+            .await
+            .is_err()
+        {
+            break;
         }
     }
+}
+
+/// True if a client's message asks for the whole state (`{"type": "state"}`).
+pub(crate) fn wants_state(text: &str) -> bool {
+    #[derive(Deserialize)]
+    struct Ask<'a> {
+        #[serde(rename = "type", borrow)]
+        kind: std::borrow::Cow<'a, str>,
+    }
+    serde_json::from_str::<Ask<'_>>(text).is_ok_and(|a| a.kind == "state")
 }

@@ -3,7 +3,7 @@
 //! and its seats are written to the store in one transaction, then the game goes into memory
 //! and starts (a game between people once its second player has joined, `round/join.rs`).
 
-use crate::game::{color_name, engine_game, people_game, GameView, Live, TimeControl};
+use crate::game::{engine_game, people_game, GameView, Live, TimeControl};
 use crate::game_error::{GameError, GameResult};
 use crate::registry::Games;
 use crate::round::{blocking, RematchPlan};
@@ -133,7 +133,7 @@ pub async fn create_game(games: &Games, spec: NewGameSpec, client: IpAddr) -> Ga
     handle.begin(&mut g, Some(spec.study));
     let mut view = g.view(Instant::now());
     view.seat_token = Some(token);
-    view.seat_color = Some(color_name(spec.human));
+    view.seat_color = Some(spec.human.into());
     Ok(view)
 }
 

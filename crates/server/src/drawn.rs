@@ -36,6 +36,7 @@ pub struct DrawnIn {
 
 /// `drawn` in the game view: the method, what repeats the draw, and its steps.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct DrawnView {
     /// The method's name.
     pub method: String,

@@ -1,5 +1,8 @@
-//! Errors as the API reports them (`{"error": "..."}` with a 4xx or 5xx status), and the JSON
-//! body extractor whose rejections name the field at fault.
+//! Errors as the API reports them (`{"error": "...", "code": "..."}` with a 4xx or 5xx
+//! status), and the JSON body extractor whose rejections name the field at fault. The message
+//! is for people and may change; the code is for programs and does not (docs/api.md lists
+//! them): a refused action on a game has a code of its own ([`code_of`]), any other error the
+//! code of its status ([`status_code`]).
 
 use crate::game_error::GameError;
 use axum::extract::{FromRequest, Request};
@@ -18,15 +21,24 @@ pub struct ApiError {
     pub status: StatusCode,
     /// The message.
     pub message: String,
+    /// What went wrong, as a stable name for programs (`illegal_move`, `not_found`, ...).
+    pub code: &'static str,
 }
 
 impl ApiError {
-    /// Any status.
+    /// Any status, with the code of that status.
     pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
         ApiError {
             status,
             message: message.into(),
+            code: status_code(status),
         }
+    }
+
+    /// The same error with a code of its own.
+    pub fn with_code(mut self, code: &'static str) -> ApiError {
+        self.code = code;
+        self
     }
 
     /// 400: a malformed request.
@@ -78,10 +90,14 @@ impl From<chess960_store::StoreError> for ApiError {
     fn from(e: chess960_store::StoreError) -> ApiError {
         use chess960_store::StoreError;
         match e {
-            StoreError::NoSuchGame(what) => ApiError::not_found(format!("no game {what}")),
-            StoreError::NoSuchEvent(what) => ApiError::not_found(format!("no event {what}")),
+            StoreError::NoSuchGame(what) => {
+                ApiError::not_found(format!("no game {what}")).with_code("no_such_game")
+            }
+            StoreError::NoSuchEvent(what) => {
+                ApiError::not_found(format!("no event {what}")).with_code("no_such_event")
+            }
             StoreError::Conflict(what) => ApiError::conflict(what),
-            other => ApiError::internal(format!("game database: {other}")),
+            other => ApiError::internal(format!("game database: {other}")).with_code("database"),
         }
     }
 }
@@ -92,8 +108,69 @@ impl From<GameError> for ApiError {
         match e {
             // The store's own errors keep their mapping (unknown game, conflict, failure).
             GameError::Store(s) => ApiError::from(s),
-            e => ApiError::new(status_of(&e), e.to_string()),
+            e => ApiError::new(status_of(&e), e.to_string()).with_code(code_of(&e)),
         }
+    }
+}
+
+/// The code of an error that has none of its own: its status's.
+pub fn status_code(status: StatusCode) -> &'static str {
+    match status.as_u16() {
+        400 => "bad_request",
+        401 => "unauthorized",
+        403 => "forbidden",
+        404 => "not_found",
+        405 => "method_not_allowed",
+        408 => "request_timeout",
+        409 => "conflict",
+        413 => "too_large",
+        415 => "unsupported_media_type",
+        422 => "unprocessable",
+        429 => "too_many_requests",
+        503 => "unavailable",
+        500..=599 => "internal",
+        _ => "error",
+    }
+}
+
+/// The code of a refused action on a game.
+pub fn code_of(e: &GameError) -> &'static str {
+    use crate::seat::SeatError;
+    use GameError as E;
+    match e {
+        E::NoSuchGame { .. } => "no_such_game",
+        E::Over { .. } => "game_over",
+        E::StalePly { .. } => "stale_ply",
+        E::NotYourTurn { .. } => "not_your_turn",
+        E::WaitingForOpponent => "waiting_for_opponent",
+        E::TooManyChallenges { .. } => "too_many_challenges",
+        E::NotDeletable => "not_deletable",
+        E::NoOpenSeat => "no_open_seat",
+        E::AlreadySeated { .. } => "already_seated",
+        E::NoOffer { .. } => "no_offer",
+        E::NotAway { .. } => "not_away",
+        E::NoRematch { .. } => "no_rematch",
+        E::StillPlacing => "still_placing",
+        E::NotPlacing => "not_placing",
+        E::NotYourPlacement => "not_your_placement",
+        E::BadPlacement(_) => "bad_placement",
+        E::YourTurn => "your_turn",
+        E::NotAbortable => "not_abortable",
+        E::BadStart(_) => "bad_start",
+        E::IllegalMove(_) => "illegal_move",
+        E::TakebackAfter(_) => "no_takeback",
+        E::NothingToTakeBack => "nothing_to_take_back",
+        E::NoDrawToClaim => "no_draw_to_claim",
+        E::StillPlaying => "still_playing",
+        E::BeyondGame { .. } => "beyond_game",
+        E::Seat(SeatError::Missing) => "seat_missing",
+        E::Seat(SeatError::Wrong) => "seat_wrong",
+        E::Seat(SeatError::Unclaimed { .. }) => "no_seat",
+        E::EngineUnavailable(_) => "engine_unavailable",
+        E::Unreadable { .. } => "unreadable_game",
+        E::Moved { .. } => "moved",
+        E::Store(_) => "database",
+        E::Worker(_) => "internal",
     }
 }
 
@@ -133,7 +210,7 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         (
             self.status,
-            Json(serde_json::json!({ "error": self.message })),
+            Json(serde_json::json!({ "error": self.message, "code": self.code })),
         )
             .into_response()
     }

@@ -129,6 +129,7 @@ pub fn parse_level_tag(s: &str) -> Option<Level> {
 
 /// A time control in milliseconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct TimeControl {
     /// Each side's time at the start.
     pub initial_ms: u64,
@@ -780,20 +781,60 @@ impl Live {
 
     /// The game view at `now`.
     pub fn view(&self, now: Instant) -> GameView {
-        let pos = self.game.position();
         let start_id = self.meta.start_id;
+        GameView {
+            key: self.key.to_string(),
+            id: self.id.0,
+            start_id,
+            back_rank: start_id
+                .and_then(|n| StartId::new(n.into()).ok())
+                .map(|id| id.back_rank().to_string()),
+            start_fen: self.game.start().fen(),
+            start_castling: castling_view(self.game.start()),
+            human: self.sides.human().map(ColorJson::from),
+            level: self.sides.level().map(LevelJson::from),
+            sides: SidesView::of(&self.sides),
+            version: self.version,
+            white: self.meta.white.clone(),
+            black: self.meta.black.clone(),
+            moves: self
+                .records
+                .iter()
+                .zip(self.game.positions().iter().skip(1))
+                .map(|(r, after)| move_view(r, after))
+                .collect(),
+            time_control: self.tc,
+            drawn: crate::drawn::view_of(&self.meta.tags, start_id),
+            draw_answer: DrawAnswer::default(),
+            has_seat: self.sides.has_seat(),
+            seat_token: None,
+            seat_color: None,
+            hotseat: self.sides.hotseat(),
+            now: self.now_view(now),
+        }
+    }
+
+    /// The last move as the view shows it, with the position after it.
+    pub fn last_move_view(&self) -> Option<MoveView> {
+        let r = self.records.last()?;
+        Some(move_view(r, self.game.positions().last()?))
+    }
+
+    /// What a move or an action may change in the view, at `now`.
+    pub fn now_view(&self, now: Instant) -> NowView {
+        let pos = self.game.position();
         let status = if self.finished() {
-            "finished"
+            Status::Finished
         } else if self.phase == Phase::Open {
-            "waiting"
+            Status::Waiting
         } else if self.phase == Phase::Placing {
-            "placing"
+            Status::Placing
         } else if matches!(self.phase, Phase::Study { .. }) {
-            "study"
+            Status::Study
         } else {
-            "playing"
+            Status::Playing
         };
-        let human_turn = status == "playing" && self.sides.is_human(pos.turn());
+        let human_turn = status == Status::Playing && self.sides.is_human(pos.turn());
         let legal = if human_turn {
             pos.legal_moves()
                 .iter()
@@ -806,47 +847,16 @@ impl Live {
             from: m.from().to_string(),
             to: m.to().to_string(),
         });
-        GameView {
-            key: self.key.to_string(),
-            id: self.id.0,
-            start_id,
-            back_rank: start_id
-                .and_then(|n| StartId::new(n.into()).ok())
-                .map(|id| id.back_rank().to_string()),
-            start_fen: self.game.start().fen(),
-            start_castling: castling_view(self.game.start()),
+        NowView {
             fen: pos.fen(),
-            turn: color_name(pos.turn()),
-            human: self.sides.human().map(color_name),
-            level: self.sides.level().map(LevelJson::from),
-            sides: SidesView::of(&self.sides),
-            version: self.version,
-            white: self.meta.white.clone(),
-            black: self.meta.black.clone(),
-            moves: self
-                .records
-                .iter()
-                .zip(self.game.positions().iter().skip(1))
-                .map(|(r, after)| MoveView {
-                    uci: r.uci.clone(),
-                    san: r.san.clone(),
-                    clocks: r.clocks.map(|c| ClocksJson {
-                        white_ms: c.white_ms,
-                        black_ms: c.black_ms,
-                    }),
-                    fen: after.fen(),
-                    check: check_square(after),
-                    castling: castling_view(after),
-                })
-                .collect(),
-            time_control: self.tc,
+            turn: pos.turn().into(),
             clocks: self.clocks_at(now).map(|c| ClockView {
                 white_ms: c.white_ms,
                 black_ms: c.black_ms,
-                running: self.running().map(color_name),
+                running: self.running().map(ColorJson::from),
             }),
             status,
-            result: self.finish.as_ref().map(|f| f.result.as_str()),
+            result: self.finish.as_ref().map(|f| f.result.into()),
             reason: self.finish.as_ref().map(|f| f.reason.clone()),
             check: check_square(pos),
             castling: castling_view(pos),
@@ -854,14 +864,11 @@ impl Live {
             legal,
             draw_claim: self.draw_claim().map(chess960_store::reason_text),
             // Between people, a premove is its player's secret: the view every client gets
-            // leaves it out (the answer to the premove request shows it).
-            premove: self
-                .premove
-                .as_ref()
-                .filter(|_| self.sides.human().is_some())
-                .map(|p| p.text.clone()),
-            draw_offered_by: self.draw_offer.map(color_name),
-            takeback_proposed_by: self.takeback_offer.map(color_name),
+            // leaves it out (the answer to the premove request shows it, and protocol 2 sends
+            // it to its player's sockets only).
+            premove: self.public_premove(),
+            draw_offered_by: self.draw_offer.map(ColorJson::from),
+            takeback_proposed_by: self.takeback_offer.map(ColorJson::from),
             engine_thinking: self.engine.is_some(),
             engine_queue: self
                 .engine
@@ -878,22 +885,15 @@ impl Live {
                 }
                 _ => None,
             },
-            drawn: crate::drawn::view_of(&self.meta.tags, start_id),
-            draw_offer: None,
-            draw_offer_reason: None,
-            has_seat: self.sides.has_seat(),
-            seat_token: None,
-            seat_color: None,
             abortable: self.abortable(),
             abandon_ms: self
                 .abandon_at
                 .map(|at| at.saturating_duration_since(now).as_millis() as u64),
             away: self.away_view(now),
-            hotseat: self.sides.hotseat(),
             placement: self.placing.as_ref().map(|p| p.view(now)),
             listed: self.listed && self.phase == Phase::Open && !self.finished(),
             rematch_offered_by: match self.rematch {
-                Rematch::Offered(c) => Some(color_name(c)),
+                Rematch::Offered(c) => Some(c.into()),
                 _ => None,
             },
             rematch: match &self.rematch {
@@ -901,6 +901,14 @@ impl Live {
                 _ => None,
             },
         }
+    }
+
+    /// The premove as every client may see it: in a game against the engine only.
+    pub fn public_premove(&self) -> Option<String> {
+        self.premove
+            .as_ref()
+            .filter(|_| self.sides.human().is_some())
+            .map(|p| p.text.clone())
     }
 
     /// True for a game read back while its start was being placed (`placing.rs`): the
@@ -943,6 +951,7 @@ impl Live {
 /// How long each player of a game between people has been away (`null` while here), and
 /// after how long away the opponent may claim the win or a draw (`POST …/force`).
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct AwayView {
     pub white_ms: Option<u64>,
     pub black_ms: Option<u64>,
@@ -984,7 +993,7 @@ impl Live {
             clocks: self.clocks_at(now).map(|c| ClockView {
                 white_ms: c.white_ms,
                 black_ms: c.black_ms,
-                running: self.running().map(color_name),
+                running: self.running().map(ColorJson::from),
             }),
             last_ms: self.records.last().map_or(0, |r| r.played_at_ms),
         })
@@ -1045,6 +1054,7 @@ pub(crate) fn legal_move(pos: &Position, m: Move) -> LegalMove {
 /// The level in the API: `{"elo": 1500}` or `{"depth": 4}`.
 #[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum LevelJson {
     Elo(u32),
     Depth(u32),
@@ -1061,6 +1071,7 @@ impl From<Level> for LevelJson {
 
 /// Both clocks.
 #[derive(Serialize, Clone, Copy, Debug)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ClocksJson {
     pub white_ms: u64,
     pub black_ms: u64,
@@ -1068,14 +1079,16 @@ pub struct ClocksJson {
 
 /// Both clocks and which runs.
 #[derive(Serialize, Clone, Copy, Debug)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ClockView {
     pub white_ms: u64,
     pub black_ms: u64,
-    pub running: Option<&'static str>,
+    pub running: Option<ColorJson>,
 }
 
 /// A move of the game.
 #[derive(Serialize, Clone, Debug)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct MoveView {
     pub uci: String,
     pub san: String,
@@ -1090,6 +1103,7 @@ pub struct MoveView {
 
 /// The rooks that may still castle, by their squares: the a-side rook first.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct CastlingView {
     pub white: Vec<String>,
     pub black: Vec<String>,
@@ -1097,6 +1111,7 @@ pub struct CastlingView {
 
 /// The last move's squares.
 #[derive(Serialize, Clone, Debug)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct LastMove {
     pub from: String,
     pub to: String,
@@ -1104,6 +1119,7 @@ pub struct LastMove {
 
 /// Castling details of a legal move.
 #[derive(Serialize, Clone, Debug)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct CastleJson {
     pub side: &'static str,
     pub king_to: String,
@@ -1115,6 +1131,7 @@ pub struct CastleJson {
 
 /// A legal move.
 #[derive(Serialize, Clone, Debug)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct LegalMove {
     pub uci: String,
     pub san: String,
@@ -1124,8 +1141,87 @@ pub struct LegalMove {
     pub castle: Option<CastleJson>,
 }
 
-/// The game view (docs/api.md).
+/// A colour in the API: `"white"` or `"black"`.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "lowercase")]
+pub enum ColorJson {
+    White,
+    Black,
+}
+
+impl From<Color> for ColorJson {
+    fn from(c: Color) -> ColorJson {
+        match c {
+            Color::White => ColorJson::White,
+            Color::Black => ColorJson::Black,
+        }
+    }
+}
+
+/// Where a game stands, in its view (docs/api.md, "Game view").
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// A game between people whose second seat is still open.
+    Waiting,
+    /// The players place the start position (Northam).
+    Placing,
+    /// Study time before the clocks start.
+    Study,
+    Playing,
+    Finished,
+}
+
+/// A game's result as PGN writes it.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub enum ResultJson {
+    #[serde(rename = "1-0")]
+    WhiteWins,
+    #[serde(rename = "0-1")]
+    BlackWins,
+    #[serde(rename = "1/2-1/2")]
+    Draw,
+    /// No result: an aborted game.
+    #[serde(rename = "*")]
+    None,
+}
+
+impl From<chess960_core::GameResult> for ResultJson {
+    fn from(r: chess960_core::GameResult) -> ResultJson {
+        use chess960_core::GameResult as R;
+        match r {
+            R::WhiteWins => ResultJson::WhiteWins,
+            R::BlackWins => ResultJson::BlackWins,
+            R::Draw => ResultJson::Draw,
+            R::Unknown => ResultJson::None,
+        }
+    }
+}
+
+/// A move as the view shows it: `r` as recorded, and the position `after` it.
+fn move_view(r: &MoveRecord, after: &Position) -> MoveView {
+    MoveView {
+        uci: r.uci.clone(),
+        san: r.san.clone(),
+        clocks: r.clocks.map(|c| ClocksJson {
+            white_ms: c.white_ms,
+            black_ms: c.black_ms,
+        }),
+        fen: after.fen(),
+        check: check_square(after),
+        castling: castling_view(after),
+    }
+}
+
+/// The game view (docs/api.md): what does not change with a move (the players, the start,
+/// the time control), the moves, and [`NowView`], all that a move or an action may change.
+/// Protocol 2's `move` event (`round/events.rs`) carries the new move and a [`NowView`]
+/// instead of the whole view.
 #[derive(Serialize, Clone, Debug)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct GameView {
     pub key: String,
     pub id: i64,
@@ -1134,10 +1230,8 @@ pub struct GameView {
     pub start_fen: String,
     /// The rooks that may castle in the start position.
     pub start_castling: CastlingView,
-    pub fen: String,
-    pub turn: &'static str,
     /// In a game against the engine, the person's colour (`null` between two people).
-    pub human: Option<&'static str>,
+    pub human: Option<ColorJson>,
     /// In a game against the engine, its level (`null` between two people).
     pub level: Option<LevelJson>,
     /// Who plays each colour.
@@ -1152,9 +1246,54 @@ pub struct GameView {
     pub black: String,
     pub moves: Vec<MoveView>,
     pub time_control: Option<TimeControl>,
+    /// How the start position was drawn at the board (`drawn.rs`), if it was.
+    pub drawn: Option<crate::drawn::DrawnView>,
+    /// The engine's answer to a draw offer, in the answer to that offer only.
+    #[serde(flatten)]
+    pub draw_answer: DrawAnswer,
+    /// Whether the game has a seat token. Without one (created on the terminal, imported, or
+    /// by a server older than seat tokens) it can only be watched through the server.
+    pub has_seat: bool,
+    /// The seat token, in the answer to `POST /api/games` and to `POST …/join` only: the
+    /// secret that every action on the game needs (see `seat.rs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub seat_token: Option<String>,
+    /// The colour of that seat, with `seat_token`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub seat_color: Option<ColorJson>,
+    /// Two people at one device (one seat token for both colours).
+    pub hotseat: bool,
+    /// The position, the clocks and the status: what a move or an action changes.
+    #[serde(flatten)]
+    pub now: NowView,
+}
+
+/// The engine's answer to a draw offer (`accepted`, `declined`) and why it declined (the same
+/// words as on the terminal): in the answer to that offer only, in either protocol.
+#[derive(Serialize, Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct DrawAnswer {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub draw_offer: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub draw_offer_reason: Option<String>,
+}
+
+/// What a move or an action may change in a game's view: the position, the clocks, the
+/// status and what is offered. Flattened into [`GameView`]; alone in protocol 2's `move`
+/// event.
+#[derive(Serialize, Clone, Debug)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct NowView {
+    pub fen: String,
+    pub turn: ColorJson,
     pub clocks: Option<ClockView>,
-    pub status: &'static str,
-    pub result: Option<&'static str>,
+    pub status: Status,
+    pub result: Option<ResultJson>,
     pub reason: Option<String>,
     pub check: Option<String>,
     /// The rooks that may still castle (both sides), by square.
@@ -1164,9 +1303,9 @@ pub struct GameView {
     pub draw_claim: Option<&'static str>,
     pub premove: Option<String>,
     /// Between people: the side whose draw offer waits for the other's answer.
-    pub draw_offered_by: Option<&'static str>,
+    pub draw_offered_by: Option<ColorJson>,
     /// Between people: the side whose takeback proposal waits for the other's answer.
-    pub takeback_proposed_by: Option<&'static str>,
+    pub takeback_proposed_by: Option<ColorJson>,
     pub engine_thinking: bool,
     /// While the engine's search waits for a free search thread (the server runs a bounded
     /// number at once): how many searches start before it, and how long it has waited.
@@ -1175,25 +1314,6 @@ pub struct GameView {
     pub paused: bool,
     /// Study time left, while in study.
     pub study_ms: Option<u64>,
-    /// How the start position was drawn at the board (`drawn.rs`), if it was.
-    pub drawn: Option<crate::drawn::DrawnView>,
-    /// The engine's answer to a draw offer, in the answer to that offer only.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub draw_offer: Option<&'static str>,
-    /// Why the engine declined the draw offer (the same words as on the terminal), with a
-    /// declined `draw_offer` only.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub draw_offer_reason: Option<String>,
-    /// Whether the game has a seat token. Without one (created on the terminal, imported, or
-    /// by a server older than seat tokens) it can only be watched through the server.
-    pub has_seat: bool,
-    /// The seat token, in the answer to `POST /api/games` and to `POST …/join` only: the
-    /// secret that every action on the game needs (see `seat.rs`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub seat_token: Option<String>,
-    /// The colour of that seat, with `seat_token`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub seat_color: Option<&'static str>,
     /// Whether the game may be aborted now (`POST …/abort`): unfinished, and not both sides
     /// have moved yet (no clock has started).
     pub abortable: bool,
@@ -1202,21 +1322,20 @@ pub struct GameView {
     pub abandon_ms: Option<u64>,
     /// Between people, while the game is played: how long each player has been away.
     pub away: Option<AwayView>,
-    /// Two people at one device (one seat token for both colours).
-    pub hotseat: bool,
     /// The start position being placed by the players (Northam), until the game begins.
     pub placement: Option<crate::placing::PlacingView>,
     /// A challenge listed in the lobby (shown there while its creator has its page open).
     pub listed: bool,
     /// Between people, once the game is over: the side whose rematch offer waits for the
     /// other's answer.
-    pub rematch_offered_by: Option<&'static str>,
+    pub rematch_offered_by: Option<ColorJson>,
     /// The key of the rematch, once both agreed to it.
     pub rematch: Option<String>,
 }
 
 /// Who plays each colour, in the game view.
 #[derive(Serialize, Clone, Debug)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct SidesView {
     pub white: SideView,
     pub black: SideView,
@@ -1227,6 +1346,7 @@ pub struct SidesView {
 /// be played through the server).
 #[derive(Serialize, Clone, Debug)]
 #[serde(tag = "type", rename_all = "lowercase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum SideView {
     Engine { level: LevelJson },
     Human { seat: &'static str },
@@ -1261,6 +1381,7 @@ fn side_view(side: &crate::sides::Side) -> SideView {
 
 /// The engine's search waiting in the search pool.
 #[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct EngineQueue {
     /// Searches that start before it.
     pub ahead: usize,

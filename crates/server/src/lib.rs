@@ -32,6 +32,8 @@ pub mod catalog;
 mod cluster;
 mod create;
 mod drawn;
+#[cfg(test)]
+mod edge_types;
 pub mod error;
 mod events;
 mod explorer;

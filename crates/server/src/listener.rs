@@ -469,7 +469,7 @@ fn refuse(stream: &TcpStream, why: Refused) {
         Refused::Address => "too many connections from this address",
         Refused::Full => "the server has as many connections as it can hold",
     };
-    let body = format!("{{\"error\":\"{what}: try again shortly\"}}");
+    let body = format!("{{\"error\":\"{what}: try again shortly\",\"code\":\"unavailable\"}}");
     let answer = format!(
         "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n\
          retry-after: 1\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{body}",

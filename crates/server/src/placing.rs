@@ -36,9 +36,10 @@ pub struct Placing {
 
 /// The placement in the game view.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct PlacingView {
     /// Who places next; `null` once done.
-    pub to_place: Option<&'static str>,
+    pub to_place: Option<crate::game::ColorJson>,
     /// The placements so far.
     pub placed: Vec<PlacedView>,
     /// White's back rank so far, a1 to h1, `.` for a free square (Black's mirrors it).
@@ -55,8 +56,9 @@ pub struct PlacingView {
 
 /// One placement made.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct PlacedView {
-    pub player: &'static str,
+    pub player: crate::game::ColorJson,
     pub piece: &'static str,
     /// The file, `a`..`h` (White's piece on rank 1, Black's on rank 8).
     pub file: String,
@@ -190,14 +192,14 @@ impl Placing {
             }
         }
         PlacingView {
-            to_place: self.to_place().map(crate::game::color_name),
+            to_place: self.to_place().map(crate::game::ColorJson::from),
             placed: self
                 .chosen
                 .placements()
                 .iter()
                 .zip(&self.auto)
                 .map(|(p, &auto)| PlacedView {
-                    player: crate::game::color_name(p.player),
+                    player: p.player.into(),
                     piece: letter(p.role),
                     file: file(p.square),
                     auto,
@@ -262,7 +264,7 @@ mod tests {
         assert!(p.place("K e", t).is_err());
         assert!(p.place("xyz", t).is_err());
         let v = p.view(t + Duration::from_secs(4));
-        assert_eq!(v.to_place, Some("white"));
+        assert_eq!(v.to_place, Some(crate::game::ColorJson::White));
         assert_eq!(v.ms_left, Some(6000));
         assert_eq!(v.legal["B"], vec!["b", "d", "f", "h"]);
         // White's time runs out four times in a row: the server places for whoever is to

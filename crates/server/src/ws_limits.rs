@@ -27,6 +27,17 @@ pub fn limited(ws: WebSocketUpgrade) -> WebSocketUpgrade {
     ws.max_message_size(MAX_MESSAGE).max_frame_size(MAX_MESSAGE)
 }
 
+/// What a client sent, as [`Flood::hear`] sorts it.
+#[derive(Debug)]
+pub enum Heard {
+    /// The connection is over.
+    Gone,
+    /// A text message.
+    Text(String),
+    /// Nothing to act on.
+    Nothing,
+}
+
 /// Counts a client's messages per one-second window.
 #[derive(Default)]
 pub struct Flood {
@@ -55,8 +66,19 @@ impl Flood {
         socket: &mut WebSocket,
         incoming: Option<Result<Message, axum::Error>>,
     ) -> bool {
+        !matches!(self.hear(socket, incoming).await, Heard::Gone)
+    }
+
+    /// What the client sent (`socket.recv()`), for a socket whose client may ask something:
+    /// a text message, nothing to act on (a ping, a binary message), or the end of the
+    /// connection (closed, broken, or flooding: then closed with 1008 here).
+    pub async fn hear(
+        &mut self,
+        socket: &mut WebSocket,
+        incoming: Option<Result<Message, axum::Error>>,
+    ) -> Heard {
         match incoming {
-            None | Some(Err(_)) | Some(Ok(Message::Close(_))) => false,
+            None | Some(Err(_)) | Some(Ok(Message::Close(_))) => Heard::Gone,
             Some(Ok(_)) if self.count(Instant::now()) > MAX_PER_SECOND => {
                 let _ = socket
                     .send(Message::Close(Some(CloseFrame {
@@ -64,9 +86,10 @@ impl Flood {
                         reason: "too many messages".into(),
                     })))
                     .await;
-                false
+                Heard::Gone
             }
-            Some(Ok(_)) => true,
+            Some(Ok(Message::Text(t))) => Heard::Text(t.to_string()),
+            Some(Ok(_)) => Heard::Nothing,
         }
     }
 }

@@ -264,11 +264,13 @@ async fn as_is(base: &str, method: &str, path: &str) -> (u16, String) {
     (status, answer)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_game_route_reaches_no_other_route_of_the_server_running_the_game() {
+/// Two servers A and B on one PostgreSQL database, and a challenge Ann made on A (the game
+/// runs there): the servers, the game's key and Ann's seat token. `None` (the test skipped)
+/// on SQLite.
+async fn ann_challenges_on_a() -> Option<(App, App, String, String)> {
     if !on_postgres() {
         eprintln!("skipped: needs CHESS960_TEST_BACKEND=postgres (scripts/test.sh runs it so)");
-        return;
+        return None;
     }
     let a = app().await;
     let b = app_on(&a.db).await;
@@ -280,6 +282,15 @@ async fn a_game_route_reaches_no_other_route_of_the_server_running_the_game() {
         .await;
     assert_eq!(created.status, 201, "{}", created.text);
     let key = created.json["key"].as_str().unwrap().to_string();
+    let ann = created.json["seat_token"].as_str().unwrap().to_string();
+    Some((a, b, key, ann))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_game_route_reaches_no_other_route_of_the_server_running_the_game() {
+    let Some((a, b, key, ann)) = ann_challenges_on_a().await else {
+        return;
+    };
     let total = |r: common::Reply| r.json["total"].as_u64().expect("total");
     let games_before = total(a.get("/api/games").await);
     // Issue 37: B forwarded these to A, whose HTTP client resolved the dots: a game created
@@ -316,7 +327,6 @@ async fn a_game_route_reaches_no_other_route_of_the_server_running_the_game() {
     let joined = b.act(&key, "join", json!({"name": "Bob"}), None).await;
     assert_eq!(joined.status, 200, "{}", joined.text);
     let bob = joined.json["seat_token"].as_str().unwrap().to_string();
-    let ann = created.json["seat_token"].as_str().unwrap().to_string();
     let r = b
         .act(&key, "moves", json!({"move": "e2e4", "ply": 0}), Some(&ann))
         .await;
@@ -334,4 +344,84 @@ async fn a_game_route_reaches_no_other_route_of_the_server_running_the_game() {
         .unwrap();
     assert!(v2 > v1, "{v1} then {v2}");
     assert_eq!(holder(&a.db, &key).as_deref(), Some(a.base.as_str()));
+}
+
+/// Messages of `ws` until a protocol 2 `move` event with `ply` moves after it.
+async fn until_move(ws: &mut Ws, ply: usize) -> (Value, Vec<Value>) {
+    let mut seen = Vec::new();
+    loop {
+        let m = ws.next().await;
+        if m["type"] == "move" && m["ply"] == ply {
+            return (m, seen);
+        }
+        seen.push(m);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn protocol_two_reaches_the_sockets_of_another_server_by_audience() {
+    let Some((a, b, key, ann)) = ann_challenges_on_a().await else {
+        return;
+    };
+    let joined = b.act(&key, "join", json!({"name": "Bob"}), None).await;
+    assert_eq!(joined.status, 200, "{}", joined.text);
+    let bob = joined.json["seat_token"].as_str().unwrap().to_string();
+    assert_eq!(holder(&a.db, &key).as_deref(), Some(a.base.as_str()));
+    // Bob and two spectators follow A's game from B: one spectator in each protocol.
+    let mut bob_ws = b
+        .ws_url(&format!("/api/games/{key}/ws?protocol=2&seat={bob}"))
+        .await;
+    let mut watch = b.ws_url(&format!("/api/games/{key}/ws?protocol=2")).await;
+    let mut watch_v1 = b.ws_url(&format!("/api/games/{key}/ws")).await;
+    for ws in [&mut bob_ws, &mut watch, &mut watch_v1] {
+        assert_eq!(ws.next().await["type"], "state");
+    }
+
+    // Bob's premove, sent to B and played on A, is told to Bob's socket on B alone.
+    let r = b.act2(&key, "premove", json!({"move": "e7e5"}), &bob).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json["premove"], "e7e5", "{}", r.text);
+    let r = a
+        .act2(&key, "moves", json!({"move": "e2e4", "ply": 0}), &ann)
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let (first, before) = until_move(&mut bob_ws, 1).await;
+    assert!(
+        before
+            .iter()
+            .any(|m| m["type"] == "premove" && m["premove"] == "e7e5"),
+        "{before:?}"
+    );
+    // Bob is to move (his premove is about to be played): the legal moves are his.
+    assert!(
+        !first["now"]["legal"].as_array().unwrap().is_empty(),
+        "{first}"
+    );
+    let (second, _) = until_move(&mut bob_ws, 2).await;
+    assert_eq!(second["move"]["uci"], "e7e5");
+    let (watched, before) = until_move(&mut watch, 1).await;
+    assert!(
+        watched["now"]["legal"].as_array().unwrap().is_empty(),
+        "{watched}"
+    );
+    until_move(&mut watch, 2).await;
+    assert!(
+        before.iter().all(|m| m["type"] != "premove"),
+        "a spectator hears nothing of a premove: {before:?}"
+    );
+    // Protocol 1 still gets whole states, from the other server too.
+    watch_v1
+        .until_state(|g| g["moves"].as_array().map_or(0, Vec::len) == 2)
+        .await;
+    // The view B relays for Bob names his seat's colour.
+    let r = common::reply(
+        b.client
+            .get(format!("{}/api/games/{key}", b.base))
+            .header("x-seat-token", &bob)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(r.headers["x-seat-color"], "black");
 }

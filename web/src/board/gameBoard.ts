@@ -14,8 +14,8 @@ import type { PlyPosition } from './replay';
 export interface BoardEvents {
   /** The user made a legal move on the board (already disambiguated). */
   move(move: LegalMove): void;
-  /** The user set (UCI) or cleared (null) a premove. */
-  premove(uci: string | null): void;
+  /** The user set (UCI) or cleared (null) a premove; a clear names the premove it clears. */
+  premove(uci: string | null, clears?: string): void;
 }
 
 const ROLE_NAMES: Record<string, string> = { q: 'Queen', r: 'Rook', b: 'Bishop', n: 'Knight' };
@@ -59,7 +59,7 @@ export class GameBoard {
           // chessground calls this later (setTimeout), also when the board is updated from the
           // server: clear on the server only a premove that the server still holds.
           unset: () => {
-            if (this.live?.premove) this.events.premove(null);
+            if (this.live?.premove) this.events.premove(null, this.live.premove);
           },
         },
       },

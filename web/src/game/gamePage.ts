@@ -10,7 +10,7 @@ import { copyText, fill, h } from '../dom';
 import { randomSeed } from '../drawMethods';
 import { originOf } from '../origins';
 import type { Page } from '../page';
-import type { Color, DrawnRecord, DrawSpec, GameView, NewGame, SocketMessage, StartSpec } from '../types';
+import type { Ack, Color, DrawnRecord, DrawSpec, GameView, NewGame, SocketMessage, StartSpec } from '../types';
 import { Clocks, formatClock } from './clocks';
 import { drawnInfo } from './drawnInfo';
 import { formatLevel, formatScore, formatTimeControl, resultMessage } from './describe';
@@ -42,8 +42,14 @@ class GamePage {
   /** This browser created or joined the game and holds a seat; without one the page watches
    * (or, while a seat is open, offers to join). */
   private seated: boolean;
-  /** Between people, this player's premove (the views everyone gets leave it out). */
+  /** Between people, this player's premove (the views everyone gets leave it out; protocol 2
+   * tells it to this player alone), and the version it was told at. */
   private ownPremove: string | null = null;
+  private ownPremoveVersion = 0;
+  /** This player's premove requests, sent one after another in the order they were made. */
+  private premoves: Promise<unknown> = Promise.resolve();
+  /** Asks for the whole view when an acknowledged change has not come on the socket. */
+  private catchUp: number | undefined;
   private readonly board: GameBoard;
   private readonly clocks: Clocks;
   private readonly socket: GameSocket;
@@ -137,12 +143,19 @@ class GamePage {
     );
     this.board = new GameBoard(boardEl, {
       move: move => void this.play(move.uci),
-      premove: uci =>
-        void this.act(async () => {
-          const view = await api.premove(this.key, uci);
-          this.ownPremove = view.premove;
-          return view;
-        }),
+      premove: (uci, clears) => {
+        // In order: a later request must not overtake an earlier one. Its answer is the whole
+        // change (the premove is this player's alone): nothing else is to be expected.
+        this.premoves = this.premoves.then(async () => {
+          try {
+            const ack = await api.premove(this.key, uci, clears);
+            this.message.textContent = '';
+            this.takePremove(ack.premove ?? null, ack.version);
+          } catch (error) {
+            this.showError(error);
+          }
+        });
+      },
     });
     this.clocks = new Clocks((white, black, running) => this.renderClocks(white, black, running));
     this.socket = new GameSocket(
@@ -165,6 +178,7 @@ class GamePage {
         window.clearInterval(this.studyTimer);
         window.clearInterval(this.awayTimer);
         window.clearInterval(this.placeTimer);
+        window.clearTimeout(this.catchUp);
         this.board.destroy();
       },
     };
@@ -179,10 +193,14 @@ class GamePage {
 
   /** Takes a game view from the server. HTTP answers and WebSocket states can overtake each
    * other (the engine's reply may arrive before the answer to the move it replies to): a view
-   * older than the one shown, by its version, is dropped. */
-  private apply(view: GameView): void {
+   * older than the one shown, by its version, is dropped, and one of the same version too (each
+   * version is shown once) unless `again` (the page's own standing changed: it joined). */
+  private apply(view: GameView, again = false): void {
     const previous = this.view;
-    if (previous?.version !== undefined && view.version !== undefined && view.version < previous.version) return;
+    if (previous?.version !== undefined && view.version !== undefined) {
+      const stale = again ? view.version < previous.version : view.version <= previous.version;
+      if (stale) return;
+    }
     const movesChanged =
       !previous || previous.moves.length !== view.moves.length || previous.moves.at(-1)?.uci !== view.moves.at(-1)?.uci;
     this.view = view;
@@ -190,7 +208,7 @@ class GamePage {
       this.positions = plyPositions(view);
       this.shownPly = null; // a new move brings the board back to the game
     }
-    if (movesChanged) this.ownPremove = null;
+    if (movesChanged && (view.version ?? 0) >= this.ownPremoveVersion) this.ownPremove = null;
     // Between people the view leaves the premove out: this player's own is kept here.
     if (view.human === null && view.premove === null) view.premove = this.ownPremove;
     if (this.orientation === null || (view.hotseat && this.seated && turnsBoard())) {
@@ -218,10 +236,54 @@ class GamePage {
     this.render();
   }
 
+  /** Protocol 2's move event: the move and what changed with it, applied to the view shown. A
+   * client that missed an event (a gap in the moves) asks for the whole state. */
+  private applyMove(message: Extract<SocketMessage, { type: 'move' }>): void {
+    const view = this.view;
+    if (!view || view.version === undefined || message.version <= view.version) return;
+    if (view.moves.length !== message.ply - 1) {
+      this.socket.send({ type: 'state' });
+      return;
+    }
+    this.apply({ ...view, ...message.now, moves: [...view.moves, message.move], version: message.version });
+  }
+
+  /** This player's premove as the server holds it, told at `version`. */
+  private takePremove(premove: string | null, version: number): void {
+    if (version < this.ownPremoveVersion) return;
+    this.ownPremove = premove;
+    this.ownPremoveVersion = version;
+    const view = this.view;
+    if (view && view.human === null) {
+      view.premove = premove;
+      this.renderBoard();
+    }
+  }
+
+  /** An action was acknowledged at `version`: its change comes on the socket; if it has not
+   * come a little later (the socket is reconnecting), the whole view is read instead. */
+  private expect(version: number): void {
+    window.clearTimeout(this.catchUp);
+    this.catchUp = window.setTimeout(() => {
+      if ((this.view?.version ?? 0) < version) {
+        api.game(this.key).then(
+          view => this.apply(view),
+          () => {},
+        );
+      }
+    }, 1500);
+  }
+
   private onSocket(message: SocketMessage): void {
     switch (message.type) {
       case 'state':
         this.apply({ ...message.game, version: message.version });
+        break;
+      case 'move':
+        this.applyMove(message);
+        break;
+      case 'premove':
+        this.takePremove(message.premove, message.version);
         break;
       case 'clock':
         this.clocks.update(message);
@@ -265,15 +327,17 @@ class GamePage {
     else if (this.view) this.board.showLive(this.view, this.me()); // undo the move on the board
   }
 
-  /** Runs one action; its answer (a game view) is applied, its error shown. */
-  private async act(request: () => Promise<GameView>): Promise<boolean> {
+  /** Runs one action; its answer (an acknowledgement, whose change comes on the socket, or a
+   * whole game view) is taken, its error shown. */
+  private async act(request: () => Promise<Ack | GameView>): Promise<boolean> {
     try {
-      const view = await request();
+      const answer = await request();
       this.message.textContent = '';
-      this.apply(view);
-      if (view.draw_offer === 'declined') {
+      if ('moves' in answer) this.apply(answer);
+      else this.expect(answer.version);
+      if (answer.draw_offer === 'declined') {
         // The server's reason, in the same words as the terminal's (e.g. "no draw before move 31").
-        const why = view.draw_offer_reason;
+        const why = answer.draw_offer_reason;
         this.message.textContent = why ? `The engine declines the draw offer: ${why}.` : 'The engine declines the draw offer.';
       }
       return true;
@@ -561,7 +625,7 @@ class GamePage {
     const playing = view.status === 'playing';
     const them: Color = me === 'white' ? 'black' : 'white';
     const first = view.moves.length > 0 && (view.moves.length > 1 || view.start_fen.split(' ')[1] === me[0]);
-    const act = (run: () => Promise<GameView>) => () => void this.act(run);
+    const act = (run: () => Promise<Ack | GameView>) => () => void this.act(run);
     if (view.hotseat) {
       const side = view.turn === 'white' ? 'White' : 'Black';
       const turn = h('input', {
@@ -758,7 +822,7 @@ class GamePage {
       this.orientation = null;
       this.message.textContent = '';
       this.socket.reconnect(api.socketUrl(this.key));
-      this.apply(view);
+      this.apply(view, true);
     } catch (error) {
       this.showError(error);
     }

@@ -31,6 +31,11 @@ export class GameSocket {
     this.open();
   }
 
+  /** Sends `message` (protocol 2: `{"type": "state"}` asks for the whole state) if connected. */
+  send(message: object): void {
+    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
+  }
+
   close(): void {
     this.closed = true;
     window.clearTimeout(this.retryTimer);

@@ -7,10 +7,14 @@
 
 use super::forward::TAKEOVER_WAIT;
 use super::{Node, FORWARDED, FORWARDED_CLIENT, RESYNC};
+use crate::api::Viewer;
 use crate::registry::Located;
+use crate::round::events::Protocol;
 use crate::round::GameHandle;
+use crate::ws_limits::Heard;
 use crate::AppState;
 use axum::extract::ws::{Message, WebSocket};
+use chess960_core::Color;
 use serde::Deserialize;
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -24,10 +28,17 @@ const PRESENCE_EVERY: u32 = 5;
 
 /// What [`fetch`] found.
 enum Fetched {
-    /// The state, as the first message of a socket, and its version.
-    State(String, u64),
+    /// The state, as the first message of a socket, its version, and the colour of the
+    /// client's seat, if it holds one.
+    State(String, u64, Option<Color>),
     /// The game runs here now.
     Here(Arc<GameHandle>),
+}
+
+/// The version an event carries.
+#[derive(Deserialize)]
+struct Versioned {
+    version: Option<u64>,
 }
 
 /// Removes the game's channel when its last follower here goes.
@@ -39,11 +50,6 @@ impl Drop for Unfollow<'_> {
     }
 }
 
-#[derive(Deserialize)]
-struct Versioned {
-    version: Option<u64>,
-}
-
 /// Serves `socket` for the game `key` run by another server, until it closes or the server
 /// stops (`None`), or until the game runs here (the socket and the game's handle, for the
 /// local session to go on with).
@@ -53,18 +59,19 @@ pub(crate) async fn session(
     key: String,
     mut socket: WebSocket,
     mut shutdown: watch::Receiver<bool>,
-    seat: Option<String>,
-    client: IpAddr,
+    viewer: &Viewer,
 ) -> Option<(WebSocket, Arc<GameHandle>)> {
+    let (seat, client, protocol) = (viewer.seat.as_deref(), viewer.client, viewer.protocol);
     let mut rx = node.follow(&key);
     let _unfollow = Unfollow(&node, &key);
     let mut flood = crate::ws_limits::Flood::default();
-    let mut version = match fetch(&state, &node, &key, seat.as_deref(), client).await {
-        Ok(Fetched::State(text, v)) => {
+    let fetched = fetch(&state, &node, &key, seat, client, protocol).await;
+    let (mut version, color) = match fetched {
+        Ok(Fetched::State(text, v, color)) => {
             if socket.send(Message::Text(text.into())).await.is_err() {
                 return None;
             }
-            v
+            (v, color)
         }
         Ok(Fetched::Here(h)) => return Some((socket, h)),
         Err(e) => {
@@ -82,15 +89,16 @@ pub(crate) async fn session(
         let mut refetch = None;
         tokio::select! {
             event = rx.recv() => match event {
-                Ok(text) if &*text == RESYNC => refetch = Some(true),
-                Ok(text) => {
-                    if let Ok(Versioned { version: Some(v) }) = serde_json::from_str(&text) {
+                Ok(e) if &*e.text == RESYNC => refetch = Some(true),
+                Ok(e) if e.for_socket(protocol, color) => {
+                    if let Ok(Versioned { version: Some(v) }) = serde_json::from_str(&e.text) {
                         version = version.max(v);
                     }
-                    if socket.send(Message::Text(text.to_string().into())).await.is_err() {
+                    if socket.send(Message::Text(e.text.as_ref().into())).await.is_err() {
                         break;
                     }
                 }
+                Ok(_) => {}
                 Err(RecvError::Lagged(_)) => refetch = Some(true),
                 Err(RecvError::Closed) => break,
             },
@@ -103,19 +111,21 @@ pub(crate) async fn session(
                     refetch = Some(false);
                 }
             }
-            incoming = socket.recv() => {
-                if !flood.on_message(&mut socket, incoming).await {
-                    break;
+            incoming = socket.recv() => match flood.hear(&mut socket, incoming).await {
+                Heard::Gone => break,
+                Heard::Text(t) if protocol == Protocol::V2 && crate::api::wants_state(&t) => {
+                    refetch = Some(true);
                 }
-            }
+                Heard::Text(_) | Heard::Nothing => {}
+            },
             _ = shutdown.changed() => {
                 let _ = socket.send(Message::Close(None)).await;
                 break;
             }
         }
         let Some(always) = refetch else { continue };
-        match fetch(&state, &node, &key, seat.as_deref(), client).await {
-            Ok(Fetched::State(text, v)) => {
+        match fetch(&state, &node, &key, seat, client, protocol).await {
+            Ok(Fetched::State(text, v, _)) => {
                 if always || v > version {
                     version = version.max(v);
                     if socket.send(Message::Text(text.into())).await.is_err() {
@@ -139,6 +149,7 @@ async fn fetch(
     key: &str,
     seat: Option<&str>,
     client: IpAddr,
+    protocol: Protocol,
 ) -> Result<Fetched, String> {
     let deadline = Instant::now() + TAKEOVER_WAIT;
     loop {
@@ -155,12 +166,29 @@ async fn fetch(
         if let Some(seat) = seat {
             rb = rb.header("x-seat-token", seat);
         }
+        if protocol == Protocol::V2 {
+            // A player's view then shows their own premove.
+            rb = rb.header(crate::api::PROTOCOL_HEADER, "2");
+        }
         let why = match rb.send().await {
             Ok(resp) if resp.status().is_success() => {
+                let header = |name: &str| {
+                    resp.headers()
+                        .get(name)
+                        .and_then(|v| v.to_str().ok())
+                        .map(str::to_owned)
+                };
+                let version = header(crate::api::VERSION_HEADER)
+                    .and_then(|v| v.parse::<u64>().ok())
+                    .unwrap_or(0);
+                let color = match header(crate::api::SEAT_COLOR_HEADER).as_deref() {
+                    Some("white") => Some(Color::White),
+                    Some("black") => Some(Color::Black),
+                    _ => None,
+                };
                 let view: serde_json::Value = resp.json().await.map_err(|e| e.to_string())?;
-                let version = view.get("version").and_then(|v| v.as_u64()).unwrap_or(0);
                 let text = serde_json::json!({"type": "state", "version": version, "game": view});
-                return Ok(Fetched::State(text.to_string(), version));
+                return Ok(Fetched::State(text.to_string(), version, color));
             }
             Ok(resp) if resp.headers().contains_key(FORWARDED) => "the game left it".to_owned(),
             Ok(resp) => {

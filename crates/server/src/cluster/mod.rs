@@ -29,6 +29,7 @@ pub(crate) use forward::{forward, game_route};
 use crate::game_error::{GameError, GameResult};
 use crate::registry::Games;
 use crate::round::blocking;
+use crate::round::events::{Audience, Outgoing};
 use chess960_store::cluster::{Cluster, Holder, Member, NOTICE_MAX};
 use chess960_store::{GameKey, GameStore, StoreError};
 use std::collections::HashMap;
@@ -54,6 +55,15 @@ pub const FORWARDED_CLIENT: &str = "x-chess960-client";
 /// too long to publish, or notices may have been missed).
 pub(crate) const RESYNC: &str = "!";
 
+/// The event that tells a follower to read the state again.
+fn resync() -> Outgoing {
+    Outgoing {
+        text: Arc::from(RESYNC),
+        only: None,
+        to: Audience::All,
+    }
+}
+
 /// The prefix of a lobby notice's key (game keys are hexadecimal: no clash).
 const LOBBY: &str = "lobby:";
 
@@ -67,7 +77,7 @@ pub struct Node {
     secret: String,
     http: reqwest::Client,
     /// The games of other servers that clients of this one follow: their events' channels.
-    follows: StdMutex<HashMap<String, broadcast::Sender<Arc<str>>>>,
+    follows: StdMutex<HashMap<String, broadcast::Sender<Arc<Outgoing>>>>,
     /// Where the other servers run games, as last found (a failed forward forgets it).
     holders: StdMutex<HashMap<String, String>>,
     /// Notices waiting for the publisher thread.
@@ -180,9 +190,10 @@ impl Node {
         self.holders().remove(key);
     }
 
-    /// Publishes `text`, an event of the game `key` run here, to the other servers.
-    pub fn publish(&self, key: &str, text: &str) {
-        let mut notice = format!("{} {key} {text}", self.me.id);
+    /// Publishes `event`, an event of the game `key` run here, to the other servers: its tag
+    /// (protocol and audience, [`Outgoing::tag`]) and its text.
+    pub fn publish(&self, key: &str, event: &Outgoing) {
+        let mut notice = format!("{} {key} {} {}", self.me.id, event.tag(), event.text);
         if notice.len() > NOTICE_MAX {
             // Too long for a notice: the followers read the state from the holder.
             notice = format!("{} {key} {RESYNC}", self.me.id);
@@ -193,7 +204,7 @@ impl Node {
     }
 
     /// A receiver of the events of the game `key`, run by another server.
-    pub fn follow(&self, key: &str) -> broadcast::Receiver<Arc<str>> {
+    pub fn follow(&self, key: &str) -> broadcast::Receiver<Arc<Outgoing>> {
         lock(&self.follows)
             .entry(key.to_owned())
             .or_insert_with(|| broadcast::channel(64).0)
@@ -224,8 +235,14 @@ impl Node {
             self.lobby.update_remote(game, entry);
             return;
         }
-        if let Some(tx) = lock(&self.follows).get(key) {
-            let _ = tx.send(Arc::from(text));
+        let event = if text == RESYNC {
+            Some(resync())
+        } else {
+            text.split_once(' ')
+                .and_then(|(tag, text)| Outgoing::from_tag(tag, text))
+        };
+        if let (Some(tx), Some(event)) = (lock(&self.follows).get(key), event) {
+            let _ = tx.send(Arc::new(event));
         }
     }
 
@@ -246,7 +263,7 @@ impl Node {
     /// Tells every follower to read the state again (notices may have been missed).
     fn resync_all(&self) {
         for tx in lock(&self.follows).values() {
-            let _ = tx.send(Arc::from(RESYNC));
+            let _ = tx.send(Arc::new(resync()));
         }
     }
 

@@ -3,7 +3,7 @@
 //! the game, with the win or a draw (`POST …/force`), as lichess offers "force resignation" and
 //! "force draw". The clocks keep running meanwhile, as over the board.
 
-use super::{over, waiting, Actor, GameHandle};
+use super::{over, waiting, Actor, Answer, GameHandle};
 use crate::game::{GameView, Live};
 use crate::game_error::{GameError, GameResult};
 use chess960_core::{Color, Outcome, Termination};
@@ -27,6 +27,7 @@ impl GameHandle {
     pub async fn client_connected(
         self: &Arc<Self>,
         who: &Actor<'_>,
+        protocol: super::events::Protocol,
     ) -> GameResult<(GameView, Option<Color>)> {
         let mut g = self.lock().await;
         self.settle(&mut g).await?;
@@ -39,7 +40,7 @@ impl GameHandle {
                 self.changed(&mut g);
             }
         }
-        Ok((g.view(Instant::now()), color))
+        Ok((super::socket_view(&g, color, protocol), color))
     }
 
     /// The WebSocket client of `color`'s seat went away. When it was the player's last, the
@@ -57,7 +58,7 @@ impl GameHandle {
         self: &Arc<Self>,
         who: &Actor<'_>,
         claim: ForceResult,
-    ) -> GameResult<GameView> {
+    ) -> GameResult<Answer> {
         let (mut g, color) = self.seated(who).await?;
         over(&g)?;
         waiting(&g)?;
@@ -71,7 +72,7 @@ impl GameHandle {
             ForceResult::Draw => Outcome::Draw { reason },
         });
         self.finish(&mut g, f).await?;
-        Ok(g.view(Instant::now()))
+        Ok(who.answer(&g))
     }
 }
 

@@ -2,19 +2,18 @@
 //! which answers by its evaluation; and an offer to a person, which stands until they accept or
 //! decline it or make a move (FIDE 9.1.2: a move declines it; the offerer's own move keeps it).
 
-use super::{over, waiting, Actor, GameHandle};
-use crate::game::{GameView, Live};
+use super::{over, waiting, Actor, Answer, GameHandle};
+use crate::game::Live;
 use crate::game_error::{GameError, GameResult};
 use crate::pool::Urgency;
 use chess960_core::{Outcome, Termination};
 use chess960_engine::player::{draw_decline, AnalysisLimit, DRAW_OFFER_THINK};
 use chess960_store::Finish;
 use std::sync::Arc;
-use std::time::Instant;
 
 impl GameHandle {
     /// `POST /draw` with `claim`.
-    pub async fn claim_draw(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<GameView> {
+    pub async fn claim_draw(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<Answer> {
         let (mut g, _) = self.seated(who).await?;
         over(&g)?;
         let Some(t) = g.draw_claim() else {
@@ -22,13 +21,13 @@ impl GameHandle {
         };
         self.finish(&mut g, Finish::of(Outcome::Draw { reason: t }))
             .await?;
-        Ok(g.view(Instant::now()))
+        Ok(who.answer(&g))
     }
 
     /// `POST /draw` with `offer`: the engine accepts when its evaluation of the position is
     /// within ±0.3 pawns after move 30; a person is asked (and an offer that crosses theirs
     /// agrees the draw).
-    pub async fn offer_draw(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<GameView> {
+    pub async fn offer_draw(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<Answer> {
         let (pos, history, generation) = {
             let (mut g, color) = self.seated(who).await?;
             over(&g)?;
@@ -41,14 +40,13 @@ impl GameHandle {
                     g.draw_offer = Some(color);
                     self.changed(&mut g);
                 }
-                return Ok(g.view(Instant::now()));
+                return Ok(who.answer(&g));
             }
             // Declined at once when no evaluation could make the engine accept.
             if let Some(why) = draw_decline(None, g.game.position().fullmoves()) {
-                let mut v = g.view(Instant::now());
-                v.draw_offer = Some("declined");
-                v.draw_offer_reason = Some(why.to_string());
-                return Ok(v);
+                return Ok(who
+                    .answer(&g)
+                    .with_draw_offer("declined", Some(why.to_string())));
             }
             (*g.game.start(), g.game.moves().to_vec(), g.generation)
         };
@@ -76,10 +74,8 @@ impl GameHandle {
             });
             self.finish(&mut g, f).await?;
         }
-        let mut v = g.view(Instant::now());
-        v.draw_offer = Some(if accept { "accepted" } else { "declined" });
-        v.draw_offer_reason = decline;
-        Ok(v)
+        let offer = if accept { "accepted" } else { "declined" };
+        Ok(who.answer(&g).with_draw_offer(offer, decline))
     }
 
     /// `POST /draw` with `accept` or `decline`: the answer to the opponent's offer.
@@ -87,7 +83,7 @@ impl GameHandle {
         self: &Arc<Self>,
         who: &Actor<'_>,
         accept: bool,
-    ) -> GameResult<GameView> {
+    ) -> GameResult<Answer> {
         let (mut g, color) = self.seated(who).await?;
         over(&g)?;
         if g.draw_offer != Some(!color) {
@@ -99,7 +95,7 @@ impl GameHandle {
             g.draw_offer = None;
             self.changed(&mut g);
         }
-        Ok(g.view(Instant::now()))
+        Ok(who.answer(&g))
     }
 
     /// Ends the game drawn by agreement.

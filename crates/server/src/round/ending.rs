@@ -1,8 +1,7 @@
 //! The ends a player asks for: resigning, aborting before both sides have moved, and deleting
 //! the game from the database.
 
-use super::{blocking, over, waiting, Actor, GameHandle};
-use crate::game::GameView;
+use super::{blocking, over, waiting, Actor, Answer, GameHandle};
 use crate::game_error::{GameError, GameResult};
 use chess960_core::{Outcome, Termination};
 use chess960_store::Finish;
@@ -11,7 +10,7 @@ use std::time::Instant;
 
 impl GameHandle {
     /// `POST /resign`: the actor's colour loses.
-    pub async fn resign(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<GameView> {
+    pub async fn resign(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<Answer> {
         let (mut g, color) = self.seated(who).await?;
         over(&g)?;
         waiting(&g)?;
@@ -20,19 +19,19 @@ impl GameHandle {
             reason: Termination::Resignation,
         });
         self.finish(&mut g, f).await?;
-        Ok(g.view(Instant::now()))
+        Ok(who.answer(&g))
     }
 
     /// `POST /abort`: ends a game before both sides have moved, with no result (see
     /// [`Finish::aborted`]); also withdraws a challenge nobody has taken yet.
-    pub async fn abort(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<GameView> {
+    pub async fn abort(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<Answer> {
         let (mut g, _) = self.seated(who).await?;
         over(&g)?;
         if !g.abortable() {
             return Err(GameError::NotAbortable);
         }
         self.finish(&mut g, Finish::aborted()).await?;
-        Ok(g.view(Instant::now()))
+        Ok(who.answer(&g))
     }
 
     /// Deletes the game from the store for `who`: a game with a seat needs the token of one

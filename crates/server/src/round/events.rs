@@ -2,29 +2,53 @@
 //! `version` of the newest game state sent before it (`Live::version`), so that a client can
 //! tell a stale view or line from a current one without guessing by the number of moves.
 //! docs/api.md lists the events.
+//!
+//! Two protocols share the channel. Protocol 1 (the default) sends the whole view after every
+//! change. Protocol 2 (`?protocol=2`) sends a move as a `move` event (the move, and the
+//! [`NowView`] after it) and a player's premove only to that player, as lila routes its
+//! events per audience; the whole view comes on connecting, on the client's request and after
+//! the rarer changes (a takeback, a join, a placement). Each event on the channel says which
+//! protocol and which audience it is for ([`Outgoing`]); a socket passes on what is for it.
 
-use crate::game::{color_name, GameView};
+use crate::game::{ColorJson, GameView, Live, MoveView, NowView};
 use crate::round::{pv_san, ScoreJson};
 use chess960_core::{CastlingMode, Color, Position};
 use chess960_engine::player::Thinking;
 use chess960_store::Clocks;
 use serde::Serialize;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
 use tokio::sync::broadcast;
 
 /// One event, as sent (JSON, `{"type": ..., "version": ..., ...}`).
 #[derive(Serialize, Debug)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum Event<'a> {
-    /// The whole game: sent on connecting and after every change.
+    /// The whole game: sent on connecting, and after every change in protocol 1 (after every
+    /// change but a move and a premove in protocol 2).
     State { version: u64, game: &'a GameView },
+    /// Protocol 2: a move was played; `ply` is the number of half-moves after it, `move` the
+    /// move as the view's `moves` lists it, `now` what changed with it.
+    Move {
+        version: u64,
+        ply: usize,
+        #[serde(rename = "move")]
+        mv: &'a MoveView,
+        now: &'a NowView,
+    },
+    /// Protocol 2, to its player's sockets only: the player's premove now (`null`: none).
+    Premove {
+        version: u64,
+        premove: Option<&'a str>,
+    },
     /// Both clocks, every second while one runs.
     Clock {
         version: u64,
         white_ms: u64,
         black_ms: u64,
-        running: Option<&'static str>,
+        running: Option<ColorJson>,
     },
     /// The engine's line so far, from White's point of view.
     Thinking {
@@ -50,12 +74,107 @@ impl Event<'_> {
     }
 }
 
+/// The protocol of a game's WebSocket (docs/api.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Protocol {
+    /// The whole view after every change.
+    #[default]
+    V1,
+    /// Moves as `move` events, premoves to their player only.
+    V2,
+}
+
+/// Who an event on the channel is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Audience {
+    /// Every client of the game.
+    All,
+    /// The sockets of the player of this colour only.
+    Player(Color),
+    /// Every client but the player of this colour (spectators included).
+    Others(Color),
+}
+
+/// An event on a game's channel: its text, the protocol it is for (`None`: both) and its
+/// audience.
+#[derive(Debug)]
+pub struct Outgoing {
+    pub text: Arc<str>,
+    pub only: Option<Protocol>,
+    pub to: Audience,
+}
+
+impl Outgoing {
+    /// True if a socket of `protocol` whose client plays `seat` (if any) is to get it.
+    pub fn for_socket(&self, protocol: Protocol, seat: Option<Color>) -> bool {
+        self.only.is_none_or(|p| p == protocol)
+            && match self.to {
+                Audience::All => true,
+                Audience::Player(c) => seat == Some(c),
+                Audience::Others(c) => seat != Some(c),
+            }
+    }
+
+    /// The tag that carries `only` and `to` between servers (`cluster/`): `a` for both
+    /// protocols and everyone, `1` and `2` for one protocol, `2w`/`2b` for one player's
+    /// protocol 2 sockets, `2ow`/`2ob` for all the others.
+    pub fn tag(&self) -> &'static str {
+        match (self.only, self.to) {
+            (None, _) => "a",
+            (Some(Protocol::V1), _) => "1",
+            (Some(Protocol::V2), Audience::All) => "2",
+            (Some(Protocol::V2), Audience::Player(Color::White)) => "2w",
+            (Some(Protocol::V2), Audience::Player(Color::Black)) => "2b",
+            (Some(Protocol::V2), Audience::Others(Color::White)) => "2ow",
+            (Some(Protocol::V2), Audience::Others(Color::Black)) => "2ob",
+        }
+    }
+
+    /// The event of a tag and a text from another server; `None` for an unknown tag.
+    pub fn from_tag(tag: &str, text: &str) -> Option<Outgoing> {
+        let (only, to) = match tag {
+            "a" => (None, Audience::All),
+            "1" => (Some(Protocol::V1), Audience::All),
+            "2" => (Some(Protocol::V2), Audience::All),
+            "2w" => (Some(Protocol::V2), Audience::Player(Color::White)),
+            "2b" => (Some(Protocol::V2), Audience::Player(Color::Black)),
+            "2ow" => (Some(Protocol::V2), Audience::Others(Color::White)),
+            "2ob" => (Some(Protocol::V2), Audience::Others(Color::Black)),
+            _ => return None,
+        };
+        Some(Outgoing {
+            text: Arc::from(text),
+            only,
+            to,
+        })
+    }
+}
+
+/// A receiver of a game's events, counted while it is one of protocol 1 (so that the whole
+/// view is built for a move only while someone reads it).
+pub struct Subscription {
+    pub rx: broadcast::Receiver<Arc<Outgoing>>,
+    _v1: Option<V1Count>,
+}
+
+struct V1Count(Arc<AtomicUsize>);
+
+impl Drop for V1Count {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
 /// A game's event channel: every client of the game subscribes to it.
 #[derive(Clone)]
 pub struct Events {
-    tx: broadcast::Sender<Arc<str>>,
+    tx: broadcast::Sender<Arc<Outgoing>>,
     /// The version of the newest state sent: the other events carry it.
     version: Arc<AtomicU64>,
+    /// Subscribers of protocol 1 here.
+    v1: Arc<AtomicUsize>,
+    /// The premove each player's protocol 2 sockets were last told of.
+    told_premove: Arc<Mutex<[Option<String>; 2]>>,
     /// The other servers of the database, told of every event (`cluster/`), and the game's
     /// key.
     publish: Option<Arc<(Arc<crate::cluster::Node>, String)>>,
@@ -69,6 +188,8 @@ impl Events {
         Events {
             tx,
             version: Arc::new(AtomicU64::new(version)),
+            v1: Arc::new(AtomicUsize::new(0)),
+            told_premove: Arc::default(),
             publish: None,
         }
     }
@@ -80,46 +201,142 @@ impl Events {
         self
     }
 
-    /// A new receiver of the events from now on.
-    pub fn subscribe(&self) -> broadcast::Receiver<Arc<str>> {
-        self.tx.subscribe()
+    /// A new receiver of the events from now on, for a socket of `protocol`.
+    pub fn subscribe(&self, protocol: Protocol) -> Subscription {
+        let rx = self.tx.subscribe();
+        let v1 = (protocol == Protocol::V1).then(|| {
+            self.v1.fetch_add(1, Ordering::AcqRel);
+            V1Count(Arc::clone(&self.v1))
+        });
+        Subscription { rx, _v1: v1 }
     }
 
-    fn send(&self, e: Event<'_>) {
-        let text = e.to_text();
+    fn send(&self, e: Event<'_>, only: Option<Protocol>, to: Audience) {
+        let out = Outgoing {
+            text: e.to_text(),
+            only,
+            to,
+        };
         if let Some(p) = &self.publish {
-            p.0.publish(&p.1, &text);
+            p.0.publish(&p.1, &out);
         }
         // Nobody listening is fine.
-        let _ = self.tx.send(text);
+        let _ = self.tx.send(Arc::new(out));
     }
 
     fn version(&self) -> u64 {
         self.version.load(Ordering::Acquire)
     }
 
-    /// Sends a state.
-    pub fn state(&self, game: &GameView) {
+    /// True if someone may read protocol 1's whole view: a subscriber here, or one of
+    /// another server's.
+    fn v1_read(&self) -> bool {
+        self.publish.is_some() || self.v1.load(Ordering::Acquire) > 0
+    }
+
+    /// Sends the state after a change that is not a move.
+    pub fn state(&self, g: &Live, now: Instant) {
+        let game = g.view(now);
         self.version.fetch_max(game.version, Ordering::AcqRel);
-        self.send(Event::State {
-            version: game.version,
-            game,
-        });
+        self.send(
+            Event::State {
+                version: game.version,
+                game: &game,
+            },
+            None,
+            Audience::All,
+        );
+        self.premove_of(g);
+    }
+
+    /// Sends the move just played in `g` (and the end of the game, if it ended with it):
+    /// the whole state to protocol 1, the `move` event to protocol 2.
+    pub fn moved(&self, g: &Live, now: Instant) {
+        self.state_for_v1(g, now);
+        let Some(mv) = g.last_move_view() else {
+            return;
+        };
+        // A premove taken by the move (played, or dropped) is told first.
+        self.premove_of(g);
+        let mut after = g.now_view(now);
+        let to_move = g.game.position().turn();
+        let send = |after: &NowView, to: Audience| {
+            let event = Event::Move {
+                version: g.version,
+                ply: g.records.len(),
+                mv: &mv,
+                now: after,
+            };
+            self.send(event, Some(Protocol::V2), to);
+        };
+        // The legal moves go only to the player who is to make one (both players sit at one
+        // device in a hotseat game): the others have no use for them.
+        if !after.legal.is_empty() && !g.sides.hotseat() {
+            send(&after, Audience::Player(to_move));
+            after.legal = Vec::new();
+            send(&after, Audience::Others(to_move));
+        } else {
+            send(&after, Audience::All);
+        }
+    }
+
+    /// Sends protocol 1's whole state after a change protocol 2 tells in its own way, if
+    /// anyone may read it.
+    fn state_for_v1(&self, g: &Live, now: Instant) {
+        self.version.fetch_max(g.version, Ordering::AcqRel);
+        if self.v1_read() {
+            let game = g.view(now);
+            let state = Event::State {
+                version: game.version,
+                game: &game,
+            };
+            self.send(state, Some(Protocol::V1), Audience::All);
+        }
+    }
+
+    /// Sends the state after a change of a premove and nothing else: protocol 1 gets the
+    /// whole view (as after any change), protocol 2 only the player's premove.
+    pub fn premove_changed(&self, g: &Live, now: Instant) {
+        self.state_for_v1(g, now);
+        self.premove_of(g);
+    }
+
+    /// Tells each player's protocol 2 sockets of their premove, if it is not what they were
+    /// last told.
+    fn premove_of(&self, g: &Live) {
+        let mut told = self.told_premove.lock().unwrap_or_else(|e| e.into_inner());
+        for color in Color::ALL {
+            let now = g
+                .premove
+                .as_ref()
+                .filter(|p| p.color == color)
+                .map(|p| p.text.as_str());
+            let slot = &mut told[color.index()];
+            if slot.as_deref() != now {
+                *slot = now.map(str::to_owned);
+                let event = Event::Premove {
+                    version: g.version,
+                    premove: now,
+                };
+                self.send(event, Some(Protocol::V2), Audience::Player(color));
+            }
+        }
     }
 
     /// Sends both clocks.
     pub fn clock(&self, c: Clocks, running: Option<Color>) {
-        self.send(Event::Clock {
+        let event = Event::Clock {
             version: self.version(),
             white_ms: c.white_ms,
             black_ms: c.black_ms,
-            running: running.map(color_name),
-        });
+            running: running.map(ColorJson::from),
+        };
+        self.send(event, None, Audience::All);
     }
 
     /// Sends the engine's line `t` searched from `root`.
     pub fn thinking(&self, root: &Position, t: &Thinking) {
-        self.send(Event::Thinking {
+        let event = Event::Thinking {
             version: self.version(),
             depth: t.depth,
             score: ScoreJson::from(t.score.for_white(root.turn())),
@@ -130,15 +347,17 @@ impl Events {
                 .collect(),
             pv_san: pv_san(root, &t.pv),
             nodes: t.nodes,
-        });
+        };
+        self.send(event, None, Audience::All);
     }
 
     /// Tells the clients the game was deleted.
     pub fn deleted(&self, key: &str) {
-        self.send(Event::Deleted {
+        let event = Event::Deleted {
             version: self.version(),
             key,
-        });
+        };
+        self.send(event, None, Audience::All);
     }
 }
 

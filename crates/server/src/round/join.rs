@@ -2,7 +2,7 @@
 //! seat, with a token of their own; anyone later can only watch.
 
 use super::{blocking, over, Actor, GameHandle};
-use crate::game::{color_name, GameView, Phase};
+use crate::game::{GameView, Phase};
 use crate::game_error::{GameError, GameResult};
 use crate::seat::{self, Seat};
 use crate::sides::Side;
@@ -47,7 +47,7 @@ impl GameHandle {
         self.changed(&mut g);
         let mut v = g.view(Instant::now());
         v.seat_token = Some(token);
-        v.seat_color = Some(color_name(color));
+        v.seat_color = Some(color.into());
         Ok(v)
     }
 }

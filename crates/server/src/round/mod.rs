@@ -45,7 +45,7 @@ use serde::Serialize;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::{Duration, Instant};
-use tokio::sync::{broadcast, watch, Mutex, MutexGuard, Notify};
+use tokio::sync::{watch, Mutex, MutexGuard, Notify};
 
 /// What every game shares: the store, the search pool and the server's shutdown signal.
 pub struct Ctx {
@@ -93,6 +93,78 @@ pub struct Actor<'a> {
     pub client: IpAddr,
     /// When the client of the request goes away, if it is a request (not a socket's).
     pub gone: Option<&'a ClientGone>,
+    /// What the answer to the action is to be: the whole view or an acknowledgement.
+    pub reply: Reply,
+}
+
+impl Actor<'_> {
+    /// The answer to this actor's action on `g`, as it stands now.
+    fn answer(&self, g: &Live) -> Answer {
+        match self.reply {
+            Reply::View => Answer::View(Box::new(g.view(Instant::now()))),
+            Reply::Ack => Answer::Ack(Ack {
+                version: g.version,
+                premove: None,
+                draw_answer: Default::default(),
+            }),
+        }
+    }
+}
+
+/// How an action is answered: with the whole game view (protocol 1, the default), or with an
+/// acknowledgement that names the new version (protocol 2: the change itself comes on the
+/// game's WebSocket; docs/api.md, "Protocol 2").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Reply {
+    #[default]
+    View,
+    Ack,
+}
+
+/// An action's answer (see [`Reply`]).
+#[derive(Debug)]
+pub enum Answer {
+    View(Box<GameView>),
+    Ack(Ack),
+}
+
+/// Protocol 2's answer to an action: the version of the game's state after it, and what only
+/// the answer tells.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct Ack {
+    pub version: u64,
+    /// The actor's premove after a premove request (`null`: none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub premove: Option<Option<String>>,
+    /// The engine's answer to a draw offer.
+    #[serde(flatten)]
+    pub draw_answer: crate::game::DrawAnswer,
+}
+
+impl Answer {
+    /// The engine's answer to a draw offer (`accepted`, `declined`), and why it declined.
+    fn with_draw_offer(mut self, offer: &'static str, reason: Option<String>) -> Answer {
+        let answer = crate::game::DrawAnswer {
+            draw_offer: Some(offer),
+            draw_offer_reason: reason,
+        };
+        match &mut self {
+            Answer::View(v) => v.draw_answer = answer,
+            Answer::Ack(a) => a.draw_answer = answer,
+        }
+        self
+    }
+
+    /// The actor's own premove (also between people, where the view leaves it out).
+    fn with_premove(mut self, premove: Option<String>) -> Answer {
+        match &mut self {
+            Answer::View(v) => v.now.premove = premove,
+            Answer::Ack(a) => a.premove = Some(premove),
+        }
+        self
+    }
 }
 
 /// Tells when the client of a request has gone away (its connection closed). The request
@@ -147,6 +219,7 @@ impl Drop for GameHandle {
 /// A score in the API: `{"cp": 34}` or `{"mate": -3}`.
 #[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum ScoreJson {
     Cp(i32),
     Mate(i32),
@@ -223,9 +296,9 @@ impl GameHandle {
         self.state.lock().await
     }
 
-    /// Subscribes to the game's events (`events.rs`).
-    pub fn subscribe(&self) -> broadcast::Receiver<Arc<str>> {
-        self.events.subscribe()
+    /// Subscribes a socket of `protocol` to the game's events (`events.rs`).
+    pub fn subscribe(&self, protocol: events::Protocol) -> events::Subscription {
+        self.events.subscribe(protocol)
     }
 
     /// When the game was loaded (or made).
@@ -305,13 +378,35 @@ impl GameHandle {
     /// The game view now for a reader who may hold a seat: a player's reading counts as being
     /// here (`presence.rs`, for clients that poll instead of holding a WebSocket open). Any
     /// other token only reads.
-    pub async fn view_for(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<GameView> {
+    /// Also returns the colour of the reader's seat; in protocol 2 ([`Reply::Ack`]) the
+    /// player's view shows their own premove, as their sockets do.
+    pub async fn view_for(
+        self: &Arc<Self>,
+        who: &Actor<'_>,
+    ) -> GameResult<(GameView, Option<Color>)> {
         let mut g = self.lock().await;
-        if let Ok(c) = g.sides.seat_of(who.seat, g.id.0) {
+        let seat = g.sides.seat_of(who.seat, g.id.0).ok();
+        if let Some(c) = seat {
             g.presence.seen(c, Instant::now());
         }
         self.settle(&mut g).await?;
-        Ok(g.view(Instant::now()))
+        let protocol = match who.reply {
+            Reply::View => events::Protocol::V1,
+            Reply::Ack => events::Protocol::V2,
+        };
+        Ok((socket_view(&g, seat, protocol), seat))
+    }
+
+    /// The game view now for a socket of `protocol` whose client plays `seat`: in protocol 2
+    /// a player's view shows their own premove, which protocol 2 sends them alone.
+    pub async fn view_for_socket(
+        self: &Arc<Self>,
+        seat: Option<Color>,
+        protocol: events::Protocol,
+    ) -> GameResult<GameView> {
+        let mut g = self.lock().await;
+        self.settle(&mut g).await?;
+        Ok(socket_view(&g, seat, protocol))
     }
 
     /// Locks the game for an action of `who`: their seat is checked (the colour it plays is
@@ -342,7 +437,30 @@ impl GameHandle {
         g.bump();
         self.note_challenge(g);
         let now = Instant::now();
-        self.events.state(&g.view(now));
+        self.events.state(g, now);
+        self.after_change(g, now);
+    }
+
+    /// Counts a move just played (and the end of the game, if it ended with it): protocol 1's
+    /// clients get the state, protocol 2's the move.
+    fn moved(&self, g: &mut Live) {
+        g.bump();
+        self.note_challenge(g);
+        let now = Instant::now();
+        self.events.moved(g, now);
+        self.after_change(g, now);
+    }
+
+    /// Counts a change of a premove alone: protocol 2 tells only its player.
+    fn premove_changed(&self, g: &mut Live) {
+        g.bump();
+        let now = Instant::now();
+        self.events.premove_changed(g, now);
+        self.after_change(g, now);
+    }
+
+    /// What follows every change: the lobby's line of a listed challenge, and the timer.
+    fn after_change(&self, g: &Live, now: Instant) {
         if g.listed {
             self.ctx.lobby.update(g.key.as_str(), g.lobby_entry(now));
         }
@@ -351,11 +469,17 @@ impl GameHandle {
 
     /// Stores a result and ends the game.
     pub async fn finish(&self, g: &mut Live, finish: Finish) -> GameResult<()> {
+        self.end(g, finish).await?;
+        self.changed(g);
+        Ok(())
+    }
+
+    /// Stores a result and ends the game, telling nobody yet.
+    async fn end(&self, g: &mut Live, finish: Finish) -> GameResult<()> {
         let store = Arc::clone(&self.ctx.store);
         let (id, f) = (g.id, finish.clone());
         blocking(move || store.finish_game(id, &f)).await?;
         g.set_finished(finish, Instant::now());
-        self.changed(g);
         Ok(())
     }
 
@@ -415,13 +539,13 @@ impl GameHandle {
     }
 
     /// `POST /start`: ends the study time.
-    pub async fn start(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<GameView> {
+    pub async fn start(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<Answer> {
         let (mut g, _) = self.seated(who).await?;
         over(&g)?;
         if self.resume(&mut g) {
             self.changed(&mut g);
         }
-        Ok(g.view(Instant::now()))
+        Ok(who.answer(&g))
     }
 
     /// The game as stored, for a PGN export (after recording a fallen flag).
@@ -436,6 +560,19 @@ impl GameHandle {
             .await?
             .ok_or(GameError::NoSuchGame { key })
     }
+}
+
+/// The view for a socket (see [`GameHandle::view_for_socket`]).
+fn socket_view(g: &Live, seat: Option<Color>, protocol: events::Protocol) -> GameView {
+    let mut v = g.view(Instant::now());
+    if protocol == events::Protocol::V2 && seat.is_some() {
+        v.now.premove = g
+            .premove
+            .as_ref()
+            .filter(|p| Some(p.color) == seat)
+            .map(|p| p.text.clone());
+    }
+    v
 }
 
 /// Refuses playing a game whose second seat is still open, or whose start is being placed.

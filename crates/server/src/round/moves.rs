@@ -1,8 +1,8 @@
 //! Moves: a person's move, the premove they queue for their next turn, and storing and
 //! applying any move (the engine's too) before anyone is told of it.
 
-use super::{blocking, over, waiting, Actor, GameHandle};
-use crate::game::{parse_move, GameView, Live, Phase, Premove};
+use super::{blocking, over, waiting, Actor, Answer, GameHandle};
+use crate::game::{parse_move, Live, Phase, Premove};
 use crate::game_error::{GameError, GameResult};
 use chess960_core::Move;
 use std::sync::Arc;
@@ -15,7 +15,7 @@ impl GameHandle {
         who: &Actor<'_>,
         text: &str,
         ply: u64,
-    ) -> GameResult<GameView> {
+    ) -> GameResult<Answer> {
         let (mut g, color) = self.seated(who).await?;
         over(&g)?;
         waiting(&g)?;
@@ -40,7 +40,7 @@ impl GameHandle {
             g.premove = None;
         }
         self.play(&mut g, m).await?;
-        let answer = g.view(Instant::now());
+        let answer = who.answer(&g);
         self.play_premove(&mut g).await;
         Ok(answer)
     }
@@ -52,16 +52,18 @@ impl GameHandle {
         let record = g.record_for(m, now);
         let store = Arc::clone(&self.ctx.store);
         let (id, ply, rec) = (g.id, g.ply() as u32, record.clone());
+        // The explorer's index rows of the move from the two positions' keys: the store need
+        // not replay the game for them.
+        let before = *g.game.position();
+        let step = chess960_store::explorer::IndexStep::of(&before, &before.play(m));
         // Durable before anything is acknowledged or shown.
-        blocking(move || store.append_move(id, ply, &rec)).await?;
-        let end = g.apply(m, record, now);
-        match end {
-            Some(f) => self.finish(g, f).await?,
-            None => {
-                self.start_engine(g);
-                self.changed(g);
-            }
+        blocking(move || store.append_move_indexed(id, ply, &rec, step)).await?;
+        match g.apply(m, record, now) {
+            // The move and the end are told together.
+            Some(f) => self.end(g, f).await?,
+            None => self.start_engine(g),
         }
+        self.moved(g);
         Ok(())
     }
 
@@ -80,24 +82,41 @@ impl GameHandle {
                     tracing::error!("game {}: cannot store the premove: {e}", g.key);
                 }
             }
-            Err(_) => self.changed(g),
+            Err(_) => self.premove_changed(g),
         }
     }
 
-    /// `POST /premove`.
+    /// `POST /premove`: sets the actor's premove to `text`, or clears it (`None`). A clear
+    /// that names the premove it clears (`clears`) leaves any other premove alone, so that a
+    /// clear sent for an earlier premove cannot undo a later one that overtook it.
     pub async fn premove(
         self: &Arc<Self>,
         who: &Actor<'_>,
         text: Option<String>,
-    ) -> GameResult<GameView> {
+        clears: Option<String>,
+    ) -> GameResult<Answer> {
         let (mut g, color) = self.seated(who).await?;
         over(&g)?;
         waiting(&g)?;
+        let mine = |g: &Live| {
+            g.premove
+                .as_ref()
+                .filter(|p| p.color == color)
+                .map(|p| p.text.clone())
+        };
         match text {
-            None => g.premove = None,
+            None => {
+                let clear = match &clears {
+                    Some(c) => mine(&g).is_some_and(|p| p == c.trim()),
+                    None => true,
+                };
+                if clear {
+                    g.premove = None;
+                }
+            }
             Some(t) => {
                 let t = t.trim().to_string();
-                if !plausible_move(&t) {
+                if !chess960_core::typed::looks_like_move(&t) {
                     return Err(GameError::IllegalMove(format!(
                         "'{}' is not a move in UCI (g1f3, e7e8q) or SAN (Nf3, O-O)",
                         t.chars().take(20).collect::<String>()
@@ -109,59 +128,13 @@ impl GameHandle {
                 g.premove = Some(Premove { color, text: t });
             }
         }
-        self.resume(&mut g);
-        self.changed(&mut g);
-        let mut v = g.view(Instant::now());
+        if self.resume(&mut g) {
+            self.changed(&mut g);
+        } else {
+            self.premove_changed(&mut g);
+        }
         // Its player sees it also in a game between people (see `Live::view`).
-        v.premove = g.premove.as_ref().map(|p| p.text.clone());
-        Ok(v)
-    }
-}
-
-/// A premove must look like a move: its legality is only known once the engine has replied.
-fn plausible_move(t: &str) -> bool {
-    if t.is_empty() || t.len() > 10 || !t.is_ascii() {
-        return false;
-    }
-    let core = t.trim_end_matches(['+', '#']);
-    if matches!(core, "O-O" | "O-O-O" | "0-0" | "0-0-0") {
-        return true;
-    }
-    let is_file = |c: u8| (b'a'..=b'h').contains(&c);
-    let is_rank = |c: u8| (b'1'..=b'8').contains(&c);
-    let b = core.as_bytes();
-    let uci = (b.len() == 4 || (b.len() == 5 && b"nbrq".contains(&b[4])))
-        && is_file(b[0])
-        && is_rank(b[1])
-        && is_file(b[2])
-        && is_rank(b[3]);
-    // SAN: a piece letter, disambiguation and capture, a square, optionally a promotion.
-    let body = core
-        .strip_suffix(['Q', 'R', 'B', 'N'])
-        .map_or(core, |c| c.trim_end_matches('='));
-    let sb = body.as_bytes();
-    let san = sb.len() >= 2
-        && is_file(sb[sb.len() - 2])
-        && is_rank(sb[sb.len() - 1])
-        && sb[..sb.len() - 2]
-            .iter()
-            .all(|c| b"KQRBNabcdefgh12345678x".contains(c));
-    uci || san
-}
-
-#[cfg(test)]
-mod tests {
-    use super::plausible_move;
-
-    #[test]
-    fn premoves_that_look_like_moves() {
-        for ok in [
-            "g1f3", "e7e8q", "Nf3", "exd5", "e8=Q", "O-O", "0-0-0", "Qxh7#", "e4",
-        ] {
-            assert!(plausible_move(ok), "{ok}");
-        }
-        for bad in ["", "hello", "z9z9", "e2e4k", "Nf", "12345678901"] {
-            assert!(!plausible_move(bad), "{bad}");
-        }
+        let own = mine(&g);
+        Ok(who.answer(&g).with_premove(own))
     }
 }

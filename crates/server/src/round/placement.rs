@@ -3,8 +3,8 @@
 //! time runs out; once the five pieces are placed the start is written to the store and the
 //! game begins from it.
 
-use super::{blocking, over, Actor, GameHandle};
-use crate::game::{GameView, Live, Phase};
+use super::{blocking, over, Actor, Answer, GameHandle};
+use crate::game::{Live, Phase};
 use crate::game_error::{GameError, GameResult};
 use crate::placing::PENDING_TAG;
 use chess960_core::Game;
@@ -14,7 +14,7 @@ use std::time::Instant;
 
 impl GameHandle {
     /// `POST /place`: the actor places a piece (`{"piece": "B", "file": "c"}` read as `B c`).
-    pub async fn place(self: &Arc<Self>, who: &Actor<'_>, text: &str) -> GameResult<GameView> {
+    pub async fn place(self: &Arc<Self>, who: &Actor<'_>, text: &str) -> GameResult<Answer> {
         let (mut g, color) = self.seated(who).await?;
         over(&g)?;
         let phase = g.phase;
@@ -29,7 +29,7 @@ impl GameHandle {
             .place(text, Instant::now())
             .map_err(GameError::BadPlacement)?;
         self.placed(&mut g).await?;
-        Ok(g.view(Instant::now()))
+        Ok(who.answer(&g))
     }
 
     /// The time of the player to place ran out (the timer): the server places for them.

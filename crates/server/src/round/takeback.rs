@@ -3,8 +3,8 @@
 //! (a move declines it); accepted, the proposer's last move goes back with whatever was played
 //! after it.
 
-use super::{blocking, over, waiting, Actor, GameHandle};
-use crate::game::{mover, GameView, Live, Phase};
+use super::{blocking, over, waiting, Actor, Answer, GameHandle};
+use crate::game::{mover, Live, Phase};
 use crate::game_error::{GameError, GameResult};
 use chess960_core::Color;
 use std::sync::Arc;
@@ -27,7 +27,7 @@ impl GameHandle {
         self: &Arc<Self>,
         who: &Actor<'_>,
         action: TakebackAction,
-    ) -> GameResult<GameView> {
+    ) -> GameResult<Answer> {
         let (mut g, color) = self.seated(who).await?;
         waiting(&g)?;
         let against_engine = g.sides.engine(!color).is_some();
@@ -47,7 +47,7 @@ impl GameHandle {
             };
             let keep = takeback_point(&g, last)?;
             self.take_back(&mut g, keep).await?;
-            return Ok(g.view(Instant::now()));
+            return Ok(who.answer(&g));
         }
         match action {
             TakebackAction::Propose if against_engine => {
@@ -78,7 +78,7 @@ impl GameHandle {
                 }
             }
         }
-        Ok(g.view(Instant::now()))
+        Ok(who.answer(&g))
     }
 
     /// Takes the game back to `keep` half-moves, in the store first.

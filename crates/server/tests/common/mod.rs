@@ -259,6 +259,24 @@ impl App {
         .await
     }
 
+    /// `POST /api/games/{key}/{action}` with `body` in protocol 2 (`X-Game-Protocol: 2`: an
+    /// acknowledgement for an answer) as the holder of `seat`.
+    #[allow(dead_code)]
+    pub async fn act2(&self, key: &str, action: &str, body: Value, seat: &str) -> Reply {
+        reply(
+            self.client
+                .post(format!("{}/api/games/{key}/{action}", self.base))
+                .header("content-type", "application/json")
+                .header("x-seat-token", seat)
+                .header("x-game-protocol", "2")
+                .body(body.to_string())
+                .send()
+                .await
+                .expect("POST"),
+        )
+        .await
+    }
+
     /// A game between two people, 5 minutes each: Ann (White) creates it, Bob joins by its
     /// link; its key and their seat tokens. Panics unless both succeed.
     pub async fn two_players(&self) -> (String, String, String) {

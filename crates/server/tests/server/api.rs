@@ -780,3 +780,83 @@ async fn garbage_never_breaks_the_server() {
     let r = a.get(&format!("/api/games/{key}")).await;
     assert_eq!(r.status, 200);
 }
+
+/// Every error answer carries a stable `code` beside its message: one of its own for a refused
+/// action on a game, else its status's (docs/api.md, "Errors").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_error_has_a_stable_code() {
+    let a = app().await;
+    let (key, ann, bob) = a.two_players().await;
+    let act = |action: &str, body: Value, seat: Option<&str>| {
+        let path = format!("/api/games/{key}/{action}");
+        let body = body.to_string().into_bytes();
+        let seat = seat.map(str::to_owned);
+        let a = &a;
+        async move { a.post_as(&path, body, seat.as_deref()).await }
+    };
+    let (ann, bob) = (Some(ann.as_str()), Some(bob.as_str()));
+    let checks = [
+        (
+            act("moves", json!({"move": "e2e5", "ply": 0}), ann).await,
+            "illegal_move",
+        ),
+        (
+            act("moves", json!({"move": "e2e4", "ply": 3}), ann).await,
+            "stale_ply",
+        ),
+        (
+            act("moves", json!({"move": "e7e5", "ply": 0}), bob).await,
+            "not_your_turn",
+        ),
+        (
+            act("premove", json!({"move": "e2e4"}), ann).await,
+            "your_turn",
+        ),
+        (
+            act("draw", json!({"action": "claim"}), ann).await,
+            "no_draw_to_claim",
+        ),
+        (
+            act("draw", json!({"action": "accept"}), ann).await,
+            "no_offer",
+        ),
+        (
+            act("draw", json!({"action": "please"}), ann).await,
+            "bad_request",
+        ),
+        (act("join", json!({}), None).await, "no_open_seat"),
+        (act("resign", json!({}), None).await, "seat_missing"),
+        (
+            act("resign", json!({}), Some("not-a-seat")).await,
+            "seat_wrong",
+        ),
+        (
+            a.get("/api/games/00000000000000000000000000000000").await,
+            "no_such_game",
+        ),
+        (a.get("/api/nothing-here").await, "not_found"),
+        (
+            a.post_as(
+                &format!("/api/games/{key}/moves"),
+                b"{not json".to_vec(),
+                ann,
+            )
+            .await,
+            "bad_request",
+        ),
+    ];
+    for (r, code) in checks {
+        assert!(r.status >= 400, "{}", r.text);
+        assert_eq!(r.json["code"], code, "{} {}", r.status, r.text);
+        assert!(!r.error().is_empty());
+    }
+    let r = act("resign", json!({}), ann).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let r = act("resign", json!({}), ann).await;
+    assert_eq!(
+        (r.status, r.json["code"].as_str()),
+        (409, Some("game_over")),
+        "{}",
+        r.text
+    );
+}

@@ -17,5 +17,6 @@ mod games;
 mod guard;
 mod nesting;
 mod people;
+mod protocol;
 mod seats;
 mod versions;

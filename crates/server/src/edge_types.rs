@@ -1,0 +1,77 @@
+//! The types of the API's edge as TypeScript, generated from the Rust types the server
+//! serializes (`ts-rs`), so that the web UI cannot drift from the server: the test below writes
+//! them to `web/src/generated/api.ts` when `UPDATE_TS=1`, and otherwise fails when that file is
+//! not what the Rust types give. Test-only: the release build carries none of it.
+
+use crate::game::{
+    AwayView, CastleJson, CastlingView, ClockView, ClocksJson, ColorJson, EngineQueue, GameView,
+    LastMove, LegalMove, LevelJson, MoveView, NowView, ResultJson, SideView, SidesView, Status,
+    TimeControl,
+};
+use crate::round::events::Event;
+use crate::round::{Ack, ScoreJson};
+use ts_rs::{Config, TS};
+
+/// The generated file, from the crate's directory.
+const FILE: &str = "../../web/src/generated/api.ts";
+
+/// Every type of the edge, in the order written.
+fn declarations() -> String {
+    // The numbers of the API (milliseconds, ids, versions) fit a JavaScript number.
+    let cfg = Config::new().with_large_int("number");
+    let mut out = String::from(
+        "// Generated from the Rust types of crates/server by `UPDATE_TS=1 cargo test -p \
+         chess960-server edge_types`: do not edit.\n// docs/api.md describes each field.\n\n",
+    );
+    let decls = [
+        GameView::decl(&cfg),
+        NowView::decl(&cfg),
+        MoveView::decl(&cfg),
+        LegalMove::decl(&cfg),
+        CastleJson::decl(&cfg),
+        CastlingView::decl(&cfg),
+        LastMove::decl(&cfg),
+        ClockView::decl(&cfg),
+        ClocksJson::decl(&cfg),
+        TimeControl::decl(&cfg),
+        SidesView::decl(&cfg),
+        SideView::decl(&cfg),
+        LevelJson::decl(&cfg),
+        EngineQueue::decl(&cfg),
+        AwayView::decl(&cfg),
+        crate::drawn::DrawnView::decl(&cfg),
+        crate::placing::PlacingView::decl(&cfg),
+        crate::placing::PlacedView::decl(&cfg),
+        crate::game::DrawAnswer::decl(&cfg),
+        ColorJson::decl(&cfg),
+        Status::decl(&cfg),
+        ResultJson::decl(&cfg),
+        ScoreJson::decl(&cfg),
+        Ack::decl(&cfg),
+        Event::decl(&cfg),
+    ];
+    for d in decls {
+        out.push_str("export ");
+        out.push_str(&d);
+        out.push_str("\n\n");
+    }
+    out.truncate(out.trim_end().len());
+    out.push('\n');
+    out
+}
+
+#[test]
+fn edge_types_match_the_generated_typescript() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(FILE);
+    let want = declarations();
+    if std::env::var_os("UPDATE_TS").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &want).unwrap();
+    }
+    let have = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        have == want,
+        "web/src/generated/api.ts is not what the Rust types give: run \
+         'UPDATE_TS=1 cargo test -p chess960-server edge_types' and commit it"
+    );
+}

@@ -1,0 +1,286 @@
+// Generated from the Rust types of crates/server by `UPDATE_TS=1 cargo test -p chess960-server edge_types`: do not edit.
+// docs/api.md describes each field.
+
+export type GameView = { key: string, id: number, start_id: number | null, back_rank: string | null, start_fen: string, 
+/**
+ * The rooks that may castle in the start position.
+ */
+start_castling: CastlingView, 
+/**
+ * In a game against the engine, the person's colour (`null` between two people).
+ */
+human: ColorJson | null, 
+/**
+ * In a game against the engine, its level (`null` between two people).
+ */
+level: LevelJson | null, 
+/**
+ * Who plays each colour.
+ */
+sides: SidesView, white: string, black: string, moves: Array<MoveView>, time_control: TimeControl | null, 
+/**
+ * How the start position was drawn at the board (`drawn.rs`), if it was.
+ */
+drawn: DrawnView | null, 
+/**
+ * Whether the game has a seat token. Without one (created on the terminal, imported, or
+ * by a server older than seat tokens) it can only be watched through the server.
+ */
+has_seat: boolean, 
+/**
+ * The seat token, in the answer to `POST /api/games` and to `POST …/join` only: the
+ * secret that every action on the game needs (see `seat.rs`).
+ */
+seat_token?: string, 
+/**
+ * The colour of that seat, with `seat_token`.
+ */
+seat_color?: ColorJson, 
+/**
+ * Two people at one device (one seat token for both colours).
+ */
+hotseat: boolean, draw_offer?: string, draw_offer_reason?: string, fen: string, turn: ColorJson, clocks: ClockView | null, status: Status, result: ResultJson | null, reason: string | null, check: string | null, 
+/**
+ * The rooks that may still castle (both sides), by square.
+ */
+castling: CastlingView, last_move: LastMove | null, legal: Array<LegalMove>, draw_claim: string | null, premove: string | null, 
+/**
+ * Between people: the side whose draw offer waits for the other's answer.
+ */
+draw_offered_by: ColorJson | null, 
+/**
+ * Between people: the side whose takeback proposal waits for the other's answer.
+ */
+takeback_proposed_by: ColorJson | null, engine_thinking: boolean, 
+/**
+ * While the engine's search waits for a free search thread (the server runs a bounded
+ * number at once): how many searches start before it, and how long it has waited.
+ */
+engine_queue: EngineQueue | null, 
+/**
+ * Loaded after a restart and waiting for the player: the clocks are stopped.
+ */
+paused: boolean, 
+/**
+ * Study time left, while in study.
+ */
+study_ms: number | null, 
+/**
+ * Whether the game may be aborted now (`POST …/abort`): unfinished, and not both sides
+ * have moved yet (no clock has started).
+ */
+abortable: boolean, 
+/**
+ * While the game waits for the player's first move: the time left before it is aborted
+ * by itself.
+ */
+abandon_ms: number | null, 
+/**
+ * Between people, while the game is played: how long each player has been away.
+ */
+away: AwayView | null, 
+/**
+ * The start position being placed by the players (Northam), until the game begins.
+ */
+placement: PlacingView | null, 
+/**
+ * A challenge listed in the lobby (shown there while its creator has its page open).
+ */
+listed: boolean, 
+/**
+ * Between people, once the game is over: the side whose rematch offer waits for the
+ * other's answer.
+ */
+rematch_offered_by: ColorJson | null, 
+/**
+ * The key of the rematch, once both agreed to it.
+ */
+rematch: string | null, };
+
+export type NowView = { fen: string, turn: ColorJson, clocks: ClockView | null, status: Status, result: ResultJson | null, reason: string | null, check: string | null, 
+/**
+ * The rooks that may still castle (both sides), by square.
+ */
+castling: CastlingView, last_move: LastMove | null, legal: Array<LegalMove>, draw_claim: string | null, premove: string | null, 
+/**
+ * Between people: the side whose draw offer waits for the other's answer.
+ */
+draw_offered_by: ColorJson | null, 
+/**
+ * Between people: the side whose takeback proposal waits for the other's answer.
+ */
+takeback_proposed_by: ColorJson | null, engine_thinking: boolean, 
+/**
+ * While the engine's search waits for a free search thread (the server runs a bounded
+ * number at once): how many searches start before it, and how long it has waited.
+ */
+engine_queue: EngineQueue | null, 
+/**
+ * Loaded after a restart and waiting for the player: the clocks are stopped.
+ */
+paused: boolean, 
+/**
+ * Study time left, while in study.
+ */
+study_ms: number | null, 
+/**
+ * Whether the game may be aborted now (`POST …/abort`): unfinished, and not both sides
+ * have moved yet (no clock has started).
+ */
+abortable: boolean, 
+/**
+ * While the game waits for the player's first move: the time left before it is aborted
+ * by itself.
+ */
+abandon_ms: number | null, 
+/**
+ * Between people, while the game is played: how long each player has been away.
+ */
+away: AwayView | null, 
+/**
+ * The start position being placed by the players (Northam), until the game begins.
+ */
+placement: PlacingView | null, 
+/**
+ * A challenge listed in the lobby (shown there while its creator has its page open).
+ */
+listed: boolean, 
+/**
+ * Between people, once the game is over: the side whose rematch offer waits for the
+ * other's answer.
+ */
+rematch_offered_by: ColorJson | null, 
+/**
+ * The key of the rematch, once both agreed to it.
+ */
+rematch: string | null, };
+
+export type MoveView = { uci: string, san: string, clocks: ClocksJson | null, 
+/**
+ * The position after the move (X-FEN).
+ */
+fen: string, 
+/**
+ * The square of the king in check after the move, if any.
+ */
+check: string | null, 
+/**
+ * The rooks that may still castle after the move.
+ */
+castling: CastlingView, };
+
+export type LegalMove = { uci: string, san: string, from: string, to: string, promotion: string | null, castle: CastleJson | null, };
+
+export type CastleJson = { side: string, king_to: string, rook_from: string, rook_to: string, king_destination_move: boolean, looks_like_king_step: boolean, };
+
+export type CastlingView = { white: Array<string>, black: Array<string>, };
+
+export type LastMove = { from: string, to: string, };
+
+export type ClockView = { white_ms: number, black_ms: number, running: ColorJson | null, };
+
+export type ClocksJson = { white_ms: number, black_ms: number, };
+
+export type TimeControl = { 
+/**
+ * Each side's time at the start.
+ */
+initial_ms: number, 
+/**
+ * Added to the mover's clock after each move.
+ */
+increment_ms: number, };
+
+export type SidesView = { white: SideView, black: SideView, };
+
+export type SideView = { "type": "engine", level: LevelJson, } | { "type": "human", seat: string, };
+
+export type LevelJson = { "elo": number } | { "depth": number };
+
+export type EngineQueue = { 
+/**
+ * Searches that start before it.
+ */
+ahead: number, 
+/**
+ * How long it has waited, in milliseconds.
+ */
+waited_ms: number, };
+
+export type AwayView = { white_ms: number | null, black_ms: number | null, claim_after_ms: number, };
+
+export type DrawnView = { 
+/**
+ * The method's name.
+ */
+method: string, 
+/**
+ * The seed of a draw the server made.
+ */
+seed: number | null, 
+/**
+ * The outcomes a person gave.
+ */
+outcomes: string | null, 
+/**
+ * The steps in words.
+ */
+steps: Array<string>, };
+
+export type PlacingView = { 
+/**
+ * Who places next; `null` once done.
+ */
+to_place: ColorJson | null, 
+/**
+ * The placements so far.
+ */
+placed: Array<PlacedView>, 
+/**
+ * White's back rank so far, a1 to h1, `.` for a free square (Black's mirrors it).
+ */
+rank: string, 
+/**
+ * The pieces still to place (`B`, `N`, `Q`).
+ */
+remaining: Array<string>, 
+/**
+ * The files each remaining piece may go on now (`{"B": ["b", "d"], ...}`).
+ */
+legal: { [key in string]: Array<string> }, 
+/**
+ * Time left for the placement, as of the view.
+ */
+ms_left: number | null, 
+/**
+ * The time each placement may take.
+ */
+per_ms: number, };
+
+export type PlacedView = { player: ColorJson, piece: string, 
+/**
+ * The file, `a`..`h` (White's piece on rank 1, Black's on rank 8).
+ */
+file: string, 
+/**
+ * The server placed it: the player's time ran out.
+ */
+auto: boolean, };
+
+export type DrawAnswer = { draw_offer?: string, draw_offer_reason?: string, };
+
+export type ColorJson = "white" | "black";
+
+export type Status = "waiting" | "placing" | "study" | "playing" | "finished";
+
+export type ResultJson = "1-0" | "0-1" | "1/2-1/2" | "*";
+
+export type ScoreJson = { "cp": number } | { "mate": number };
+
+export type Ack = { version: number, 
+/**
+ * The actor's premove after a premove request (`null`: none).
+ */
+premove?: string | null, draw_offer?: string, draw_offer_reason?: string, };
+
+export type Event = { "type": "state", version: number, game: GameView, } | { "type": "move", version: number, ply: number, move: MoveView, now: NowView, } | { "type": "premove", version: number, premove: string | null, } | { "type": "clock", version: number, white_ms: number, black_ms: number, running: ColorJson | null, } | { "type": "thinking", version: number, depth: number, score: ScoreJson, pv: Array<string>, pv_san: Array<string>, nodes: number, } | { "type": "deleted", version: number, key: string, } | { "type": "error", error: string, };
