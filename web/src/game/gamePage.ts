@@ -240,7 +240,7 @@ class GamePage {
    * client that missed an event (a gap in the moves) asks for the whole state. */
   private applyMove(message: Extract<SocketMessage, { type: 'move' }>): void {
     const view = this.view;
-    if (!view || view.version === undefined || message.version <= view.version) return;
+    if (!view || message.version <= (view.version ?? 0)) return;
     if (view.moves.length !== message.ply - 1) {
       this.socket.send({ type: 'state' });
       return;
