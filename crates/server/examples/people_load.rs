@@ -315,13 +315,9 @@ impl Seen {
         }
     }
 
-    /// The game as a full view (an HTTP answer) shows it.
-    fn of_view(v: &Value) -> Seen {
-        Seen {
-            moves: v["moves"].as_array().map_or(0, Vec::len),
-            playing: v["status"] == "playing",
-            first_legal: v["legal"][0]["uci"].as_str().map(str::to_owned),
-        }
+    /// The game as a whole view (a socket's state, the join's answer) shows it.
+    fn of_game(g: &GameLite) -> Seen {
+        Seen::of(g.moves.len(), &g.status, &g.legal)
     }
 }
 
@@ -349,7 +345,7 @@ async fn until_ply(ws: &mut Socket, plies: usize, peer: &Peer<'_>) -> Result<See
                 bytes.fetch_add(t.len(), Ordering::Relaxed);
                 let m: Msg = serde_json::from_str(&t).map_err(|e| e.to_string())?;
                 let seen = match (m.kind.as_str(), m.game, m.ply, m.now) {
-                    ("state", Some(g), _, _) => Seen::of(g.moves.len(), &g.status, &g.legal),
+                    ("state", Some(g), _, _) => Seen::of_game(&g),
                     ("move", _, Some(ply), Some(now)) => Seen::of(ply, &now.status, &now.legal),
                     _ => continue,
                 };
@@ -458,7 +454,14 @@ async fn game(
         via: via_black,
     };
     let mut standstill_seen = false;
-    let mut view = Seen::of_view(&joined);
+    // The join's answer is the whole view, read as a socket's state is.
+    let mut view = match serde_json::from_value::<GameLite>(joined) {
+        Ok(g) => Seen::of_game(&g),
+        Err(e) => {
+            shared.error(format!("{key}: the join's answer: {e}")).await;
+            return Some((key, 0));
+        }
+    };
     let mut played = 0;
     for ply in 0..plies {
         if !view.playing {

@@ -206,13 +206,16 @@ fn status_of(e: &GameError) -> StatusCode {
     }
 }
 
+impl ApiError {
+    /// The JSON body of the answer: `{"error": ..., "code": ...}`.
+    pub fn body(&self) -> serde_json::Value {
+        serde_json::json!({ "error": self.message, "code": self.code })
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (
-            self.status,
-            Json(serde_json::json!({ "error": self.message, "code": self.code })),
-        )
-            .into_response()
+        (self.status, Json(self.body())).into_response()
     }
 }
 

@@ -469,7 +469,12 @@ fn refuse(stream: &TcpStream, why: Refused) {
         Refused::Address => "too many connections from this address",
         Refused::Full => "the server has as many connections as it can hold",
     };
-    let body = format!("{{\"error\":\"{what}: try again shortly\",\"code\":\"unavailable\"}}");
+    // The same body as any other error's (`error.rs`), written before hyper has the socket.
+    let error = crate::error::ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        format!("{what}: try again shortly"),
+    );
+    let body = error.body().to_string();
     let answer = format!(
         "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n\
          retry-after: 1\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{body}",
