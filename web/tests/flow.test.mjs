@@ -142,6 +142,8 @@ describe('game flow', () => {
     await page.locator('[data-testid=offer-draw]').click();
     await page.locator('[data-testid=message]', { hasText: 'no draw before move 31' }).waitFor();
     await page.locator('[data-testid=abort]').click();
+    // The click only sends the request: its end shows on the page before the view is read.
+    await page.locator('[data-testid=status]', { hasText: 'aborted' }).waitFor();
     assert.equal((await view(key)).reason, 'aborted');
     await page.close();
   });
