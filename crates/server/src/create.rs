@@ -10,11 +10,12 @@ use crate::round::{blocking, RematchPlan};
 use crate::seat;
 use chess960_core::{Color, Game, Move, Position, StartId};
 use chess960_engine::player::Level;
+use chess960_round::Event;
 use chess960_store::Finish;
 use chess960_store::{GameKey, MoveRecord, SeatRecord, Seats};
 use std::net::IpAddr;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A new game as asked for, already checked field by field.
 pub struct NewGameSpec {
@@ -114,24 +115,23 @@ pub async fn create_game(games: &Games, spec: NewGameSpec, client: IpAddr) -> Ga
     let store = Arc::clone(&games.ctx().store);
     let (m2, recs, s2) = (meta.clone(), records.clone(), seats.clone());
     let (id, key) = blocking(move || store.create_game_with_moves(&m2, &recs, &s2)).await?;
-    let mut live = Live::new(id, key, meta, game, &seats, client);
-    live.records = records;
+    // The PGN's moves were not played under this game's clocks.
+    let mut live = Live::new(id, key, meta, game, records, &seats, client);
     live.listed = spec.listed;
     live.placing = spec.placing;
-    // The PGN's moves were not played under this game's clocks.
-    live.base_ply = live.records.len();
-    if let Some(o) = live.game.outcome() {
+    if let Some(o) = live.round.game().outcome() {
         // A PGN that ends in mate or stalemate: the game is over before it starts.
         let store = Arc::clone(&games.ctx().store);
         let f = Finish::of(o);
         let f2 = f.clone();
         blocking(move || store.finish_game(id, &f2)).await?;
-        live.set_finished(f, Instant::now());
+        let now = live.now();
+        live.commit(&[Event::Ended(f)], now);
     }
     let handle = games.insert(live).await?;
     let mut g = handle.lock().await;
     handle.begin(&mut g, Some(spec.study));
-    let mut view = g.view(Instant::now());
+    let mut view = g.view(g.now());
     view.seat_token = Some(token);
     view.seat_color = Some(spec.human.into());
     Ok(view)
@@ -151,7 +151,15 @@ pub async fn create_rematch(
     let store = Arc::clone(&games.ctx().store);
     let (m2, s2) = (plan.meta.clone(), plan.seats.clone());
     let (id, key) = blocking(move || store.create_game_with_moves(&m2, &[], &s2)).await?;
-    let live = Live::new(id, key.clone(), plan.meta, game, &plan.seats, client);
+    let live = Live::new(
+        id,
+        key.clone(),
+        plan.meta,
+        game,
+        Vec::new(),
+        &plan.seats,
+        client,
+    );
     let handle = games.insert(live).await?;
     let mut g = handle.lock().await;
     handle.begin(&mut g, None);
@@ -170,7 +178,15 @@ pub async fn create_seated(
     let store = Arc::clone(&games.ctx().store);
     let (m2, s2) = (meta.clone(), seats.clone());
     let (id, key) = blocking(move || store.create_game_with_moves(&m2, &[], &s2)).await?;
-    let live = Live::new(id, key.clone(), meta, Game::chess960(start), &seats, client);
+    let live = Live::new(
+        id,
+        key.clone(),
+        meta,
+        Game::chess960(start),
+        Vec::new(),
+        &seats,
+        client,
+    );
     let handle = games.insert(live).await?;
     let mut g = handle.lock().await;
     handle.begin(&mut g, None);

@@ -6,194 +6,20 @@
 use crate::pool::Ticket;
 use crate::presence::Presence;
 use crate::sides::Sides;
-use chess960_core::{
-    CastlingMode, CastlingSide, Color, Game, Move, Outcome, Position, Role, StartId, Termination,
-};
+use chess960_core::{CastlingMode, CastlingSide, Color, Game, Move, Position, Role, StartId};
 use chess960_engine::player::Level;
-use chess960_store::{Clocks, Finish, GameId, GameKey, MoveRecord, NewGame, Seats, StoredGame};
+use chess960_round::now::TimeSource;
+use chess960_round::{paused_on_load, Event, Player, Round};
+use chess960_store::{GameId, GameKey, MoveRecord, NewGame, Seats, StoredGame};
 use serde::Serialize;
 use std::net::{IpAddr, Ipv4Addr};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-/// PGN tag holding the engine's level (`elo 1500` or `depth 4`), so that a game loaded from the
-/// store after a restart is played on at the same level.
-pub const LEVEL_TAG: &str = "EngineLevel";
-
-/// The engine's name as a player.
-pub fn engine_name(level: Level) -> String {
-    match level {
-        Level::Elo(elo) => format!("chess960-engine {elo}"),
-        Level::Depth(d) => format!("chess960-engine depth {d}"),
-    }
-}
-
-/// The record of a new game between a person and the engine, as both `chess960 serve` and
-/// `chess960 play` store it: players, time control, and the tags (`Variant`, `WhiteType` /
-/// `BlackType`, [`LEVEL_TAG`]) from which either program can continue the game later.
-pub fn engine_game(
-    start: &Position,
-    start_id: Option<StartId>,
-    human: Color,
-    human_name: String,
-    level: Level,
-    tc: Option<TimeControl>,
-    site: &str,
-) -> NewGame {
-    let engine = engine_name(level);
-    let (white, black) = match human {
-        Color::White => (human_name, engine),
-        Color::Black => (engine, human_name),
-    };
-    let kind = |c: Color| if c == human { "human" } else { "program" };
-    let mut g = casual_game(start, start_id, (white, black), kind, tc, site);
-    g.tags.push((LEVEL_TAG.into(), level_tag(level)));
-    g
-}
-
-/// The record of a new game between two people created through the server: the creator plays
-/// `creator` under `name`; the other side is `?` (PGN's unknown player) until its player joins.
-pub fn people_game(
-    start: &Position,
-    start_id: Option<StartId>,
-    creator: Color,
-    name: String,
-    tc: Option<TimeControl>,
-    site: &str,
-) -> NewGame {
-    let players = match creator {
-        Color::White => (name, "?".to_string()),
-        Color::Black => ("?".to_string(), name),
-    };
-    people_pair(start, start_id, players, tc, site)
-}
-
-/// The record of a game between two people who both hold their seats already (a rematch).
-pub fn people_pair(
-    start: &Position,
-    start_id: Option<StartId>,
-    players: (String, String),
-    tc: Option<TimeControl>,
-    site: &str,
-) -> NewGame {
-    casual_game(start, start_id, players, |_| "human", tc, site)
-}
-
-/// What every new game's record has: the start, the players (White, Black), the time control,
-/// and the tags of a casual Chess960 game with `kind` of each colour (`human` / `program`).
-fn casual_game(
-    start: &Position,
-    start_id: Option<StartId>,
-    (white, black): (String, String),
-    kind: impl Fn(Color) -> &'static str,
-    tc: Option<TimeControl>,
-    site: &str,
-) -> NewGame {
-    NewGame {
-        start_fen: start.fen(),
-        start_id: start_id.map(StartId::get),
-        white,
-        black,
-        time_control: tc.map(TimeControl::to_pgn),
-        clocks: tc.map(TimeControl::initial),
-        tags: vec![
-            ("Event".into(), "Casual game".into()),
-            ("Site".into(), site.into()),
-            ("Date".into(), today()),
-            ("Round".into(), "-".into()),
-            // Every game here is Chess960, also from the classical arrangement 518.
-            ("Variant".into(), "Chess960".into()),
-            ("WhiteType".into(), kind(Color::White).into()),
-            ("BlackType".into(), kind(Color::Black).into()),
-        ],
-    }
-}
-
-/// `elo 1500` / `depth 4`, the value of [`LEVEL_TAG`].
-pub fn level_tag(level: Level) -> String {
-    match level {
-        Level::Elo(elo) => format!("elo {elo}"),
-        Level::Depth(d) => format!("depth {d}"),
-    }
-}
-
-/// Reads [`level_tag`]'s form back.
-pub fn parse_level_tag(s: &str) -> Option<Level> {
-    let (kind, n) = s.trim().split_once(' ')?;
-    let n: u32 = n.trim().parse().ok()?;
-    match kind {
-        "elo" => Some(Level::Elo(n)),
-        "depth" => Some(Level::Depth(n)),
-        _ => None,
-    }
-}
-
-/// A time control in milliseconds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-pub struct TimeControl {
-    /// Each side's time at the start.
-    pub initial_ms: u64,
-    /// Added to the mover's clock after each move.
-    pub increment_ms: u64,
-}
-
-impl TimeControl {
-    /// The PGN `TimeControl` form: seconds, `300+3`; fractions of a second are written as
-    /// decimals (`0.5+0`) so that the stored game keeps the exact control.
-    pub fn to_pgn(self) -> String {
-        format!(
-            "{}+{}",
-            seconds(self.initial_ms),
-            seconds(self.increment_ms)
-        )
-    }
-
-    /// Reads [`TimeControl::to_pgn`]'s form back (also a bare `300`).
-    pub fn parse(s: &str) -> Option<TimeControl> {
-        let (base, inc) = s.trim().split_once('+').unwrap_or((s.trim(), "0"));
-        let ms = |t: &str| -> Option<u64> {
-            let v: f64 = t.trim().parse().ok()?;
-            (v.is_finite() && v >= 0.0).then(|| (v * 1000.0).round() as u64)
-        };
-        let initial_ms = ms(base)?;
-        (initial_ms > 0).then_some(TimeControl {
-            initial_ms,
-            increment_ms: ms(inc)?,
-        })
-    }
-
-    /// Both clocks at the start.
-    pub fn initial(self) -> Clocks {
-        Clocks {
-            white_ms: self.initial_ms,
-            black_ms: self.initial_ms,
-        }
-    }
-}
-
-fn seconds(ms: u64) -> String {
-    if ms % 1000 == 0 {
-        (ms / 1000).to_string()
-    } else {
-        let s = format!("{}.{:03}", ms / 1000, ms % 1000);
-        s.trim_end_matches('0').to_string()
-    }
-}
-
-/// Where a game stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Phase {
-    /// A game between people waiting for its second player to take the open seat; nothing
-    /// moves, no clock runs.
-    Open,
-    /// The players look at the position; no clock runs until `until` (or `start`).
-    Study { until: Instant },
-    /// The players place their pieces in turn (Northam's placement, `placing.rs`); no move is
-    /// played and no clock runs until the start position is complete.
-    Placing,
-    /// Being played (the clocks may still be stopped: see [`Live::paused`]).
-    Playing,
-}
+pub use chess960_round::record::{
+    engine_game, human_of, now_ms, parse_level_tag, people_game, people_pair, TimeControl,
+    DEFAULT_LEVEL, LEVEL_TAG,
+};
+pub use chess960_round::{mover, Phase, DEFAULT_ABANDON_AFTER};
 
 /// A rematch of a finished game between people: the same start position and time control,
 /// colours swapped (`round/rematch.rs`).
@@ -217,32 +43,17 @@ pub struct EngineJob {
     pub ticket: Ticket,
 }
 
-/// A game in memory.
+/// A game in memory: the referee's round (`chess960-round`: the position, moves, clocks,
+/// phase, offers, premove and result) and what the server adds around it (the store's names
+/// for the game, its seats, the engine's search, presence, rematch, lobby, version).
 pub struct Live {
     pub id: GameId,
     pub key: GameKey,
     pub meta: NewGame,
-    pub game: Game,
-    pub records: Vec<MoveRecord>,
-    pub finish: Option<Finish>,
+    /// The game and its rules.
+    pub round: Round,
     /// Who plays each colour.
     pub sides: Sides,
-    pub tc: Option<TimeControl>,
-    /// Remaining time, as of the moment the running clock started (timed games).
-    clocks: Option<Clocks>,
-    /// The clock that runs, and since when.
-    running: Option<(Color, Instant)>,
-    pub phase: Phase,
-    /// Loaded from the store and not resumed yet: the clocks stay stopped and the engine does
-    /// not think until a client of the game connects or acts (a game is never lost on time
-    /// while nobody was there to play it).
-    pub paused: bool,
-    /// A move queued by a person for their next turn.
-    pub premove: Option<Premove>,
-    /// The side that offered a draw the other has not answered yet (games between people).
-    pub draw_offer: Option<Color>,
-    /// The side that asked to take its last move back, not answered yet (games between people).
-    pub takeback_offer: Option<Color>,
     pub engine: Option<EngineJob>,
     /// The address of the client that acted on the game last: the engine's searches are
     /// queued in its name (the search pool is fair between clients).
@@ -250,13 +61,6 @@ pub struct Live {
     /// Counts every change of the position or the game's state; outstanding engine searches
     /// and timers compare it to see whether they are still current.
     pub generation: u64,
-    /// The half-moves the game had when it began here (the moves of a PGN it was created
-    /// from): the clocks start, and aborting ends, once both sides have moved after them.
-    pub base_ply: usize,
-    /// When the game is aborted for want of the player's first move ([`Live::rearm_abandon`]).
-    pub abandon_at: Option<Instant>,
-    /// How long the player has for their first move (`Capacity::abandon_after`).
-    pub abandon_after: Duration,
     /// Who of the players is here (games between people: `presence.rs`).
     pub presence: Presence,
     /// How long a player between people may be away before the opponent may end the game
@@ -272,6 +76,8 @@ pub struct Live {
     pub created_ms: i64,
     /// Deleted from the store: nothing more happens to it.
     pub deleted: bool,
+    /// Where the game's clocks read the time (the server's: [`crate::round::Ctx::time`]).
+    pub time: TimeSource,
     /// The version of the game's state: it grows with every change the clients are told of
     /// ([`Live::bump`]), so that a client can drop a view older than one it has shown (an HTTP
     /// answer overtaken by a WebSocket event, or the other way round). It starts at the time
@@ -281,32 +87,16 @@ pub struct Live {
     pub version: u64,
 }
 
-/// A move queued by the player of `color` for their next turn, as typed (its legality is
-/// known only then).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Premove {
-    /// Whose move it is.
-    pub color: Color,
-    /// The move as typed (UCI or SAN).
-    pub text: String,
-}
-
-/// The phase of a game whose seats are `sides`: open while a seat waits for its player.
-fn phase_of(sides: &Sides) -> Phase {
-    if sides.has_open_seat() {
-        Phase::Open
-    } else {
-        Phase::Playing
-    }
-}
-
-/// The side that moved at half-move `ply` of a game starting with `first` to move.
-pub fn mover(first: Color, ply: usize) -> Color {
-    if ply % 2 == 0 {
-        first
-    } else {
-        !first
-    }
+/// What the rules need to know of the sides: a person or the engine.
+fn players_of(sides: &Sides) -> [Player; 2] {
+    let of = |c: Color| {
+        if sides.engine(c).is_some() {
+            Player::Engine
+        } else {
+            Player::Human
+        }
+    };
+    [of(Color::White), of(Color::Black)]
 }
 
 /// The colour's name in the API.
@@ -315,53 +105,6 @@ pub fn color_name(c: Color) -> &'static str {
         Color::White => "white",
         Color::Black => "black",
     }
-}
-
-pub use chess960_pgn::date::today;
-
-/// Milliseconds since the Unix epoch.
-pub fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
-
-/// Reads a move as the API accepts it: UCI with castling as king onto rook (`e1h1`) or as the
-/// king's destination (`e1g1`), or SAN including `O-O`, `O-O-O` and `0-0`.
-pub fn parse_move(pos: &Position, text: &str) -> Result<Move, String> {
-    pos.parse_typed_move(text).map_err(|e| e.to_string())
-}
-
-/// Which player is the human in a stored game: the `WhiteType`/`BlackType` tags
-/// (`human`/`program`) when present, else the side whose name is not the engine's, else
-/// White.
-pub fn human_of(meta: &NewGame) -> Color {
-    let tag = |name: &str| {
-        meta.tags
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.to_ascii_lowercase())
-    };
-    match (tag("WhiteType").as_deref(), tag("BlackType").as_deref()) {
-        (Some("human"), _) | (_, Some("program")) => Color::White,
-        (_, Some("human")) | (Some("program"), _) => Color::Black,
-        _ => {
-            if meta.white.starts_with("chess960-engine")
-                && !meta.black.starts_with("chess960-engine")
-            {
-                Color::Black
-            } else {
-                Color::White
-            }
-        }
-    }
-}
-
-/// Whether a game read from the store starts paused: an unfinished game whose clocks would
-/// run or whose engine would think, so that nothing happens to it until its player is back.
-/// An untimed game waiting for the player's move has nothing to pause.
-fn paused_on_load(finished: bool, timed: bool, engine_to_move: bool) -> bool {
-    !finished && (timed || engine_to_move)
 }
 
 /// The time control of a game from its record.
@@ -376,52 +119,39 @@ fn first_version() -> u64 {
         .map_or(0, |d| d.as_micros() as u64)
 }
 
-/// How long the player has for their first move before the game is aborted, unless the
-/// server is told otherwise (`Capacity::abandon_after`).
-pub const DEFAULT_ABANDON_AFTER: Duration = Duration::from_secs(300);
-
 /// How long a player between people may be away before their opponent may claim the win or
 /// a draw, unless the server is told otherwise (`Capacity::away_after`).
 pub const DEFAULT_AWAY_AFTER: Duration = Duration::from_secs(30);
 
-/// The default level for a stored game that does not record one.
-pub const DEFAULT_LEVEL: Level = Level::Elo(1500);
-
 impl Live {
-    /// A new game, just stored with `seats` (`id` and `key` are the store's answer).
+    /// A new game, just stored with `seats` (`id` and `key` are the store's answer);
+    /// `records` are the moves of the PGN it starts from (not played under its clocks).
     pub fn new(
         id: GameId,
         key: GameKey,
         meta: NewGame,
         game: Game,
+        records: Vec<MoveRecord>,
         seats: &Seats,
         client: IpAddr,
     ) -> Live {
         let tc = tc_of(&meta);
         let sides = Sides::of(&meta, seats);
-        let phase = phase_of(&sides);
+        let phase = if sides.has_open_seat() {
+            Phase::Open
+        } else {
+            Phase::Playing
+        };
+        let round = Round::new(game, records, tc, players_of(&sides), phase);
         Live {
             id,
             key,
-            clocks: tc.map(TimeControl::initial),
             meta,
-            game,
-            records: Vec::new(),
-            finish: None,
+            round,
             sides,
-            tc,
-            running: None,
-            phase,
-            paused: false,
-            premove: None,
-            draw_offer: None,
-            takeback_offer: None,
             engine: None,
             client,
             generation: 0,
-            base_ply: 0,
-            abandon_at: None,
-            abandon_after: DEFAULT_ABANDON_AFTER,
             presence: Presence::new(Instant::now()),
             away_after: DEFAULT_AWAY_AFTER,
             rematch: Rematch::None,
@@ -429,11 +159,12 @@ impl Live {
             placing: None,
             created_ms: now_ms(),
             deleted: false,
+            time: TimeSource::default(),
             version: first_version(),
         }
     }
 
-    /// A game read back from the store. An unfinished game is paused (see [`Live::paused`])
+    /// A game read back from the store. An unfinished game is paused ([`Phase::Paused`])
     /// when pausing means something: its clocks would run, or the engine is to move. Fails if
     /// a stored move is not legal (a damaged database).
     ///
@@ -444,61 +175,31 @@ impl Live {
         let meta = stored.game;
         let tc = tc_of(&meta);
         let sides = Sides::of(&meta, &stored.seats);
-        let phase = phase_of(&sides);
-        // The clocks as stored with the last move, else as at the start.
-        let clocks = tc.map(|tc| {
-            stored
-                .moves
-                .last()
-                .and_then(|r| r.clocks)
-                .or(meta.clocks)
-                .unwrap_or_else(|| tc.initial())
-        });
+        let open = sides.has_open_seat();
         // A challenge still waits for its placement; a placement cut short by a restart is
         // not resumed (`placement_interrupted`).
-        let placing = (phase == Phase::Open && stored.finish.is_none())
+        let placing = (open && stored.finish.is_none())
             .then(|| crate::placing::Placing::from_tags(&meta.tags))
             .flatten();
-        let paused = phase == Phase::Playing
-            && paused_on_load(
-                stored.finish.is_some(),
-                tc.is_some(),
-                sides.engine(game.position().turn()).is_some(),
-            );
-        // The moves of the PGN the game was created from carry no clocks, unlike those played
-        // here (timed games). An untimed game does not tell: all its moves count.
-        let base_ply = if tc.is_some() {
-            stored
-                .moves
-                .iter()
-                .take_while(|r| r.clocks.is_none())
-                .count()
-        } else {
-            0
-        };
+        let round = Round::stored(
+            game,
+            stored.moves,
+            stored.finish,
+            tc,
+            meta.clocks,
+            players_of(&sides),
+            open,
+        );
         Ok(Live {
             id: stored.id,
             key: stored.key,
             meta,
-            game,
-            records: stored.moves,
-            finish: stored.finish,
+            round,
             sides,
-            tc,
-            clocks,
-            running: None,
-            phase,
-            paused,
-            premove: None,
-            draw_offer: None,
-            takeback_offer: None,
             engine: None,
             // Until someone acts on it.
             client: IpAddr::V4(Ipv4Addr::LOCALHOST),
             generation: 0,
-            base_ply,
-            abandon_at: None,
-            abandon_after: DEFAULT_ABANDON_AFTER,
             presence: Presence::new(Instant::now()),
             away_after: DEFAULT_AWAY_AFTER,
             rematch: Rematch::None,
@@ -506,8 +207,14 @@ impl Live {
             placing,
             created_ms: stored.created_at_ms,
             deleted: false,
+            time: TimeSource::default(),
             version: first_version(),
         })
+    }
+
+    /// The time now, as the game's clocks read it.
+    pub fn now(&self) -> Instant {
+        self.time.now()
     }
 
     /// The engine's level if it is to move.
@@ -522,148 +229,53 @@ impl Live {
 
     /// The side to move.
     pub fn turn(&self) -> Color {
-        self.game.position().turn()
+        self.round.turn()
     }
 
     /// Half-moves played.
     pub fn ply(&self) -> usize {
-        self.game.moves().len()
+        self.round.ply()
     }
 
     /// True once the game has a result.
     pub fn finished(&self) -> bool {
-        self.finish.is_some()
+        self.round.finished()
     }
 
     /// True while the game is played and not paused or in study time.
     pub fn active(&self) -> bool {
-        !self.finished() && !self.deleted && !self.paused && self.phase == Phase::Playing
-    }
-
-    /// Half-moves played since the game began here (see [`Live::base_ply`]).
-    pub fn moved_here(&self) -> usize {
-        self.ply().saturating_sub(self.base_ply)
-    }
-
-    /// True once both sides have made their first move: as on lichess, no clock runs before
-    /// that (a side's first move costs it no time and earns no increment).
-    pub fn clocks_started(&self) -> bool {
-        self.moved_here() >= 2
+        !self.deleted && self.round.active()
     }
 
     /// True while the game may be aborted: unfinished, and not both sides have moved yet.
     pub fn abortable(&self) -> bool {
-        !self.finished() && !self.deleted && !self.clocks_started()
+        !self.deleted && self.round.abortable()
     }
 
-    /// True once `color` has made a move since the game began here.
-    fn moved(&self, color: Color) -> bool {
-        let first = self.game.start().turn();
-        (self.base_ply..self.ply()).any(|i| mover(first, i) == color)
+    /// True while the game is paused ([`Phase::Paused`]).
+    pub fn paused(&self) -> bool {
+        self.round.phase() == Phase::Paused
     }
 
-    /// True while the game waits for a person's first move: abortable, and a person who has
-    /// not moved yet is to move (or the game is paused with nobody there).
-    pub fn waits_for_first_move(&self) -> bool {
-        let unmoved = |c: Color| self.sides.is_human(c) && !self.moved(c);
-        self.abortable()
-            && if self.paused {
-                Color::ALL.into_iter().any(unmoved)
-            } else {
-                self.phase == Phase::Playing && unmoved(self.turn())
-            }
-    }
-
-    /// Sets or clears the deadline of the human's first move: while the game waits for it
-    /// ([`Live::waits_for_first_move`]), the game is aborted [`Live::abandon_after`] after it
-    /// began waiting. A deadline already set is kept, so that looking at a game does not
-    /// extend it.
-    pub fn rearm_abandon(&mut self, now: Instant) {
-        self.abandon_at = if self.waits_for_first_move() {
-            Some(self.abandon_at.unwrap_or(now + self.abandon_after))
-        } else {
-            None
-        };
-    }
-
-    /// True when the player's first move is overdue at `now`: the game is to be aborted.
-    pub fn abandoned(&self, now: Instant) -> bool {
-        self.abortable() && self.abandon_at.is_some_and(|at| now >= at)
-    }
-
-    /// Remaining time on both clocks at `now`.
-    pub fn clocks_at(&self, now: Instant) -> Option<Clocks> {
-        let mut c = self.clocks?;
-        if let Some((color, since)) = self.running {
-            let used = now.saturating_duration_since(since).as_millis() as u64;
-            match color {
-                Color::White => c.white_ms = c.white_ms.saturating_sub(used),
-                Color::Black => c.black_ms = c.black_ms.saturating_sub(used),
-            }
+    /// Applies what the referee decided (and the store holds): a change of the position or
+    /// the game's state stops the engine's search that was for the old one.
+    pub fn commit(&mut self, events: &[Event], now: Instant) {
+        self.round.commit(events, now);
+        let changes_position = events.iter().any(|e| {
+            matches!(
+                e,
+                Event::Moved { .. } | Event::Ended(_) | Event::TookBack { .. }
+            )
+        });
+        if events
+            .iter()
+            .any(|e| matches!(e, Event::Ended(_) | Event::TookBack { .. }))
+        {
+            self.stop_engine();
         }
-        Some(c)
-    }
-
-    /// The clock that runs.
-    pub fn running(&self) -> Option<Color> {
-        self.running.map(|(c, _)| c)
-    }
-
-    /// When the running side's flag falls.
-    pub fn flag_time(&self) -> Option<Instant> {
-        let (color, since) = self.running?;
-        let c = self.clocks?;
-        let left = match color {
-            Color::White => c.white_ms,
-            Color::Black => c.black_ms,
-        };
-        Some(since + Duration::from_millis(left))
-    }
-
-    /// Stops the running clock, keeping the time used.
-    pub fn stop_clock(&mut self, now: Instant) {
-        self.clocks = self.clocks_at(now);
-        self.running = None;
-    }
-
-    /// Starts the side to move's clock (timed games being played, once both sides have
-    /// moved: [`Live::clocks_started`]).
-    pub fn start_clock(&mut self, now: Instant) {
-        self.stop_clock(now);
-        if self.tc.is_some() && self.active() && self.clocks_started() {
-            self.running = Some((self.turn(), now));
+        if changes_position {
+            self.generation += 1;
         }
-    }
-
-    /// The result if the running side's flag has fallen by `now`: a loss on time, or a draw
-    /// when the opponent has no material to mate with (FIDE 6.9).
-    pub fn flag_fall(&self, now: Instant) -> Option<Finish> {
-        if self.finished() {
-            return None;
-        }
-        let color = self.running()?;
-        let c = self.clocks_at(now)?;
-        let left = match color {
-            Color::White => c.white_ms,
-            Color::Black => c.black_ms,
-        };
-        if left > 0 {
-            return None;
-        }
-        Some(Finish::of(Outcome::on_time(color, self.game.position())))
-    }
-
-    /// Ends the game with `finish` (already stored); the clocks stop and any search is
-    /// stopped.
-    pub fn set_finished(&mut self, finish: Finish, now: Instant) {
-        self.stop_clock(now);
-        self.finish = Some(finish);
-        self.premove = None;
-        self.draw_offer = None;
-        self.takeback_offer = None;
-        self.abandon_at = None;
-        self.stop_engine();
-        self.generation += 1;
     }
 
     /// Stops the engine's search, if one waits or runs; its result will be ignored.
@@ -677,106 +289,25 @@ impl Live {
     /// premove, no running clock, no study time), so that [`Live::from_stored`] gives back
     /// exactly this state. A game whose clock runs stays, so that its flag can fall on time.
     pub fn unloadable(&self) -> bool {
+        let r = &self.round;
         self.engine.is_none()
-            && self.premove.is_none()
-            && self.draw_offer.is_none()
-            && self.takeback_offer.is_none()
-            && self.running.is_none()
+            && r.premove().is_none()
+            && r.draw_offer().is_none()
+            && r.takeback_offer().is_none()
+            && r.running().is_none()
             // Waiting for the first move: it stays until it is played or the game is aborted,
             // so that no 0-move game is left unfinished in the store.
-            && self.abandon_at.is_none()
+            && r.abandon_at().is_none()
             // An open challenge stays, so that the challenges of each address can be counted
-            // (`registry.rs`, `Games::open_challenges`).
-            && (self.phase == Phase::Playing || self.finished())
+            // (`registry.rs`, `Games::open_challenges`), and so does a game in study time.
             && (self.finished()
-                || self.paused
-                    == (self.phase == Phase::Playing
-                        && paused_on_load(
-                            false,
-                            self.tc.is_some(),
-                            self.engine_to_move().is_some(),
-                        )))
-    }
-
-    /// The record of `m` played by the side to move at `now`: SAN, and the clocks after it
-    /// with the mover's time used taken off and the increment added (once the clocks run).
-    pub fn record_for(&self, m: Move, now: Instant) -> MoveRecord {
-        let pos = self.game.position();
-        let clocks = self.clocks_at(now).map(|mut c| {
-            let inc = if self.clocks_started() {
-                self.tc.map_or(0, |t| t.increment_ms)
-            } else {
-                0
-            };
-            match pos.turn() {
-                Color::White => c.white_ms += inc,
-                Color::Black => c.black_ms += inc,
-            }
-            c
-        });
-        MoveRecord::of(pos, m, clocks, now_ms())
-    }
-
-    /// Applies a legal move already stored as `record`; the other side's clock starts.
-    /// Returns the game's end if the move ended it by the rules (checkmate, stalemate,
-    /// insufficient material, fivefold repetition, 75 moves), still to be stored.
-    /// A move answers the offers: it declines the opponent's draw offer (the mover's own
-    /// stands) and any takeback proposal.
-    pub fn apply(&mut self, m: Move, record: MoveRecord, now: Instant) -> Option<Finish> {
-        let mover = self.turn();
-        if self.draw_offer.is_some_and(|c| c != mover) {
-            self.draw_offer = None;
-        }
-        self.takeback_offer = None;
-        self.game
-            .play(m)
-            .expect("the caller checked the move against the position");
-        self.clocks = record.clocks.or(self.clocks);
-        self.running = None;
-        self.records.push(record);
-        self.generation += 1;
-        self.start_clock(now);
-        // Each player's first move has its own deadline: between people, Black's counts from
-        // White's first move, not from the start.
-        self.abandon_at = None;
-        self.rearm_abandon(now);
-        self.game.outcome().map(Finish::of)
-    }
-
-    /// Takes moves back so that `plies` remain (already done in the store); the clocks are
-    /// those after the last remaining move and the side to move's clock starts.
-    pub fn truncate(&mut self, plies: usize, now: Instant) {
-        while self.game.moves().len() > plies {
-            self.game.undo();
-        }
-        self.records.truncate(plies);
-        self.finish = None;
-        self.premove = None;
-        self.draw_offer = None;
-        self.takeback_offer = None;
-        self.stop_engine();
-        self.generation += 1;
-        if let Some(tc) = self.tc {
-            self.clocks = Some(
-                self.records
-                    .last()
-                    .and_then(|r| r.clocks)
-                    .or(self.meta.clocks)
-                    .unwrap_or_else(|| tc.initial()),
-            );
-        }
-        self.running = None;
-        self.start_clock(now);
-        self.rearm_abandon(now);
-    }
-
-    /// The draw the human may claim now.
-    pub fn draw_claim(&self) -> Option<Termination> {
-        if self.finished() {
-            None
-        } else {
-            self.game.claimable_draw()
-        }
+                || r.phase()
+                    == if paused_on_load(false, r.tc().is_some(), self.engine_to_move().is_some())
+                    {
+                        Phase::Paused
+                    } else {
+                        Phase::Playing
+                    })
     }
 
     /// The game view at `now`.
@@ -789,8 +320,8 @@ impl Live {
             back_rank: start_id
                 .and_then(|n| StartId::new(n.into()).ok())
                 .map(|id| id.back_rank().to_string()),
-            start_fen: self.game.start().fen(),
-            start_castling: castling_view(self.game.start()),
+            start_fen: self.round.game().start().fen(),
+            start_castling: castling_view(self.round.game().start()),
             human: self.sides.human().map(ColorJson::from),
             level: self.sides.level().map(LevelJson::from),
             sides: SidesView::of(&self.sides),
@@ -798,12 +329,13 @@ impl Live {
             white: self.meta.white.clone(),
             black: self.meta.black.clone(),
             moves: self
-                .records
+                .round
+                .records()
                 .iter()
-                .zip(self.game.positions().iter().skip(1))
+                .zip(self.round.game().positions().iter().skip(1))
                 .map(|(r, after)| move_view(r, after))
                 .collect(),
-            time_control: self.tc,
+            time_control: self.round.tc(),
             drawn: crate::drawn::view_of(&self.meta.tags, start_id),
             draw_answer: DrawAnswer::default(),
             has_seat: self.sides.has_seat(),
@@ -816,20 +348,20 @@ impl Live {
 
     /// The last move as the view shows it, with the position after it.
     pub fn last_move_view(&self) -> Option<MoveView> {
-        let r = self.records.last()?;
-        Some(move_view(r, self.game.positions().last()?))
+        let r = self.round.records().last()?;
+        Some(move_view(r, self.round.game().positions().last()?))
     }
 
     /// What a move or an action may change in the view, at `now`.
     pub fn now_view(&self, now: Instant) -> NowView {
-        let pos = self.game.position();
+        let pos = self.round.game().position();
         let status = if self.finished() {
             Status::Finished
-        } else if self.phase == Phase::Open {
+        } else if self.round.phase() == Phase::Open {
             Status::Waiting
-        } else if self.phase == Phase::Placing {
+        } else if self.round.phase() == Phase::Placing {
             Status::Placing
-        } else if matches!(self.phase, Phase::Study { .. }) {
+        } else if matches!(self.round.phase(), Phase::Study { .. }) {
             Status::Study
         } else {
             Status::Playing
@@ -843,32 +375,32 @@ impl Live {
         } else {
             Vec::new()
         };
-        let last_move = self.game.moves().last().map(|m| LastMove {
+        let last_move = self.round.game().moves().last().map(|m| LastMove {
             from: m.from().to_string(),
             to: m.to().to_string(),
         });
         NowView {
             fen: pos.fen(),
             turn: pos.turn().into(),
-            clocks: self.clocks_at(now).map(|c| ClockView {
+            clocks: self.round.clocks_at(now).map(|c| ClockView {
                 white_ms: c.white_ms,
                 black_ms: c.black_ms,
-                running: self.running().map(ColorJson::from),
+                running: self.round.running().map(ColorJson::from),
             }),
             status,
-            result: self.finish.as_ref().map(|f| f.result.into()),
-            reason: self.finish.as_ref().map(|f| f.reason.clone()),
+            result: self.round.finish().map(|f| f.result.into()),
+            reason: self.round.finish().map(|f| f.reason.clone()),
             check: check_square(pos),
             castling: castling_view(pos),
             last_move,
             legal,
-            draw_claim: self.draw_claim().map(chess960_store::reason_text),
+            draw_claim: self.round.draw_claim().map(chess960_store::reason_text),
             // Between people, a premove is its player's secret: the view every client gets
             // leaves it out (the answer to the premove request shows it, and protocol 2 sends
             // it to its player's sockets only).
             premove: self.public_premove(),
-            draw_offered_by: self.draw_offer.map(ColorJson::from),
-            takeback_proposed_by: self.takeback_offer.map(ColorJson::from),
+            draw_offered_by: self.round.draw_offer().map(ColorJson::from),
+            takeback_proposed_by: self.round.takeback_offer().map(ColorJson::from),
             engine_thinking: self.engine.is_some(),
             engine_queue: self
                 .engine
@@ -878,8 +410,8 @@ impl Live {
                     ahead: p.ahead,
                     waited_ms: p.waited.as_millis() as u64,
                 }),
-            paused: self.paused && !self.finished(),
-            study_ms: match self.phase {
+            paused: self.paused(),
+            study_ms: match self.round.phase() {
                 Phase::Study { until } if !self.finished() => {
                     Some(until.saturating_duration_since(now).as_millis() as u64)
                 }
@@ -887,11 +419,12 @@ impl Live {
             },
             abortable: self.abortable(),
             abandon_ms: self
-                .abandon_at
+                .round
+                .abandon_at()
                 .map(|at| at.saturating_duration_since(now).as_millis() as u64),
             away: self.away_view(now),
             placement: self.placing.as_ref().map(|p| p.view(now)),
-            listed: self.listed && self.phase == Phase::Open && !self.finished(),
+            listed: self.listed && self.round.phase() == Phase::Open && !self.finished(),
             rematch_offered_by: match self.rematch {
                 Rematch::Offered(c) => Some(c.into()),
                 _ => None,
@@ -905,8 +438,8 @@ impl Live {
 
     /// The premove as every client may see it: in a game against the engine only.
     pub fn public_premove(&self) -> Option<String> {
-        self.premove
-            .as_ref()
+        self.round
+            .premove()
             .filter(|_| self.sides.human().is_some())
             .map(|p| p.text.clone())
     }
@@ -932,7 +465,7 @@ impl Live {
     pub fn presence_counts(&self) -> bool {
         self.between_people()
             && !self.sides.hotseat()
-            && self.phase == Phase::Playing
+            && self.round.phase() == Phase::Playing
             && !self.finished()
             && !self.deleted
     }
@@ -979,7 +512,7 @@ impl Live {
     /// The game as a line of the list of games being played now; `None` unless it is being
     /// played (a challenge still open, a finished, deleted or paused game is not).
     pub fn now_playing(&self, now: Instant) -> Option<NowPlaying> {
-        if self.finished() || self.deleted || self.paused || self.phase == Phase::Open {
+        if self.finished() || self.deleted || self.paused() || self.round.phase() == Phase::Open {
             return None;
         }
         Some(NowPlaying {
@@ -990,12 +523,12 @@ impl Live {
             sides: SidesView::of(&self.sides),
             turn: color_name(self.turn()),
             plies: self.ply(),
-            clocks: self.clocks_at(now).map(|c| ClockView {
+            clocks: self.round.clocks_at(now).map(|c| ClockView {
                 white_ms: c.white_ms,
                 black_ms: c.black_ms,
-                running: self.running().map(ColorJson::from),
+                running: self.round.running().map(ColorJson::from),
             }),
-            last_ms: self.records.last().map_or(0, |r| r.played_at_ms),
+            last_ms: self.round.records().last().map_or(0, |r| r.played_at_ms),
         })
     }
 }
@@ -1393,28 +926,9 @@ pub struct EngineQueue {
 mod tests {
     use super::*;
 
-    #[test]
-    fn time_control_round_trip() {
-        let tc = TimeControl {
-            initial_ms: 300_000,
-            increment_ms: 3000,
-        };
-        assert_eq!(tc.to_pgn(), "300+3");
-        assert_eq!(TimeControl::parse("300+3"), Some(tc));
-        let small = TimeControl {
-            initial_ms: 1500,
-            increment_ms: 250,
-        };
-        assert_eq!(small.to_pgn(), "1.5+0.25");
-        assert_eq!(TimeControl::parse(&small.to_pgn()), Some(small));
-        assert_eq!(TimeControl::parse("-"), None);
-    }
-
-    #[test]
-    fn date_is_plausible() {
-        let d = today();
-        assert_eq!(d.len(), 10);
-        assert!(d.starts_with("20"));
+    /// Reads a move as the API does.
+    fn parse_move(pos: &Position, text: &str) -> Result<Move, String> {
+        pos.parse_typed_move(text).map_err(|e| e.to_string())
     }
 
     #[test]

@@ -238,3 +238,23 @@ impl std::error::Error for GameError {}
 
 /// The result of an action on a game.
 pub type GameResult<T> = Result<T, GameError>;
+
+impl From<chess960_round::RoundError> for GameError {
+    /// The referee's refusal in the server's terms (and words: see `Display`).
+    fn from(e: chess960_round::RoundError) -> GameError {
+        use chess960_round::RoundError as R;
+        match e {
+            R::Over { result, reason } => GameError::Over { result, reason },
+            R::WaitingForOpponent => GameError::WaitingForOpponent,
+            R::StillPlacing => GameError::StillPlacing,
+            R::NotYourTurn { to_move, engine } => GameError::NotYourTurn { to_move, engine },
+            R::IllegalMove(why) => GameError::IllegalMove(why),
+            R::YourTurn => GameError::YourTurn,
+            R::NotAbortable => GameError::NotAbortable,
+            R::NoDrawToClaim => GameError::NoDrawToClaim,
+            R::NoOffer { what } => GameError::NoOffer { what },
+            R::TakebackAfter(reason) => GameError::TakebackAfter(reason),
+            R::NothingToTakeBack => GameError::NothingToTakeBack,
+        }
+    }
+}

@@ -53,17 +53,11 @@ mod round;
 mod seat;
 mod secret;
 mod sides;
-mod tc_label;
 mod ws_limits;
 
-/// How games against the engine are recorded in the store (players, tags, time control), shared
-/// with `chess960 play` so that the terminal and the browser keep their games alike.
-pub mod record {
-    pub use crate::game::{
-        engine_game, engine_name, human_of, level_tag, now_ms, parse_level_tag, today, TimeControl,
-        LEVEL_TAG,
-    };
-}
+/// How games are recorded in the store (players, tags, time control): `chess960-round`'s, the
+/// same for the server and `chess960 play`.
+pub use chess960_round::record;
 
 use axum::extract::Request;
 use axum::middleware::Next;
@@ -133,6 +127,9 @@ pub struct ServeOptions {
     /// The timeouts and caps every connection is held to before and between its requests
     /// (`listener.rs`).
     pub connections: ConnLimits,
+    /// Where the games' clocks read the time: the system's clock, unless a test replays a
+    /// game with exact times between its moves.
+    pub time: chess960_round::now::TimeSource,
 }
 
 /// The server's state, shared by every request: the games in memory, the search pool and
@@ -169,6 +166,15 @@ impl AppState {
 
     /// A state over `store` using `capacity`.
     pub fn with_capacity(store: Arc<dyn GameStore>, capacity: Capacity) -> AppState {
+        AppState::with_time(store, capacity, Default::default())
+    }
+
+    /// A state over `store` using `capacity`, its games' clocks reading the time from `time`.
+    pub fn with_time(
+        store: Arc<dyn GameStore>,
+        capacity: Capacity,
+        time: chess960_round::now::TimeSource,
+    ) -> AppState {
         let (tx, rx) = watch::channel(false);
         let pool = SearchPool::new(capacity.search_threads, capacity.search_hash_mb);
         AppState {
@@ -181,6 +187,7 @@ impl AppState {
                     away_after: capacity.away_after,
                     lobby: Arc::default(),
                     cluster: std::sync::OnceLock::new(),
+                    time,
                 }))),
                 capacity,
                 shutdown: tx,
@@ -411,11 +418,12 @@ impl Server {
             access,
             advertise,
             connections,
+            time,
         } = options;
         let listener = tokio::net::TcpListener::bind(addr).await?;
         let addr = listener.local_addr()?;
         let mut guard = guard::Guard::new(&access, addr)?;
-        let state = AppState::with_capacity(Arc::clone(&store), capacity);
+        let state = AppState::with_time(Arc::clone(&store), capacity, time);
         // Over a database several servers share, this one joins them (`cluster/`).
         let advertise = advertise.unwrap_or_else(|| advertised(addr));
         let lobby = Arc::clone(state.lobby());

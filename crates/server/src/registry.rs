@@ -108,8 +108,8 @@ impl Games {
         }
         // A game whose last move ended it by the rules but whose result was not stored (the
         // server stopped between the two writes) gets it now.
-        if g.finish.is_none() {
-            if let Some(o) = g.game.outcome() {
+        if !g.finished() {
+            if let Some(o) = g.round.game().outcome() {
                 handle.finish(&mut g, Finish::of(o)).await?;
             } else if g.placement_interrupted() {
                 // The server stopped while the players placed the pieces: the placement is
@@ -320,7 +320,7 @@ fn abort_abandoned(
             let Ok(live) = Live::from_stored(stored) else {
                 continue;
             };
-            if !live.waits_for_first_move() {
+            if !live.round.waits_for_first_move() {
                 continue;
             }
             if let (Some(me), Some(cluster)) = (me, store.cluster()) {

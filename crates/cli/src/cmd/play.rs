@@ -2,22 +2,22 @@
 //! database like every other game.
 
 use crate::input::{parse_count, parse_id, ID_HELP};
-use chess960_core::{Color, Game, Move, Outcome, Position, StartId, Termination};
+use chess960_core::{Color, Game, Move, Position, StartId};
 use chess960_draw::rng::SplitMix64;
 use chess960_engine::levels::{ELO_MAX, ELO_MIN};
 use chess960_engine::player::{
     draw_decline, AnalysisLimit, Level, PlayClock, Player, Score, DRAW_OFFER_THINK,
 };
-use chess960_server::record::{
-    engine_game, human_of, now_ms, parse_level_tag, TimeControl, LEVEL_TAG,
-};
-use chess960_store::{Clocks, Finish, GameId, GameStore, MoveRecord, NewGame, StoredGame};
+use chess960_round::now::TimeSource;
+use chess960_round::record::{engine_game, human_of, parse_level_tag, TimeControl, LEVEL_TAG};
+use chess960_round::{Command, Event, MoveInput, Phase, Player as RoundPlayer, Round, RoundError};
+use chess960_store::{Finish, GameId, GameStore, MoveRecord, NewGame, StoredGame};
 use clap::{Args, ValueEnum};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// `chess960 play`.
 #[derive(Debug, Args)]
@@ -188,28 +188,76 @@ enum Saved {
     Not(Box<NewGame>, Vec<MoveRecord>),
 }
 
-/// A game in progress on the terminal.
+/// Who plays against the person on the terminal: the engine, or a script in the tests.
+trait Opponent {
+    /// The move for the side to move of `round`, whose time left is `clock`, with the score
+    /// it expects (from White's point of view); `None` when there is no legal move.
+    fn choose(&mut self, round: &Round, clock: Option<PlayClock>) -> Option<(Move, Option<Score>)>;
+
+    /// The answer to a draw offered in `round`'s position: `Err` with the reason to decline.
+    fn answer_draw(&mut self, round: &Round) -> Result<(), String>;
+}
+
+/// The engine at a level.
+struct Engine {
+    player: Player,
+    level: Level,
+}
+
+impl Opponent for Engine {
+    fn choose(&mut self, round: &Round, clock: Option<PlayClock>) -> Option<(Move, Option<Score>)> {
+        let stop = AtomicBool::new(false);
+        let game = round.game();
+        let side = round.turn();
+        self.player
+            .choose_move(game.start(), game.moves(), self.level, clock, &stop, |_| {})
+            .map(|c| (c.mv, Some(c.score.for_white(side))))
+    }
+
+    fn answer_draw(&mut self, round: &Round) -> Result<(), String> {
+        let game = round.game();
+        let moves = game.position().fullmoves();
+        // Declined at once when no evaluation could make the engine accept.
+        if let Some(why) = draw_decline(None, moves) {
+            return Err(why.to_string());
+        }
+        let stop = AtomicBool::new(false);
+        let limit = AnalysisLimit::Movetime(DRAW_OFFER_THINK);
+        let analysis = self
+            .player
+            .analyse(game.start(), game.moves(), limit, &stop, |_| {});
+        match draw_decline(Some(analysis.score), moves) {
+            None => Ok(()),
+            Some(why) => Err(why.to_string()),
+        }
+    }
+}
+
+/// A game in progress on the terminal. Its rules are the server's: the referee of
+/// `chess960-round` judges every move, claim and clock (as on lichess, no clock runs before
+/// both sides have moved).
 struct Session {
     store: Box<dyn GameStore>,
     /// Where the game is saved: a new game is written with the human's first move (with the
     /// engine's first move before it, when the human plays Black), so that a game nobody
     /// played, such as one started with standard input at its end, leaves nothing behind.
     saved: Saved,
-    game: Game,
+    round: Round,
     human: Color,
     level: Level,
-    tc: Option<TimeControl>,
-    /// Time left, White's and Black's.
-    clocks: [Duration; 2],
-    /// The clocks after each move, to restore them on undo.
-    clock_history: Vec<[Duration; 2]>,
     flipped: bool,
-    player: Player,
-    /// When the human's clock started running on this turn (it keeps running through typos
-    /// and commands, as at the board).
-    turn_started: Option<Instant>,
+    opponent: Box<dyn Opponent>,
+    /// Where the clocks read the time.
+    time: TimeSource,
     /// Whether to draw the board before the next prompt.
     redraw: bool,
+}
+
+/// The seats of a game between the human and the engine.
+fn players(human: Color) -> [RoundPlayer; 2] {
+    let mut p = [RoundPlayer::Engine; 2];
+    p[human as usize] = RoundPlayer::Human;
+    p
 }
 
 impl Session {
@@ -239,8 +287,35 @@ impl Session {
             .or_else(|| std::env::var("USER").ok())
             .filter(|n| !n.trim().is_empty())
             .unwrap_or_else(|| "Player".to_string());
+        let opponent = Box::new(Engine {
+            player: Player::new(32),
+            level,
+        });
+        Ok(Session::new_game(
+            store,
+            id,
+            human,
+            name,
+            level,
+            tc,
+            opponent,
+            TimeSource::default(),
+        ))
+    }
+
+    /// A new game from start `id`, the human playing `human` against `opponent`.
+    #[allow(clippy::too_many_arguments)]
+    fn new_game(
+        store: Box<dyn GameStore>,
+        id: StartId,
+        human: Color,
+        name: String,
+        level: Level,
+        tc: Option<TimeControl>,
+        opponent: Box<dyn Opponent>,
+        time: TimeSource,
+    ) -> Session {
         let game = Game::chess960(id);
-        let initial = tc.map_or(Duration::ZERO, |t| Duration::from_millis(t.initial_ms));
         // Recorded as 'chess960 serve' records its games, so that either can continue them.
         let new = engine_game(
             game.start(),
@@ -251,20 +326,19 @@ impl Session {
             tc,
             "chess960 play (terminal)",
         );
-        Ok(Session {
+        let mut round = Round::new(game, Vec::new(), tc, players(human), Phase::Playing);
+        round.begin(false, None, time.now());
+        Session {
             store,
             saved: Saved::Not(Box::new(new), Vec::new()),
-            game,
+            round,
             human,
             level,
-            tc,
-            clocks: [initial; 2],
-            clock_history: Vec::new(),
             flipped: human == Color::Black,
-            player: Player::new(32),
-            turn_started: None,
+            opponent,
+            time,
             redraw: true,
-        })
+        }
     }
 
     /// An unfinished game from the database, exactly where it stopped (clocks included).
@@ -301,43 +375,48 @@ impl Session {
             .time_control
             .as_deref()
             .and_then(TimeControl::parse);
-        let initial = tc.map_or(Duration::ZERO, |t| Duration::from_millis(t.initial_ms));
-        let clock_history: Vec<[Duration; 2]> = stored
-            .moves
-            .iter()
-            .map(|rec| stored_clocks(rec, initial))
-            .collect();
-        let clocks = clock_history.last().copied().unwrap_or([initial; 2]);
+        let time = TimeSource::default();
+        let mut round = Round::stored(
+            game,
+            stored.moves,
+            None,
+            tc,
+            stored.game.clocks,
+            players(human),
+            false,
+        );
+        // The player is back: the clocks go on from where they stopped.
+        round.resume(time.now());
         Ok(Session {
             store,
             saved: Saved::As(GameId(id)),
-            game,
+            round,
             human,
             level,
-            tc,
-            clocks,
-            clock_history,
             flipped: human == Color::Black,
-            player: Player::new(32),
-            turn_started: None,
+            opponent: Box::new(Engine {
+                player: Player::new(32),
+                level,
+            }),
+            time,
             redraw: true,
         })
     }
 
     /// The game loop: the engine moves when it is its turn, the human is asked otherwise.
     fn play(&mut self, input: &mut dyn BufRead, out: &mut dyn Write) -> std::io::Result<()> {
+        let game = self.round.game();
         writeln!(
             out,
             "Chess960 start position {} ({}). You play {}; the engine plays at {}.{}",
-            self.game
-                .start_id()
+            game.start_id()
                 .map_or("-".to_string(), |i| i.get().to_string()),
-            self.game
-                .start_id()
+            game.start_id()
                 .map_or("?".to_string(), |i| i.back_rank().to_string()),
             self.human,
             level_text(self.level),
-            self.tc
+            self.round
+                .tc()
                 .map_or(String::new(), |t| format!(" Time control {}.", t.label())),
         )?;
         match self.saved {
@@ -347,7 +426,7 @@ impl Session {
                     "Saved as game {id} in {}. Type 'help' for the commands.",
                     self.store.describe()
                 )?;
-                if !self.game.moves().is_empty() {
+                if self.round.ply() > 0 {
                     writeln!(out, "Moves so far: {}", self.moves_text())?;
                 }
             }
@@ -358,15 +437,13 @@ impl Session {
             )?,
         }
         loop {
-            if let Some(outcome) = self.game.outcome() {
+            if let Some(f) = self.round.finish() {
+                let f = f.clone();
                 self.show(out)?;
-                return self.end(outcome, out);
+                return self.end(&f, out);
             }
-            if self.game.position().turn() != self.human {
-                if let Some(outcome) = self.engine_move(out)? {
-                    self.show(out)?;
-                    return self.end(outcome, out);
-                }
+            if self.round.turn() != self.human {
+                self.engine_move(out)?;
                 continue;
             }
             if std::mem::take(&mut self.redraw) {
@@ -374,28 +451,26 @@ impl Session {
             }
             write!(out, "{}> ", self.prompt())?;
             out.flush()?;
-            let started = *self.turn_started.get_or_insert_with(Instant::now);
             let mut line = String::new();
             if input.read_line(&mut line)? == 0 {
                 writeln!(out)?;
                 return self.leave(out);
             }
-            match self.command(line.trim(), started.elapsed(), out)? {
-                Step::Continue => {}
-                Step::Quit => return self.leave(out),
-                Step::Over(outcome) => return self.end(outcome, out),
+            // The time passed while the human thought: a flag may have fallen meanwhile.
+            self.judge(Command::Tick, out)?;
+            if self.round.finished() {
+                continue;
+            }
+            if let Step::Quit = self.command(line.trim(), out)? {
+                return self.leave(out);
             }
         }
     }
 
     /// Handles one line typed by the human.
-    fn command(
-        &mut self,
-        text: &str,
-        used: Duration,
-        out: &mut dyn Write,
-    ) -> std::io::Result<Step> {
-        match text.to_ascii_lowercase().as_str() {
+    fn command(&mut self, text: &str, out: &mut dyn Write) -> std::io::Result<Step> {
+        let me = self.human;
+        let command = match text.to_ascii_lowercase().as_str() {
             "" => return Ok(Step::Continue),
             "help" | "?" => {
                 out.write_all(HELP.as_bytes())?;
@@ -408,7 +483,7 @@ impl Session {
                 return Ok(Step::Continue);
             }
             "moves" => {
-                let pos = self.game.position();
+                let pos = self.round.game().position();
                 let list: Vec<String> = pos.legal_moves().iter().map(|&m| pos.san(m)).collect();
                 writeln!(out, "Legal moves: {}", list.join(" "))?;
                 return Ok(Step::Continue);
@@ -420,207 +495,178 @@ impl Session {
                 }
                 return Ok(Step::Continue);
             }
-            "undo" | "takeback" => {
-                self.undo(out)?;
-                return Ok(Step::Continue);
-            }
-            "resign" => {
-                let outcome = Outcome::Win {
-                    winner: !self.human,
-                    reason: Termination::Resignation,
-                };
-                return Ok(Step::Over(outcome));
-            }
-            "draw" => return self.draw(out),
-            _ => {}
-        }
-        // A move: the clock ran while the human thought.
-        let side = self.human as usize;
-        if self.tc.is_some() && used >= self.clocks[side] {
-            self.clocks[side] = Duration::ZERO;
-            return Ok(Step::Over(self.flag(self.human)));
-        }
-        let pos = *self.game.position();
-        let m = match pos.parse_typed_move(text) {
-            Ok(m) => m,
-            Err(e) => {
-                writeln!(
-                    out,
-                    "{e}. Type 'help' for the commands, 'moves' for the legal moves."
-                )?;
-                return Ok(Step::Continue);
-            }
+            "undo" | "takeback" => Command::TakeBack(me),
+            "resign" => Command::Resign(me),
+            "abort" => Command::Abort,
+            "draw" if self.round.draw_claim().is_some() => Command::ClaimDraw,
+            "draw" => match self.opponent.answer_draw(&self.round) {
+                Ok(()) => Command::AgreeDraw,
+                Err(why) => {
+                    writeln!(out, "The engine declines: {why}.")?;
+                    return Ok(Step::Continue);
+                }
+            },
+            _ => Command::Move {
+                by: me,
+                mv: MoveInput::Typed(text.to_string()),
+            },
         };
-        let before = self.clocks;
-        if let Some(tc) = self.tc {
-            self.clocks[side] = self.clocks[side] - used + Duration::from_millis(tc.increment_ms);
-        }
-        match self.record(m) {
-            Ok(()) => {
-                self.turn_started = None;
-                self.redraw = true;
+        let plies = self.round.ply();
+        if let Some(events) = self.judge(command, out)? {
+            for e in &events {
+                if let Event::TookBack { keep } = e {
+                    writeln!(out, "Took back {} half-move(s).", plies - keep)?;
+                }
             }
-            Err(e) => {
-                self.clocks = before;
-                writeln!(out, "Cannot save the move, so it was not played: {e}")?;
-            }
+            self.redraw = true;
         }
         Ok(Step::Continue)
     }
 
-    /// Plays a move and saves it; the move is played only once the store has it.
-    fn record(&mut self, m: Move) -> Result<(), String> {
-        let pos = *self.game.position();
-        let clocks = self.tc.map(|_| Clocks {
-            white_ms: self.clocks[Color::White as usize].as_millis() as u64,
-            black_ms: self.clocks[Color::Black as usize].as_millis() as u64,
-        });
-        let rec = MoveRecord::of(&pos, m, clocks, now_ms());
-        let ply = self.game.moves().len() as u32;
+    /// Asks the referee to judge `command` now; stores what it decided, then applies it. A
+    /// refusal is told (`None`), and so is a failure to store (nothing is applied then).
+    fn judge(
+        &mut self,
+        command: Command,
+        out: &mut dyn Write,
+    ) -> std::io::Result<Option<Vec<Event>>> {
+        let now = self.time.now();
+        let events = match self.round.decide(&command, now) {
+            Ok(events) => events,
+            Err(e) => {
+                match (&command, e) {
+                    (Command::Move { .. }, RoundError::IllegalMove(why)) => writeln!(
+                        out,
+                        "{why}. Type 'help' for the commands, 'moves' for the legal moves."
+                    )?,
+                    (Command::TakeBack(_), RoundError::NothingToTakeBack) => {
+                        writeln!(out, "Nothing to take back.")?
+                    }
+                    (_, e) => writeln!(out, "{}.", capitalized(&e.to_string()))?,
+                }
+                return Ok(None);
+            }
+        };
+        if let Err(e) = self.store_events(&events) {
+            let what = match command {
+                Command::Move { .. } => "Cannot save the move, so it was not played",
+                Command::TakeBack(_) => "Cannot take back",
+                _ => "Cannot save the game",
+            };
+            writeln!(out, "{what}: {e}")?;
+            return Ok(None);
+        }
+        self.round.commit(&events, now);
+        Ok(Some(events))
+    }
+
+    /// Writes what `events` change: a move (held back until the human's first move), the
+    /// end, a takeback.
+    fn store_events(&mut self, events: &[Event]) -> Result<(), String> {
+        let mut ply = self.round.ply() as u32;
+        for e in events {
+            match e {
+                Event::Moved { record, .. } => {
+                    let mover =
+                        chess960_round::mover(self.round.game().start().turn(), ply as usize);
+                    self.record(record.clone(), ply, mover)?;
+                    ply += 1;
+                }
+                Event::TookBack { keep } => {
+                    // The human has moved, so the game is saved.
+                    if let Saved::As(id) = self.saved {
+                        self.store
+                            .truncate_moves(id, *keep as u32)
+                            .map_err(|e| e.to_string())?;
+                    }
+                }
+                // The end is saved by `end`, with what it prints.
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Saves a move of `mover` at half-move `ply`.
+    fn record(&mut self, rec: MoveRecord, ply: u32, mover: Color) -> Result<(), String> {
         match &mut self.saved {
             Saved::As(id) => self
                 .store
                 .append_move(*id, ply, &rec)
-                .map_err(|e| e.to_string())?,
-            Saved::Not(_, moves) if pos.turn() != self.human => moves.push(rec),
+                .map_err(|e| e.to_string()),
+            Saved::Not(_, moves) if mover != self.human => {
+                moves.push(rec);
+                Ok(())
+            }
             Saved::Not(new, moves) => {
                 moves.push(rec);
                 let (id, _key) = self
                     .store
                     .create_game_with_moves(new, moves, &chess960_store::Seats::NONE)
-                    .map_err(|e| e.to_string())?;
+                    .map_err(|e| {
+                        moves.pop();
+                        e.to_string()
+                    })?;
                 self.saved = Saved::As(id);
+                Ok(())
             }
         }
-        self.game.play(m).map_err(|e| e.to_string())?;
-        self.clock_history.push(self.clocks);
-        Ok(())
     }
 
-    /// The engine's turn. Returns the outcome if the engine lost on time.
-    fn engine_move(&mut self, out: &mut dyn Write) -> std::io::Result<Option<Outcome>> {
+    /// The engine's turn: it thinks, then its move is judged like any other (its flag may
+    /// have fallen meanwhile).
+    fn engine_move(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
         let side = !self.human;
         writeln!(out, "{ENGINE_NAME} is thinking...")?;
         out.flush()?;
-        let stop = AtomicBool::new(false);
-        let clock = self.tc.map(|tc| PlayClock {
-            remaining: self.clocks[side as usize],
-            increment: Duration::from_millis(tc.increment_ms),
-        });
-        let started = Instant::now();
-        let chosen = self.player.choose_move(
-            self.game.start(),
-            self.game.moves(),
-            self.level,
-            clock,
-            &stop,
-            |_| {},
-        );
-        let used = started.elapsed();
-        if let Some(tc) = self.tc {
-            if used >= self.clocks[side as usize] {
-                self.clocks[side as usize] = Duration::ZERO;
-                return Ok(Some(self.flag(side)));
-            }
-            self.clocks[side as usize] =
-                self.clocks[side as usize] - used + Duration::from_millis(tc.increment_ms);
+        let clock = self
+            .round
+            .tc()
+            .zip(self.round.clocks_at(self.time.now()))
+            .map(|(tc, c)| PlayClock {
+                remaining: Duration::from_millis(match side {
+                    Color::White => c.white_ms,
+                    Color::Black => c.black_ms,
+                }),
+                increment: Duration::from_millis(tc.increment_ms),
+            });
+        let chosen = self.opponent.choose(&self.round, clock);
+        self.judge(Command::Tick, out)?;
+        if self.round.finished() {
+            return Ok(());
         }
-        let Some(chosen) = chosen else {
-            // No legal move: the game's outcome says why.
-            return Ok(None);
-        };
-        let pos = *self.game.position();
-        let number = move_number(&pos);
-        let san = pos.san(chosen.mv);
-        if let Err(e) = self.record(chosen.mv) {
-            // The store failed: nothing more can be saved, so stop rather than play on.
-            return Err(std::io::Error::other(e));
-        }
-        self.redraw = true;
-        writeln!(
-            out,
-            "{ENGINE_NAME} plays {number}{san} ({})",
-            score_text(chosen.score.for_white(side))
-        )?;
-        Ok(None)
-    }
-
-    /// Who wins when `side`'s flag falls: the other side, unless it cannot mate (a draw).
-    fn flag(&self, side: Color) -> Outcome {
-        Outcome::on_time(side, self.game.position())
-    }
-
-    /// `undo`: the human's last move and the engine's reply.
-    fn undo(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
-        let plies = self.game.moves().len();
-        let last_human = (0..plies)
-            .rev()
-            .find(|&i| self.game.positions()[i].turn() == self.human);
-        let Some(keep) = last_human else {
-            writeln!(out, "Nothing to take back.")?;
+        let Some((mv, score)) = chosen else {
+            // No legal move: the game's outcome says why (the loop ends it).
             return Ok(());
         };
-        // The human has moved, so the game is saved.
-        if let Saved::As(id) = self.saved {
-            if let Err(e) = self.store.truncate_moves(id, keep as u32) {
-                writeln!(out, "Cannot take back: {e}")?;
-                return Ok(());
-            }
+        let pos = *self.round.game().position();
+        let number = move_number(&pos);
+        let san = pos.san(mv);
+        let command = Command::Move {
+            by: side,
+            mv: MoveInput::Chosen(mv),
+        };
+        if self.judge(command, out)?.is_none() {
+            // The store failed: nothing more can be saved, so stop rather than play on.
+            return Err(std::io::Error::other(
+                "the engine's move could not be saved",
+            ));
         }
-        while self.game.moves().len() > keep {
-            self.game.undo();
-            self.clock_history.pop();
-        }
-        let initial = self
-            .tc
-            .map_or(Duration::ZERO, |t| Duration::from_millis(t.initial_ms));
-        self.clocks = self.clock_history.last().copied().unwrap_or([initial; 2]);
-        // The clocks are back where they were when that move was made; the turn starts afresh.
-        self.turn_started = None;
         self.redraw = true;
-        writeln!(out, "Took back {} half-move(s).", plies - keep)?;
-        Ok(())
-    }
-
-    /// `draw`: claim when a claim is valid, else offer; the engine answers as
-    /// [`accepts_draw`] says.
-    fn draw(&mut self, out: &mut dyn Write) -> std::io::Result<Step> {
-        if let Ok(outcome) = self.game.clone().claim_draw() {
-            return Ok(Step::Over(outcome));
+        match score {
+            Some(s) => writeln!(out, "{ENGINE_NAME} plays {number}{san} ({})", score_text(s)),
+            None => writeln!(out, "{ENGINE_NAME} plays {number}{san}"),
         }
-        let pos = *self.game.position();
-        // Declined at once when no evaluation could make the engine accept.
-        if let Some(why) = draw_decline(None, pos.fullmoves()) {
-            writeln!(out, "The engine declines: {why}.")?;
-            return Ok(Step::Continue);
-        }
-        let stop = AtomicBool::new(false);
-        let analysis = self.player.analyse(
-            self.game.start(),
-            self.game.moves(),
-            AnalysisLimit::Movetime(DRAW_OFFER_THINK),
-            &stop,
-            |_| {},
-        );
-        match draw_decline(Some(analysis.score), pos.fullmoves()) {
-            None => {
-                return Ok(Step::Over(Outcome::Draw {
-                    reason: Termination::Agreement,
-                }))
-            }
-            Some(why) => writeln!(out, "The engine declines: {why}.")?,
-        }
-        Ok(Step::Continue)
     }
 
     /// Saves the result and says it.
-    fn end(&mut self, outcome: Outcome, out: &mut dyn Write) -> std::io::Result<()> {
-        if self.game.outcome().is_none() {
-            // Resignation, agreement, time: the game does not know yet.
-            let _ = self.game.finish(outcome);
+    fn end(&mut self, finish: &Finish, out: &mut dyn Write) -> std::io::Result<()> {
+        writeln!(out, "Game over: {}.", finish_text(finish))?;
+        if finish.is_aborted() {
+            if let Saved::Not(..) = self.saved {
+                return writeln!(out, "Nothing was saved: you had not moved.");
+            }
         }
-        let finish = Finish::of(outcome);
-        writeln!(out, "Game over: {outcome}.")?;
         // A game over before the human's first move (resigned at once, or the engine mated
         // from a set-up position) is a result too: it is saved with it.
         let saved = match &self.saved {
@@ -630,7 +676,7 @@ impl Session {
                 .create_game_with_moves(new, moves, &chess960_store::Seats::NONE)
                 .map(|(id, _key)| id),
         }
-        .and_then(|id| self.store.finish_game(id, &finish).map(|()| id));
+        .and_then(|id| self.store.finish_game(id, finish).map(|()| id));
         match saved {
             Ok(id) => {
                 self.saved = Saved::As(id);
@@ -670,8 +716,9 @@ impl Session {
 
     /// The moves played, numbered: `1. e4 e5 2. Nf3`.
     fn moves_text(&self) -> String {
+        let game = self.round.game();
         let mut text = String::new();
-        for (pos, &m) in self.game.positions().iter().zip(self.game.moves()) {
+        for (pos, &m) in game.positions().iter().zip(game.moves()) {
             if !text.is_empty() {
                 text.push(' ');
             }
@@ -684,7 +731,7 @@ impl Session {
     }
 
     fn prompt(&self) -> String {
-        let pos = self.game.position();
+        let pos = self.round.game().position();
         format!(
             "{}{}",
             move_number(pos),
@@ -694,37 +741,56 @@ impl Session {
 
     /// The board, the last move and the clocks.
     fn show(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        let game = self.round.game();
         writeln!(out)?;
-        out.write_all(
-            self.game
-                .position()
-                .board()
-                .to_unicode(self.flipped)
-                .as_bytes(),
-        )?;
-        if let (Some(&m), Some(before)) = (
-            self.game.moves().last(),
-            self.game.positions().iter().rev().nth(1),
-        ) {
+        out.write_all(game.position().board().to_unicode(self.flipped).as_bytes())?;
+        if let (Some(&m), Some(before)) =
+            (game.moves().last(), game.positions().iter().rev().nth(1))
+        {
             writeln!(out, "Last move: {}{}", move_number(before), before.san(m))?;
         }
-        if self.tc.is_some() {
+        if let Some(c) = self.round.clocks_at(self.time.now()) {
             writeln!(
                 out,
                 "Clocks: White {}  Black {}",
-                clock_text(self.clocks[Color::White as usize]),
-                clock_text(self.clocks[Color::Black as usize])
+                clock_text(Duration::from_millis(c.white_ms)),
+                clock_text(Duration::from_millis(c.black_ms))
             )?;
         }
         Ok(())
     }
 }
 
+/// The end of a game in words, as the rules' outcome reads: `0-1 (black wins by resignation)`,
+/// `1/2-1/2 (draw by agreement)`, `aborted (no result)`.
+fn finish_text(f: &Finish) -> String {
+    use chess960_core::{GameResult, Termination};
+    // The store says "draw agreed"; the outcome's words are "draw by agreement".
+    let reason = if f.reason == chess960_store::reason_text(Termination::Agreement) {
+        Termination::Agreement.describe()
+    } else {
+        f.reason.as_str()
+    };
+    match f.result {
+        GameResult::WhiteWins => format!("{} (white wins by {reason})", f.result),
+        GameResult::BlackWins => format!("{} (black wins by {reason})", f.result),
+        GameResult::Draw => format!("{} (draw by {reason})", f.result),
+        GameResult::Unknown if f.is_aborted() => "aborted (no result)".to_string(),
+        GameResult::Unknown => format!("{} ({reason})", f.result),
+    }
+}
+
+/// `text` with its first letter in capitals.
+fn capitalized(text: &str) -> String {
+    let mut c = text.chars();
+    c.next()
+        .map_or(String::new(), |f| f.to_uppercase().chain(c).collect())
+}
+
 /// What the loop does after a command.
 enum Step {
     Continue,
     Quit,
-    Over(Outcome),
 }
 
 const HELP: &str = "\
@@ -734,6 +800,7 @@ onto its rook, b1a1, or to its destination when it moves two or more files, e1g1
   undo     take back your last move and the engine's reply
   draw     claim a draw (threefold repetition, fifty moves) or offer one
   resign   resign the game
+  abort    end the game without a result, before both sides have moved
   pgn      print the game so far as PGN
   flip     turn the board around
   quit     stop; the game stays saved, unfinished (chess960 play --resume ID)
@@ -772,15 +839,9 @@ fn score_text(score: Score) -> String {
     }
 }
 
-/// The clocks stored with a move, or the initial clocks if none were stored.
-fn stored_clocks(rec: &MoveRecord, initial: Duration) -> [Duration; 2] {
-    rec.clocks.map_or([initial; 2], |c| {
-        [
-            Duration::from_millis(c.white_ms),
-            Duration::from_millis(c.black_ms),
-        ]
-    })
-}
+#[cfg(test)]
+#[path = "play_one_referee.rs"]
+mod one_referee;
 
 #[cfg(test)]
 mod tests {

@@ -154,6 +154,7 @@ pub fn main(args: &ServeArgs) -> ExitCode {
         capacity,
         access,
         advertise: args.advertise.clone(),
+        time: Default::default(),
         connections: chess960_server::ConnLimits {
             head_timeout: std::time::Duration::from_secs(args.head_timeout.into()),
             idle_timeout: std::time::Duration::from_secs(args.idle_timeout.into()),

@@ -49,7 +49,7 @@ pub struct LobbyEntry {
 impl Live {
     /// The game as a line of the lobby: a challenge listed by its creator, who is here.
     pub fn lobby_entry(&self, now: Instant) -> Option<LobbyEntry> {
-        if !self.listed || self.phase != Phase::Open || self.finished() || self.deleted {
+        if !self.listed || self.round.phase() != Phase::Open || self.finished() || self.deleted {
             return None;
         }
         let creator = self.sides.open_seat().map(|open| !open)?;
@@ -69,7 +69,7 @@ impl Live {
                     .start_id
                     .and_then(|n| chess960_core::StartId::new(n.into()).ok())
                     .map(|id| id.back_rank().to_string()),
-                time_control: self.tc,
+                time_control: self.round.tc(),
                 created_ms: self.created_ms,
             })
     }

@@ -3,22 +3,15 @@
 //! the game, with the win or a draw (`POST …/force`), as lichess offers "force resignation" and
 //! "force draw". The clocks keep running meanwhile, as over the board.
 
-use super::{over, waiting, Actor, Answer, GameHandle};
+use super::{Actor, Answer, GameHandle};
 use crate::game::{GameView, Live};
 use crate::game_error::{GameError, GameResult};
-use chess960_core::{Color, Outcome, Termination};
-use chess960_store::Finish;
+use chess960_core::Color;
+use chess960_round::Command;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// What a player claims of an opponent who stayed away.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ForceResult {
-    /// The opponent loses (by abandonment).
-    Win,
-    /// The game is drawn.
-    Draw,
-}
+pub use chess960_round::ForceResult;
 
 impl GameHandle {
     /// A WebSocket client connected: with a seat, a paused game resumes; without one, the
@@ -34,20 +27,22 @@ impl GameHandle {
         let color = g.sides.seat_of(who.seat, g.id.0).ok();
         if let Some(c) = color {
             g.client = who.client;
-            let returned = g.presence.connect(c, Instant::now());
-            let resumed = g.paused && self.resume(&mut g);
+            let now = g.now();
+            let returned = g.presence.connect(c, now);
+            let resumed = g.paused() && self.resume(&mut g);
             if resumed || (returned && (g.presence_counts() || g.listed)) {
                 self.changed(&mut g);
             }
         }
-        Ok((super::socket_view(&g, color, protocol), color))
+        Ok((super::socket_view(&g, color, protocol, g.now()), color))
     }
 
     /// The WebSocket client of `color`'s seat went away. When it was the player's last, the
     /// others are told (the opponent sees the countdown to a claim).
     pub async fn client_left(&self, color: Color) {
         let mut g = self.lock().await;
-        if g.presence.disconnect(color, Instant::now()) && (g.presence_counts() || g.listed) {
+        let now = g.now();
+        if g.presence.disconnect(color, now) && (g.presence_counts() || g.listed) {
             self.changed(&mut g);
         }
     }
@@ -60,18 +55,14 @@ impl GameHandle {
         claim: ForceResult,
     ) -> GameResult<Answer> {
         let (mut g, color) = self.seated(who).await?;
-        over(&g)?;
-        waiting(&g)?;
-        check_away(&g, !color, Instant::now())?;
-        let reason = Termination::Abandonment;
-        let f = Finish::of(match claim {
-            ForceResult::Win => Outcome::Win {
-                winner: color,
-                reason,
-            },
-            ForceResult::Draw => Outcome::Draw { reason },
-        });
-        self.finish(&mut g, f).await?;
+        let command = Command::Forfeit {
+            absent: !color,
+            claim,
+        };
+        // The referee's checks (a game over, or not begun) come first.
+        g.round.decide(&command, g.now())?;
+        check_away(&g, !color, g.now())?;
+        self.judged(&mut g, command).await?;
         Ok(who.answer(&g))
     }
 }

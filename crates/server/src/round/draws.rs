@@ -2,25 +2,18 @@
 //! which answers by its evaluation; and an offer to a person, which stands until they accept or
 //! decline it or make a move (FIDE 9.1.2: a move declines it; the offerer's own move keeps it).
 
-use super::{over, waiting, Actor, Answer, GameHandle};
-use crate::game::Live;
-use crate::game_error::{GameError, GameResult};
+use super::{Actor, Answer, GameHandle};
+use crate::game_error::GameResult;
 use crate::pool::Urgency;
-use chess960_core::{Outcome, Termination};
 use chess960_engine::player::{draw_decline, AnalysisLimit, DRAW_OFFER_THINK};
-use chess960_store::Finish;
+use chess960_round::Command;
 use std::sync::Arc;
 
 impl GameHandle {
     /// `POST /draw` with `claim`.
     pub async fn claim_draw(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<Answer> {
         let (mut g, _) = self.seated(who).await?;
-        over(&g)?;
-        let Some(t) = g.draw_claim() else {
-            return Err(GameError::NoDrawToClaim);
-        };
-        self.finish(&mut g, Finish::of(Outcome::Draw { reason: t }))
-            .await?;
+        self.judged(&mut g, Command::ClaimDraw).await?;
         Ok(who.answer(&g))
     }
 
@@ -30,25 +23,26 @@ impl GameHandle {
     pub async fn offer_draw(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<Answer> {
         let (pos, history, generation) = {
             let (mut g, color) = self.seated(who).await?;
-            over(&g)?;
-            waiting(&g)?;
             if g.sides.engine(!color).is_none() {
                 // At one device, both players are there to agree.
-                if g.draw_offer == Some(!color) || g.sides.hotseat() {
-                    self.agree_draw(&mut g).await?;
-                } else if g.draw_offer != Some(color) {
-                    g.draw_offer = Some(color);
-                    self.changed(&mut g);
-                }
+                let command = if g.sides.hotseat() {
+                    Command::AgreeDraw
+                } else {
+                    Command::OfferDraw(color)
+                };
+                self.judged(&mut g, command).await?;
                 return Ok(who.answer(&g));
             }
+            // The referee's checks (a game over, or not begun) before the engine thinks.
+            g.round.decide(&Command::OfferDraw(color), g.now())?;
             // Declined at once when no evaluation could make the engine accept.
-            if let Some(why) = draw_decline(None, g.game.position().fullmoves()) {
+            if let Some(why) = draw_decline(None, g.round.game().position().fullmoves()) {
                 return Ok(who
                     .answer(&g)
                     .with_draw_offer("declined", Some(why.to_string())));
             }
-            (*g.game.start(), g.game.moves().to_vec(), g.generation)
+            let game = g.round.game();
+            (*game.start(), game.moves().to_vec(), g.generation)
         };
         // Evaluate without holding the game, so that clocks and the engine's own search go
         // on meanwhile. A short, bounded search: it goes before the client's other searches.
@@ -60,19 +54,16 @@ impl GameHandle {
             .await?;
         let mut g = self.lock().await;
         self.settle(&mut g).await?;
-        over(&g)?;
+        super::over(&g)?;
         let decline = if g.generation == generation {
-            draw_decline(Some(analysis.score), g.game.position().fullmoves())
+            draw_decline(Some(analysis.score), g.round.game().position().fullmoves())
                 .map(|why| why.to_string())
         } else {
             Some("the position changed while the engine considered the offer".to_string())
         };
         let accept = decline.is_none();
         if accept {
-            let f = Finish::of(Outcome::Draw {
-                reason: Termination::Agreement,
-            });
-            self.finish(&mut g, f).await?;
+            self.judged(&mut g, Command::AgreeDraw).await?;
         }
         let offer = if accept { "accepted" } else { "declined" };
         Ok(who.answer(&g).with_draw_offer(offer, decline))
@@ -85,24 +76,8 @@ impl GameHandle {
         accept: bool,
     ) -> GameResult<Answer> {
         let (mut g, color) = self.seated(who).await?;
-        over(&g)?;
-        if g.draw_offer != Some(!color) {
-            return Err(GameError::NoOffer { what: "draw offer" });
-        }
-        if accept {
-            self.agree_draw(&mut g).await?;
-        } else {
-            g.draw_offer = None;
-            self.changed(&mut g);
-        }
+        self.judged(&mut g, Command::AnswerDraw { by: color, accept })
+            .await?;
         Ok(who.answer(&g))
-    }
-
-    /// Ends the game drawn by agreement.
-    async fn agree_draw(&self, g: &mut Live) -> GameResult<()> {
-        let f = Finish::of(Outcome::Draw {
-            reason: Termination::Agreement,
-        });
-        self.finish(g, f).await
     }
 }

@@ -1,36 +1,24 @@
 //! The ends a player asks for: resigning, aborting before both sides have moved, and deleting
 //! the game from the database.
 
-use super::{blocking, over, waiting, Actor, Answer, GameHandle};
+use super::{blocking, Actor, Answer, GameHandle};
 use crate::game_error::{GameError, GameResult};
-use chess960_core::{Outcome, Termination};
-use chess960_store::Finish;
+use chess960_round::Command;
 use std::sync::Arc;
-use std::time::Instant;
 
 impl GameHandle {
     /// `POST /resign`: the actor's colour loses.
     pub async fn resign(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<Answer> {
         let (mut g, color) = self.seated(who).await?;
-        over(&g)?;
-        waiting(&g)?;
-        let f = Finish::of(Outcome::Win {
-            winner: !color,
-            reason: Termination::Resignation,
-        });
-        self.finish(&mut g, f).await?;
+        self.judged(&mut g, Command::Resign(color)).await?;
         Ok(who.answer(&g))
     }
 
     /// `POST /abort`: ends a game before both sides have moved, with no result (see
-    /// [`Finish::aborted`]); also withdraws a challenge nobody has taken yet.
+    /// [`chess960_store::Finish::aborted`]); also withdraws a challenge nobody has taken yet.
     pub async fn abort(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<Answer> {
         let (mut g, _) = self.seated(who).await?;
-        over(&g)?;
-        if !g.abortable() {
-            return Err(GameError::NotAbortable);
-        }
-        self.finish(&mut g, Finish::aborted()).await?;
+        self.judged(&mut g, Command::Abort).await?;
         Ok(who.answer(&g))
     }
 
@@ -63,10 +51,9 @@ impl GameHandle {
         if g.listed {
             self.ctx.lobby.update(g.key.as_str(), None);
         }
-        g.stop_clock(Instant::now());
+        let now = g.now();
+        g.round.halt(now);
         g.stop_engine();
-        g.premove = None;
-        g.abandon_at = None;
         g.generation += 1;
         self.events.deleted(g.key.as_str());
         self.wake.notify_one();

@@ -40,12 +40,12 @@ impl GameHandle {
             return;
         }
         let generation = g.generation;
-        let start = *g.game.start();
-        let moves: Vec<Move> = g.game.moves().to_vec();
-        let root = *g.game.position();
+        let start = *g.round.game().start();
+        let moves: Vec<Move> = g.round.game().moves().to_vec();
+        let root = *g.round.game().position();
         // The engine's clock runs while its search waits for a worker: the search gets what
         // is left when it starts.
-        let clock = match (g.tc, g.clocks_at(Instant::now())) {
+        let clock = match (g.round.tc(), g.round.clocks_at(g.now())) {
             (Some(tc), Some(c)) => Some(PlayClock {
                 remaining: Duration::from_millis(match g.turn() {
                     Color::White => c.white_ms,
@@ -101,12 +101,11 @@ impl GameHandle {
             if g.finished() {
                 return; // the engine's flag fell while it thought
             }
-            if let Err(e) = handle.play(&mut g, chosen.mv).await {
+            let color = g.turn();
+            if let Err(e) = handle.engine_played(&mut g, color, chosen.mv).await {
                 tracing::error!("game {}: cannot store the engine's move: {e}", g.key);
                 handle.changed(&mut g);
-                return;
             }
-            handle.play_premove(&mut g).await;
         });
     }
 
@@ -131,7 +130,10 @@ impl GameHandle {
                     plies: g.ply(),
                 });
             }
-            (*g.game.start(), g.game.moves()[..ply as usize].to_vec())
+            (
+                *g.round.game().start(),
+                g.round.game().moves()[..ply as usize].to_vec(),
+            )
         };
         self.ask_engine(who, Urgency::Normal, move |player, stop| {
             let a = player.analyse(&start, &moves, limit, stop, |_| {});

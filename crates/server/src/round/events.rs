@@ -259,11 +259,11 @@ impl Events {
         // A premove taken by the move (played, or dropped) is told first.
         self.premove_of(g);
         let mut after = g.now_view(now);
-        let to_move = g.game.position().turn();
+        let to_move = g.turn();
         let send = |after: &NowView, to: Audience| {
             let event = Event::Move {
                 version: g.version,
-                ply: g.records.len(),
+                ply: g.round.records().len(),
                 mv: &mv,
                 now: after,
             };
@@ -307,8 +307,8 @@ impl Events {
         let mut told = self.told_premove.lock().unwrap_or_else(|e| e.into_inner());
         for color in Color::ALL {
             let now = g
-                .premove
-                .as_ref()
+                .round
+                .premove()
                 .filter(|p| p.color == color)
                 .map(|p| p.text.as_str());
             let slot = &mut told[color.index()];

@@ -2,14 +2,13 @@
 //! seat, with a token of their own; anyone later can only watch.
 
 use super::{blocking, over, Actor, GameHandle};
-use crate::game::{GameView, Phase};
+use crate::game::GameView;
 use crate::game_error::{GameError, GameResult};
 use crate::seat::{self, Seat};
 use crate::sides::Side;
 use chess960_core::Color;
 use chess960_store::StoreError;
 use std::sync::Arc;
-use std::time::Instant;
 
 impl GameHandle {
     /// `POST /join`: the open seat goes to `who`, who plays under `name`; the game begins. The
@@ -42,10 +41,10 @@ impl GameHandle {
             Color::Black => g.meta.black = name,
         }
         g.client = who.client;
-        g.phase = Phase::Playing;
+        g.round.seat_taken();
         self.begin(&mut g, None);
         self.changed(&mut g);
-        let mut v = g.view(Instant::now());
+        let mut v = g.view(g.now());
         v.seat_token = Some(token);
         v.seat_color = Some(color.into());
         Ok(v)

@@ -39,6 +39,9 @@ use crate::game_error::{GameError, GameResult};
 use crate::pool::{SearchPool, Ticket};
 use chess960_core::{Color, Move, Position};
 use chess960_engine::player::Score;
+use chess960_round::{Command, Event};
+use chess960_store::explorer::IndexStep;
+use chess960_store::MoveRecord;
 use chess960_store::{Finish, GameStore};
 use events::Events;
 use serde::Serialize;
@@ -61,6 +64,8 @@ pub struct Ctx {
     /// This process among several servers of one database (`cluster/`), once it has joined
     /// them; never set over a database only one process uses.
     pub cluster: std::sync::OnceLock<Arc<crate::cluster::Node>>,
+    /// Where the games' clocks read the time.
+    pub time: chess960_round::now::TimeSource,
 }
 
 impl Ctx {
@@ -101,7 +106,7 @@ impl Actor<'_> {
     /// The answer to this actor's action on `g`, as it stands now.
     fn answer(&self, g: &Live) -> Answer {
         match self.reply {
-            Reply::View => Answer::View(Box::new(g.view(Instant::now()))),
+            Reply::View => Answer::View(Box::new(g.view(g.now()))),
             Reply::Ack => Answer::Ack(Ack {
                 version: g.version,
                 premove: None,
@@ -251,7 +256,7 @@ pub(crate) fn pv_san(pos: &Position, pv: &[Move]) -> Vec<String> {
 /// The address whose challenge `g` is, if it is one still waiting for its second player.
 /// Only its creator holds a seat then, so the last client to act is the creator.
 fn open_challenge(g: &Live) -> Option<IpAddr> {
-    (g.phase == Phase::Open && !g.finished() && !g.deleted).then_some(g.client)
+    (g.round.phase() == Phase::Open && !g.finished() && !g.deleted).then_some(g.client)
 }
 
 /// Cancels a search when the request waiting for it goes away (the client disconnected).
@@ -267,9 +272,11 @@ impl GameHandle {
     /// A handle for `live`, with its timer running (and the deadline of the player's first
     /// move, if the game waits for it: see [`Live::rearm_abandon`]).
     pub fn new(ctx: Arc<Ctx>, mut live: Live) -> Arc<GameHandle> {
-        live.abandon_after = ctx.abandon_after;
         live.away_after = ctx.away_after;
-        live.rearm_abandon(Instant::now());
+        live.time = ctx.time.clone();
+        live.round.set_abandon_after(ctx.abandon_after);
+        let now = live.now();
+        live.round.rearm_abandon(now);
         let mut events = Events::new(64, live.version);
         if let Some(node) = ctx.node() {
             events = events.published(Arc::clone(node), live.key.to_string());
@@ -360,7 +367,7 @@ impl GameHandle {
         self.state
             .try_lock()
             .ok()
-            .and_then(|g| g.now_playing(Instant::now()))
+            .and_then(|g| g.now_playing(g.now()))
     }
 
     /// Wakes the timer (at shutdown, so that it ends).
@@ -372,7 +379,7 @@ impl GameHandle {
     pub async fn view(self: &Arc<Self>) -> GameResult<GameView> {
         let mut g = self.lock().await;
         self.settle(&mut g).await?;
-        Ok(g.view(Instant::now()))
+        Ok(g.view(g.now()))
     }
 
     /// The game view now for a reader who may hold a seat: a player's reading counts as being
@@ -387,14 +394,15 @@ impl GameHandle {
         let mut g = self.lock().await;
         let seat = g.sides.seat_of(who.seat, g.id.0).ok();
         if let Some(c) = seat {
-            g.presence.seen(c, Instant::now());
+            let now = g.now();
+            g.presence.seen(c, now);
         }
         self.settle(&mut g).await?;
         let protocol = match who.reply {
             Reply::View => events::Protocol::V1,
             Reply::Ack => events::Protocol::V2,
         };
-        Ok((socket_view(&g, seat, protocol), seat))
+        Ok((socket_view(&g, seat, protocol, g.now()), seat))
     }
 
     /// The game view now for a socket of `protocol` whose client plays `seat`: in protocol 2
@@ -406,12 +414,15 @@ impl GameHandle {
     ) -> GameResult<GameView> {
         let mut g = self.lock().await;
         self.settle(&mut g).await?;
-        Ok(socket_view(&g, seat, protocol))
+        Ok(socket_view(&g, seat, protocol, g.now()))
     }
 
     /// Locks the game for an action of `who`: their seat is checked (the colour it plays is
     /// returned), the flag too, and the engine's searches will be queued in their name.
-    async fn seated(&self, who: &Actor<'_>) -> GameResult<(MutexGuard<'_, Live>, Color)> {
+    async fn seated(
+        self: &Arc<Self>,
+        who: &Actor<'_>,
+    ) -> GameResult<(MutexGuard<'_, Live>, Color)> {
         let mut g = self.lock().await;
         if self.is_gone() {
             return Err(crate::cluster::Node::moved(g.key.as_str()));
@@ -426,7 +437,8 @@ impl GameHandle {
                 .unwrap_or(g.turn());
         }
         g.client = who.client;
-        g.presence.seen(color, Instant::now());
+        let now = g.now();
+        g.presence.seen(color, now);
         self.settle(&mut g).await?;
         Ok((g, color))
     }
@@ -436,7 +448,7 @@ impl GameHandle {
     fn changed(&self, g: &mut Live) {
         g.bump();
         self.note_challenge(g);
-        let now = Instant::now();
+        let now = g.now();
         self.events.state(g, now);
         self.after_change(g, now);
     }
@@ -446,7 +458,7 @@ impl GameHandle {
     fn moved(&self, g: &mut Live) {
         g.bump();
         self.note_challenge(g);
-        let now = Instant::now();
+        let now = g.now();
         self.events.moved(g, now);
         self.after_change(g, now);
     }
@@ -454,7 +466,7 @@ impl GameHandle {
     /// Counts a change of a premove alone: protocol 2 tells only its player.
     fn premove_changed(&self, g: &mut Live) {
         g.bump();
-        let now = Instant::now();
+        let now = g.now();
         self.events.premove_changed(g, now);
         self.after_change(g, now);
     }
@@ -467,75 +479,153 @@ impl GameHandle {
         self.wake.notify_one();
     }
 
-    /// Stores a result and ends the game.
+    /// The time now, as the games' clocks read it.
+    pub(crate) fn now(&self) -> Instant {
+        self.ctx.time.now()
+    }
+
+    /// Asks the referee (`chess960-round`) to judge `command`, stores what it decided (a move
+    /// with its explorer index step, the end, a takeback) and then applies it: nothing is
+    /// applied, shown or acknowledged before the store has it. Telling the clients is the
+    /// caller's (see [`GameHandle::told`]). Returns the events (none: nothing changed).
+    pub(crate) async fn referee(&self, g: &mut Live, command: Command) -> GameResult<Vec<Event>> {
+        let now = self.now();
+        let events = g.round.decide(&command, now)?;
+        self.store_events(g, &events).await?;
+        g.commit(&events, now);
+        Ok(events)
+    }
+
+    /// [`GameHandle::referee`], then [`GameHandle::told`]: a command judged, stored, applied
+    /// and told (refused on a deleted game).
+    pub(crate) async fn judged(self: &Arc<Self>, g: &mut Live, command: Command) -> GameResult<()> {
+        gone(g)?;
+        let events = self.referee(g, command).await?;
+        self.told(g, &events);
+        Ok(())
+    }
+
+    /// Writes what `events` change in the store, in order, in one blocking call.
+    async fn store_events(&self, g: &Live, events: &[Event]) -> GameResult<()> {
+        enum Write {
+            Move(u32, MoveRecord, IndexStep),
+            Finish(Finish),
+            Truncate(u32),
+        }
+        let mut ply = g.ply() as u32;
+        let mut pos = *g.round.game().position();
+        let mut writes = Vec::new();
+        for e in events {
+            match e {
+                Event::Moved { mv, record } => {
+                    // The explorer's index rows of the move from the two positions' keys: the
+                    // store need not replay the game for them.
+                    let after = pos.play(*mv);
+                    writes.push(Write::Move(
+                        ply,
+                        record.clone(),
+                        IndexStep::of(&pos, &after),
+                    ));
+                    pos = after;
+                    ply += 1;
+                }
+                Event::Ended(f) => writes.push(Write::Finish(f.clone())),
+                Event::TookBack { keep } => writes.push(Write::Truncate(*keep as u32)),
+                _ => {}
+            }
+        }
+        if writes.is_empty() {
+            return Ok(());
+        }
+        let store = Arc::clone(&self.ctx.store);
+        let id = g.id;
+        blocking(move || {
+            for w in writes {
+                match w {
+                    Write::Move(ply, rec, step) => {
+                        store.append_move_indexed(id, ply, &rec, step)?
+                    }
+                    Write::Finish(f) => store.finish_game(id, &f)?,
+                    Write::Truncate(keep) => store.truncate_moves(id, keep)?,
+                }
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    /// Tells the clients what `events` changed: a move as a move event (with the end, if it
+    /// ended the game), a premove to its player alone, anything else as the whole state. The
+    /// engine starts if it is to move after it.
+    pub(crate) fn told(self: &Arc<Self>, g: &mut Live, events: &[Event]) {
+        if events.is_empty() {
+            return;
+        }
+        if events.iter().any(|e| matches!(e, Event::Moved { .. })) {
+            if !g.finished() {
+                self.start_engine(g);
+            }
+            self.moved(g);
+        } else if events
+            .iter()
+            .all(|e| matches!(e, Event::PremoveSet(_) | Event::PremoveCleared))
+        {
+            self.premove_changed(g);
+        } else {
+            if events.iter().any(|e| matches!(e, Event::TookBack { .. })) {
+                self.start_engine(g);
+            }
+            self.changed(g);
+        }
+    }
+
+    /// Stores a result the server found (a game whose last move ended it but whose result was
+    /// not stored, a placement cut short) and ends the game.
     pub async fn finish(&self, g: &mut Live, finish: Finish) -> GameResult<()> {
-        self.end(g, finish).await?;
+        let events = [Event::Ended(finish)];
+        self.store_events(g, &events).await?;
+        g.commit(&events, self.now());
         self.changed(g);
         Ok(())
     }
 
-    /// Stores a result and ends the game, telling nobody yet.
-    async fn end(&self, g: &mut Live, finish: Finish) -> GameResult<()> {
-        let store = Arc::clone(&self.ctx.store);
-        let (id, f) = (g.id, finish.clone());
-        blocking(move || store.finish_game(id, &f)).await?;
-        g.set_finished(finish, Instant::now());
-        Ok(())
-    }
-
-    /// Ends the game on time if the running side's flag has fallen.
-    async fn settle(&self, g: &mut Live) -> GameResult<()> {
-        if let Some(f) = g.flag_fall(Instant::now()) {
-            self.finish(g, f).await?;
+    /// Ends the game on time if the running side's flag has fallen, or aborts it if a
+    /// person's first move is overdue.
+    async fn settle(self: &Arc<Self>, g: &mut Live) -> GameResult<()> {
+        if g.deleted {
+            return Ok(());
         }
+        let events = self.referee(g, Command::Tick).await?;
+        self.told(g, &events);
         Ok(())
     }
 
     /// Starts the clocks of a game that was paused or in study time, and the engine if it is
     /// to move. Returns whether anything changed.
     fn resume(self: &Arc<Self>, g: &mut Live) -> bool {
-        if g.finished() || !(g.paused || matches!(g.phase, Phase::Study { .. })) {
+        if !g.round.resume(self.now()) {
             return false;
         }
-        g.paused = false;
-        g.phase = Phase::Playing;
         g.generation += 1;
-        g.start_clock(Instant::now());
-        g.rearm_abandon(Instant::now());
         self.start_engine(g);
         true
     }
 
-    /// Starts a new game: its study time, or its clocks and (if it moves first) the engine.
-    /// A game whose second seat is open waits for its player (`join.rs` begins it then).
+    /// Starts a new game: its placement, its study time, or its clocks and (if it moves
+    /// first) the engine. A game whose second seat is open waits for its player (`join.rs`
+    /// begins it then).
     pub fn begin(self: &Arc<Self>, g: &mut Live, study: Option<Duration>) {
-        if g.finished() || g.phase == Phase::Open {
+        if g.finished() || g.round.phase() == Phase::Open {
             return;
         }
-        // The first move's deadline counts from the end of the study time.
-        g.abandon_at = None;
+        g.round.begin(g.placing.is_some(), study, self.now());
         if let Some(p) = &mut g.placing {
             // First the players place the pieces (`placement.rs`).
-            g.phase = Phase::Placing;
-            p.start_turn(Instant::now());
-            self.wake.notify_one();
-            return;
+            p.start_turn(self.now());
+        } else if g.round.phase() == Phase::Playing {
+            self.start_engine(g);
         }
-        match study {
-            Some(d) if !d.is_zero() => {
-                g.phase = Phase::Study {
-                    until: Instant::now() + d,
-                };
-                self.wake.notify_one();
-            }
-            _ => {
-                g.phase = Phase::Playing;
-                g.start_clock(Instant::now());
-                g.rearm_abandon(Instant::now());
-                self.start_engine(g);
-                self.wake.notify_one();
-            }
-        }
+        self.wake.notify_one();
     }
 
     /// `POST /start`: ends the study time.
@@ -563,35 +653,38 @@ impl GameHandle {
 }
 
 /// The view for a socket (see [`GameHandle::view_for_socket`]).
-fn socket_view(g: &Live, seat: Option<Color>, protocol: events::Protocol) -> GameView {
-    let mut v = g.view(Instant::now());
+fn socket_view(
+    g: &Live,
+    seat: Option<Color>,
+    protocol: events::Protocol,
+    now: Instant,
+) -> GameView {
+    let mut v = g.view(now);
     if protocol == events::Protocol::V2 && seat.is_some() {
         v.now.premove = g
-            .premove
-            .as_ref()
+            .round
+            .premove()
             .filter(|p| Some(p.color) == seat)
             .map(|p| p.text.clone());
     }
     v
 }
 
-/// Refuses playing a game whose second seat is still open, or whose start is being placed.
-fn waiting(g: &Live) -> GameResult<()> {
-    match g.phase {
-        Phase::Open => Err(GameError::WaitingForOpponent),
-        Phase::Placing => Err(GameError::StillPlacing),
-        _ => Ok(()),
-    }
-}
-
-/// Refuses an action on a finished (or deleted) game.
-fn over(g: &Live) -> GameResult<()> {
+/// Refuses an action on a deleted game.
+fn gone(g: &Live) -> GameResult<()> {
     if g.deleted {
         return Err(GameError::NoSuchGame {
             key: g.key.to_string(),
         });
     }
-    match &g.finish {
+    Ok(())
+}
+
+/// Refuses an action on a finished (or deleted) game, for the actions the referee does not
+/// judge (study time, placement).
+fn over(g: &Live) -> GameResult<()> {
+    gone(g)?;
+    match g.round.finish() {
         Some(f) => Err(GameError::Over {
             result: f.result,
             reason: f.reason.clone(),

@@ -10,14 +10,13 @@ use crate::placing::PENDING_TAG;
 use chess960_core::Game;
 use chess960_draw::rng::SplitMix64;
 use std::sync::Arc;
-use std::time::Instant;
 
 impl GameHandle {
     /// `POST /place`: the actor places a piece (`{"piece": "B", "file": "c"}` read as `B c`).
     pub async fn place(self: &Arc<Self>, who: &Actor<'_>, text: &str) -> GameResult<Answer> {
         let (mut g, color) = self.seated(who).await?;
         over(&g)?;
-        let phase = g.phase;
+        let phase = g.round.phase();
         let placing = match (&mut g.placing, phase) {
             (Some(p), Phase::Placing) => p,
             _ => return Err(GameError::NotPlacing),
@@ -26,7 +25,7 @@ impl GameHandle {
             return Err(GameError::NotYourPlacement);
         }
         placing
-            .place(text, Instant::now())
+            .place(text, self.now())
             .map_err(GameError::BadPlacement)?;
         self.placed(&mut g).await?;
         Ok(who.answer(&g))
@@ -34,8 +33,8 @@ impl GameHandle {
 
     /// The time of the player to place ran out (the timer): the server places for them.
     pub(super) async fn place_on_time(self: &Arc<Self>, g: &mut Live) -> GameResult<()> {
-        let now = Instant::now();
-        let due = g.phase == Phase::Placing
+        let now = self.now();
+        let due = g.round.phase() == Phase::Placing
             && g.placing
                 .as_ref()
                 .and_then(|p| p.until)
@@ -72,13 +71,10 @@ impl GameHandle {
         g.meta.start_id = Some(id.get());
         g.meta.tags.retain(|(n, _)| n != PENDING_TAG);
         g.meta.tags.extend(tags);
-        g.game = Game::chess960(id);
         g.placing = None;
-        g.phase = Phase::Playing;
         g.generation += 1;
-        let now = Instant::now();
-        g.start_clock(now);
-        g.rearm_abandon(now);
+        g.round.placed(Game::chess960(id), self.now());
+        self.start_engine(g);
         self.changed(g);
         Ok(())
     }

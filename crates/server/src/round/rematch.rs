@@ -13,7 +13,6 @@ use crate::sides::Side;
 use chess960_core::{Color, Position, StartId};
 use chess960_store::{GameKey, NewGame, SeatRecord, Seats};
 use std::sync::Arc;
-use std::time::Instant;
 
 /// What a player does about a rematch (`POST …/rematch`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,7 +63,7 @@ impl GameHandle {
         let plan = rematch_plan(&g, color)?;
         if matches!(g.rematch, Rematch::Made(_) | Rematch::Creating) {
             // Made (or being made): the view names it.
-            return Ok(RematchStep::View(Box::new(g.view(Instant::now()))));
+            return Ok(RematchStep::View(Box::new(g.view(g.now()))));
         }
         // At one device, both players are there to agree.
         let offered_by_opponent = g.rematch == Rematch::Offered(!color) || g.sides.hotseat();
@@ -75,7 +74,7 @@ impl GameHandle {
                     g.rematch = Rematch::Offered(color);
                     self.changed(&mut g);
                 }
-                return Ok(RematchStep::View(Box::new(g.view(Instant::now()))));
+                return Ok(RematchStep::View(Box::new(g.view(g.now()))));
             }
             RematchAction::Accept | RematchAction::Decline if !offered_by_opponent => {
                 return Err(GameError::NoOffer {
@@ -85,7 +84,7 @@ impl GameHandle {
             RematchAction::Decline => {
                 g.rematch = Rematch::None;
                 self.changed(&mut g);
-                return Ok(RematchStep::View(Box::new(g.view(Instant::now()))));
+                return Ok(RematchStep::View(Box::new(g.view(g.now()))));
             }
             RematchAction::Accept => {}
         }
@@ -117,13 +116,13 @@ fn rematch_plan(g: &Live, acceptor: Color) -> GameResult<RematchPlan> {
             why: "only a game between two people who both took their seats can be replayed".into(),
         });
     };
-    let start = *g.game.start();
-    let start_id = g.game.start_id();
+    let start = *g.round.game().start();
+    let start_id = g.round.game().start_id();
     let meta = crate::game::people_pair(
         &start,
         start_id,
         (g.meta.black.clone(), g.meta.white.clone()),
-        g.tc,
+        g.round.tc(),
         crate::create::SITE,
     );
     Ok(RematchPlan {

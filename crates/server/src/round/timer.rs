@@ -4,7 +4,6 @@
 
 use super::GameHandle;
 use crate::game::Phase;
-use chess960_store::Finish;
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 use tokio::sync::{watch, Notify};
@@ -17,16 +16,11 @@ impl GameHandle {
     /// woken). `next_tick` is the next one-second `clock` event while a clock runs.
     async fn tick(self: &Arc<Self>, next_tick: &mut Option<Instant>) -> Option<Instant> {
         let mut g = self.lock().await;
-        let now = Instant::now();
+        let now = self.now();
         if g.deleted || self.is_gone() {
             return None;
         }
-        if g.abandoned(now) {
-            if let Err(e) = self.finish(&mut g, Finish::aborted()).await {
-                tracing::error!("game {}: cannot store the abort: {e}", g.key);
-            }
-        }
-        if let Phase::Study { until } = g.phase {
+        if let Phase::Study { until } = g.round.phase() {
             if now >= until && !g.finished() {
                 self.resume(&mut g);
                 self.changed(&mut g);
@@ -35,8 +29,9 @@ impl GameHandle {
         if let Err(e) = self.place_on_time(&mut g).await {
             tracing::error!("game {}: cannot store the placement: {e}", g.key);
         }
+        // A fallen flag, or an overdue first move.
         if let Err(e) = self.settle(&mut g).await {
-            tracing::error!("game {}: cannot store the time forfeit: {e}", g.key);
+            tracing::error!("game {}: cannot store the game's end: {e}", g.key);
         }
         if g.finished() {
             *next_tick = None;
@@ -44,18 +39,18 @@ impl GameHandle {
         }
         if next_tick.is_some_and(|t| now >= t) {
             *next_tick = Some(now + CLOCK_TICK);
-            if let Some(c) = g.clocks_at(now) {
-                self.events.clock(c, g.running());
+            if let Some(c) = g.round.clocks_at(now) {
+                self.events.clock(c, g.round.running());
             }
         }
-        let mut wake = g.abandon_at;
-        if let Phase::Study { until } = g.phase {
+        let mut wake = g.round.abandon_at();
+        if let Phase::Study { until } = g.round.phase() {
             wake = Some(wake.map_or(until, |w| w.min(until)));
         }
         if let Some(until) = g.placing.as_ref().and_then(|p| p.until) {
             wake = Some(wake.map_or(until, |w| w.min(until)));
         }
-        if let Some(flag) = g.flag_time() {
+        if let Some(flag) = g.round.flag_time() {
             let tick = *next_tick.get_or_insert_with(|| now + CLOCK_TICK);
             let at = flag.min(tick);
             wake = Some(wake.map_or(at, |w| w.min(at)));
@@ -79,15 +74,18 @@ pub(super) async fn run(
         if *shutdown.borrow() {
             return;
         }
-        let at = {
+        // How long to sleep, in the time the game's clocks read (a test's clock may stand
+        // still: then the timer waits for it to be moved, not for the wall clock).
+        let delay = {
             let Some(h) = game.upgrade() else { return };
-            h.tick(&mut next_tick).await
+            let at = h.tick(&mut next_tick).await;
+            at.map(|at| at.saturating_duration_since(h.now()))
         };
         let woken = wake.notified();
-        match at {
-            Some(at) => {
+        match delay {
+            Some(delay) => {
                 tokio::select! {
-                    _ = tokio::time::sleep_until(at.into()) => {}
+                    _ = tokio::time::sleep(delay) => {}
                     _ = woken => {}
                     _ = shutdown.changed() => return,
                 }

@@ -3,7 +3,7 @@
 //! seconds (`12s+0`). The web UI's `web/src/timeControl.ts` writes the same forms; the PGN
 //! `TimeControl` tag keeps its own form, seconds ([`TimeControl::to_pgn`]).
 
-use crate::game::TimeControl;
+use crate::record::TimeControl;
 
 impl TimeControl {
     /// `3+2`, `½+0`, `1.5+0`, `12s+0`, `0.5s+1.5`.
