@@ -19,10 +19,10 @@
 use crate::api::Client;
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::game::{legal_move, LegalMove};
+use crate::http::ws_limits;
 use crate::judge::{judge, Judgement, WhiteEval};
 use crate::pool::{SearchPool, Urgency};
 use crate::round::{CancelOnDrop, ScoreJson};
-use crate::ws_limits;
 use crate::AppState;
 use axum::extract::ws::{Message, WebSocket};
 use axum::extract::State;
@@ -260,7 +260,7 @@ type Out = mpsc::UnboundedSender<String>;
 async fn session(
     state: AppState,
     mut socket: WebSocket,
-    _seat: crate::rate::Place,
+    _seat: crate::http::rate::Place,
     client: IpAddr,
 ) {
     let pool = state.games().ctx().pool.clone();

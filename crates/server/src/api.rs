@@ -3,15 +3,15 @@
 use crate::catalog;
 use crate::create::{self, NewGameSpec, Opponent};
 use crate::error::{ApiError, ApiResult, JsonBody};
+use crate::game::seat;
 use crate::game::{GameView, TimeControl};
+use crate::http::ws_limits::Heard;
 use crate::registry::Located;
-use crate::round::events::{first_message, Protocol};
+use crate::round::broadcast::{first_message, Protocol};
 use crate::round::{
     blocking, Actor, Answer, ForceResult, GameHandle, RematchAction, RematchStep, Reply,
     TakebackAction,
 };
-use crate::seat;
-use crate::ws_limits::Heard;
 use crate::AppState;
 use axum::extract::ws::{Message, WebSocket};
 use axum::extract::{ConnectInfo, FromRequestParts, Path, Query, State};
@@ -155,7 +155,7 @@ pub struct NewGameRequest {
     /// With `start.chosen`: the time each placement may take.
     placement_ms: Option<u64>,
     /// How `start.id` was drawn at the board (`drawn.rs`).
-    drawn: Option<crate::drawn::DrawnIn>,
+    drawn: Option<crate::game::drawn::DrawnIn>,
 }
 
 /// A player's name as given (trimmed), or the default name.
@@ -384,8 +384,11 @@ pub async fn create_game(
             ))
         }
         (true, ms) => {
-            let per = ms.map_or(crate::placing::DEFAULT_PER_PLACEMENT, Duration::from_millis);
-            let (lo, hi) = crate::placing::PER_PLACEMENT_RANGE;
+            let per = ms.map_or(
+                crate::game::placing::DEFAULT_PER_PLACEMENT,
+                Duration::from_millis,
+            );
+            let (lo, hi) = crate::game::placing::PER_PLACEMENT_RANGE;
             if !(lo..=hi).contains(&per) {
                 return Err(ApiError::bad_request(format!(
                     "placement_ms: must be {}..{}",
@@ -393,7 +396,7 @@ pub async fn create_game(
                     hi.as_millis()
                 )));
             }
-            Some(crate::placing::Placing::new(per))
+            Some(crate::game::placing::Placing::new(per))
         }
     };
     let (start, moves) = start_of(start, &mut rng)?;
@@ -401,12 +404,12 @@ pub async fn create_game(
     let mut tags = match req.drawn {
         Some(drawn) => {
             let id = asked_id.and_then(|_| StartId::of_board(start.board()));
-            crate::drawn::tags_of(drawn, id)?
+            crate::game::drawn::tags_of(drawn, id)?
         }
         None => Vec::new(),
     };
     if let Some(p) = &placing {
-        tags.push((crate::placing::PENDING_TAG.to_string(), p.tag_value()));
+        tags.push((crate::game::placing::PENDING_TAG.to_string(), p.tag_value()));
     }
     let spec = NewGameSpec {
         start,
@@ -968,7 +971,7 @@ pub async fn websocket(
     Path(key): Path<String>,
     Client(client): Client,
     query: Result<Query<WsQuery>, axum::extract::rejection::QueryRejection>,
-    ws: crate::ws_limits::Upgrade,
+    ws: crate::http::ws_limits::Upgrade,
 ) -> ApiResult<Response> {
     let Query(query) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let protocol = match query.protocol {
@@ -981,7 +984,7 @@ pub async fn websocket(
         }
     };
     let located = state.games().locate(&key).await?;
-    let ws = crate::ws_limits::accept(ws)?;
+    let ws = crate::http::ws_limits::accept(ws)?;
     let place = state.sockets().games.enter(client).ok_or_else(|| {
         ApiError::too_many_requests(format!(
             "this address has {MAX_GAME_SOCKETS_PER_CLIENT} game connections open already: \
@@ -996,7 +999,7 @@ pub async fn websocket(
         protocol,
     };
     // The client has little to say (moves go through HTTP): small messages only.
-    let ws = crate::ws_limits::limited(ws);
+    let ws = crate::http::ws_limits::limited(ws);
     Ok(match (located, state.node().cloned()) {
         (Located::Here(h), _) => ws.on_upgrade(move |socket| async move {
             session(h, socket, shutdown, &viewer).await;
@@ -1071,7 +1074,7 @@ async fn session(
     let protocol = viewer.protocol;
     let mut sub = h.subscribe(protocol);
     let mut gone = h.gone_signal();
-    let mut flood = crate::ws_limits::Flood::default();
+    let mut flood = crate::http::ws_limits::Flood::default();
     let who = Actor {
         seat: viewer.seat.as_deref(),
         client: viewer.client,

@@ -3,11 +3,11 @@
 //! and its seats are written to the store in one transaction, then the game goes into memory
 //! and starts (a game between people once its second player has joined, `round/join.rs`).
 
+use crate::game::error::{GameError, GameResult};
+use crate::game::seat;
 use crate::game::{engine_game, people_game, GameView, Live, TimeControl};
-use crate::game_error::{GameError, GameResult};
 use crate::registry::Games;
 use crate::round::{blocking, RematchPlan};
-use crate::seat;
 use chess960_core::{Color, Game, Move, Position, StartId};
 use chess960_engine::player::Level;
 use chess960_round::Event;
@@ -34,7 +34,7 @@ pub struct NewGameSpec {
     /// A challenge listed in the lobby.
     pub listed: bool,
     /// A start position the players place before the game begins (Northam).
-    pub placing: Option<crate::placing::Placing>,
+    pub placing: Option<crate::game::placing::Placing>,
     /// The time control, if the game is timed.
     pub tc: Option<TimeControl>,
     /// Time to look at the position before the clocks start.
@@ -167,7 +167,7 @@ pub async fn create_rematch(
 }
 
 /// Creates a game whose two seats are held already (an event's board: each player has his own
-/// token, `events.rs`) and starts it; returns its key.
+/// token, `tournaments.rs`) and starts it; returns its key.
 pub async fn create_seated(
     games: &Games,
     start: StartId,

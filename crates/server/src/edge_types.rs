@@ -8,7 +8,7 @@ use crate::game::{
     LastMove, LegalMove, LevelJson, MoveView, NowView, ResultJson, SideView, SidesView, Status,
     TimeControl,
 };
-use crate::round::events::Event;
+use crate::round::broadcast::Event;
 use crate::round::{Ack, ScoreJson};
 use ts_rs::{Config, TS};
 
@@ -39,9 +39,9 @@ fn declarations() -> String {
         LevelJson::decl(&cfg),
         EngineQueue::decl(&cfg),
         AwayView::decl(&cfg),
-        crate::drawn::DrawnView::decl(&cfg),
-        crate::placing::PlacingView::decl(&cfg),
-        crate::placing::PlacedView::decl(&cfg),
+        crate::game::drawn::DrawnView::decl(&cfg),
+        crate::game::placing::PlacingView::decl(&cfg),
+        crate::game::placing::PlacedView::decl(&cfg),
         crate::game::DrawAnswer::decl(&cfg),
         ColorJson::decl(&cfg),
         Status::decl(&cfg),

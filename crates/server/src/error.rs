@@ -4,7 +4,7 @@
 //! them): a refused action on a game has a code of its own ([`code_of`]), any other error the
 //! code of its status ([`status_code`]).
 
-use crate::game_error::GameError;
+use crate::game::error::GameError;
 use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -135,7 +135,7 @@ pub fn status_code(status: StatusCode) -> &'static str {
 
 /// The code of a refused action on a game.
 pub fn code_of(e: &GameError) -> &'static str {
-    use crate::seat::SeatError;
+    use crate::game::seat::SeatError;
     use GameError as E;
     match e {
         E::NoSuchGame { .. } => "no_such_game",
@@ -226,7 +226,7 @@ pub type ApiResult<T> = Result<T, ApiError>;
 /// 413 over [`BODY_LIMIT`], 400 for a body that is not JSON or does not fit `T`, naming the
 /// field (`level.elo: invalid type: string "x", expected u32`). An empty body reads as `{}`,
 /// so that actions without parameters may be posted without one. The content type is checked
-/// before the request gets here, by the guard layer (`crate::guard`): a POST body that is not
+/// before the request gets here, by the guard layer (`crate::http::guard`): a POST body that is not
 /// `application/json` never reaches a handler.
 pub struct JsonBody<T>(pub T);
 
@@ -234,7 +234,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, _state: &S) -> Result<Self, Self::Rejection> {
-        let bytes = crate::body::read(req.into_body()).await?;
+        let bytes = crate::http::body::read(req.into_body()).await?;
         parse_json(&bytes).map(JsonBody)
     }
 }

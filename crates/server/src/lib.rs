@@ -27,33 +27,24 @@
 mod analysis;
 mod api;
 mod assets;
-mod body;
 pub mod catalog;
 mod cluster;
 mod create;
-mod drawn;
 #[cfg(test)]
 mod edge_types;
 pub mod error;
-mod events;
 mod explorer;
 mod game;
-mod game_error;
-pub mod guard;
+mod http;
+mod tournaments;
+pub use http::guard;
 mod judge;
-mod listener;
 mod lobby;
 mod pgn;
-mod placing;
 mod pool;
-mod presence;
-mod rate;
 mod registry;
 mod round;
-mod seat;
 mod secret;
-mod sides;
-mod ws_limits;
 
 /// How games are recorded in the store (players, tags, time control): `chess960-round`'s, the
 /// same for the server and `chess960 play`.
@@ -67,6 +58,7 @@ use axum::Router;
 use chess960_store::GameStore;
 use error::ApiError;
 use guard::Access;
+use http::{listener, rate};
 pub use listener::ConnLimits;
 use pool::SearchPool;
 use registry::Games;
@@ -186,7 +178,7 @@ impl AppState {
                     abandon_after: capacity.abandon_after,
                     away_after: capacity.away_after,
                     lobby: Arc::default(),
-                    cluster: std::sync::OnceLock::new(),
+                    publisher: std::sync::OnceLock::new(),
                     time,
                 }))),
                 capacity,
@@ -206,7 +198,7 @@ impl AppState {
 
     /// This process among the servers of its database, if several share it.
     fn node(&self) -> Option<&Arc<cluster::Node>> {
-        self.inner.games.ctx().node()
+        self.inner.games.node()
     }
 
     fn lobby(&self) -> &Arc<lobby::Lobby> {
@@ -285,26 +277,41 @@ pub fn router(state: AppState) -> Router {
         .route(&format!("{game}/analysis"), post(api::post_analysis))
         .route(&format!("{game}/pgn"), get(api::get_pgn))
         .route(&format!("{game}/ws"), get(api::websocket))
-        .route("/api/events", get(events::list).post(events::create))
-        .route(event, get(events::get))
-        .route(&format!("{event}/players"), post(events::add_player))
+        .route(
+            "/api/events",
+            get(tournaments::list).post(tournaments::create),
+        )
+        .route(event, get(tournaments::get))
+        .route(&format!("{event}/players"), post(tournaments::add_player))
         .route(
             &format!("{event}/players/{{n}}/withdraw"),
-            post(events::withdraw),
+            post(tournaments::withdraw),
         )
-        .route(&format!("{event}/players/{{n}}/bye"), post(events::bye))
-        .route(&format!("{event}/rounds/{{r}}/draw"), post(events::draw))
-        .route(&format!("{event}/rounds/{{r}}/pair"), post(events::pair))
+        .route(
+            &format!("{event}/players/{{n}}/bye"),
+            post(tournaments::bye),
+        )
+        .route(
+            &format!("{event}/rounds/{{r}}/draw"),
+            post(tournaments::draw),
+        )
+        .route(
+            &format!("{event}/rounds/{{r}}/pair"),
+            post(tournaments::pair),
+        )
         .route(
             &format!("{event}/rounds/{{r}}/unpair"),
-            post(events::unpair),
+            post(tournaments::unpair),
         )
         .route(
             &format!("{event}/rounds/{{r}}/boards/{{b}}/result"),
-            post(events::result),
+            post(tournaments::result),
         )
-        .route(&format!("{event}/rounds/{{r}}/games"), post(events::games))
-        .route(&format!("{event}/export"), get(events::export))
+        .route(
+            &format!("{event}/rounds/{{r}}/games"),
+            post(tournaments::games),
+        )
+        .route(&format!("{event}/export"), get(tournaments::export))
         .route("/api/analysis/position", post(analysis::position))
         .route("/api/analysis/ws", get(analysis::websocket))
         .route("/api", axum::routing::any(api_not_found))
@@ -439,7 +446,7 @@ impl Server {
         let token = guard.token().map(str::to_owned);
         if let Some(node) = node {
             node.spawn_watch(Arc::downgrade(&state.inner.games), state.shutdown_signal());
-            let _ = state.inner.games.ctx().cluster.set(node);
+            state.inner.games.joined(node);
         }
         state.inner.games.spawn_unloader(capacity.unload_after);
         // Games a previous run left waiting for their first move are aborted now (or, when

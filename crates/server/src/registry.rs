@@ -5,8 +5,8 @@
 //! exactly the view it had (`Live::unloadable`).
 
 use crate::cluster::Node;
+use crate::game::error::{GameError, GameResult};
 use crate::game::Live;
-use crate::game_error::{GameError, GameResult};
 use crate::round::{blocking, Actor, Ctx, GameHandle};
 use chess960_store::cluster::Holder;
 use chess960_store::{Finish, GameKey};
@@ -25,10 +25,13 @@ pub enum Located {
 /// The games in memory.
 pub struct Games {
     ctx: Arc<Ctx>,
+    /// This process among several servers of one database (`cluster/`), once it has joined
+    /// them; never set over a database only one process uses.
+    node: std::sync::OnceLock<Arc<Node>>,
     map: StdMutex<HashMap<String, Arc<GameHandle>>>,
     /// Challenges being created, per address: counted with the open ones, so that the check
     /// of the cap and the creation are one step ([`Games::reserve_challenge`]).
-    creating: Arc<crate::rate::Places>,
+    creating: Arc<crate::http::rate::Places>,
 }
 
 impl Games {
@@ -36,14 +39,28 @@ impl Games {
     pub fn new(ctx: Arc<Ctx>) -> Games {
         Games {
             ctx,
+            node: std::sync::OnceLock::new(),
             map: StdMutex::new(HashMap::new()),
-            creating: crate::rate::Places::new(crate::create::MAX_OPEN_CHALLENGES, true),
+            creating: crate::http::rate::Places::new(crate::create::MAX_OPEN_CHALLENGES, true),
         }
     }
 
     /// The shared context.
     pub fn ctx(&self) -> &Arc<Ctx> {
         &self.ctx
+    }
+
+    /// This process among the servers of its database, if several share it.
+    pub fn node(&self) -> Option<&Arc<Node>> {
+        self.node.get()
+    }
+
+    /// This server joined the others of its database as `node`: the games' events go to them
+    /// too from now on.
+    pub fn joined(&self, node: Arc<Node>) {
+        let publisher: Arc<dyn crate::round::broadcast::Publisher> = node.clone();
+        let _ = self.ctx.publisher.set(publisher);
+        let _ = self.node.set(node);
     }
 
     /// The game with this key, from memory or the store; `NoSuchGame` for a malformed or
@@ -77,7 +94,7 @@ impl Games {
             h.touch();
             return Ok(Located::Here(Arc::clone(h)));
         }
-        if let Some(node) = self.ctx.node() {
+        if let Some(node) = self.node() {
             match node.claim(&key).await? {
                 Holder::Me => {}
                 Holder::Other { address } => return Ok(Located::Elsewhere(address)),
@@ -134,7 +151,7 @@ impl Games {
     /// games could have it, and then this one refuses it).
     pub async fn insert(&self, live: Live) -> GameResult<Arc<GameHandle>> {
         let key = live.key.to_string();
-        if let Some(node) = self.ctx.node() {
+        if let Some(node) = self.node() {
             if node.claim(&live.key).await? != Holder::Me {
                 return Err(Node::moved(&key));
             }
@@ -215,7 +232,7 @@ impl Games {
             let Some(g) = games.upgrade() else { return };
             let store = Arc::clone(&g.ctx.store);
             let after = g.ctx.abandon_after;
-            let me = g.ctx.node().map(|n| n.member().clone());
+            let me = g.node().map(|n| n.member().clone());
             drop(g);
             let pending =
                 blocking(move || abort_abandoned(store.as_ref(), after, me.as_ref())).await;
@@ -250,7 +267,7 @@ impl Games {
     /// the challenge is in memory, where it counts as open (or given up). Counting and taking
     /// the place are one step, under one lock, so that simultaneous requests cannot all pass
     /// the count (issue 37: 64 at once all passed).
-    pub fn reserve_challenge(&self, client: std::net::IpAddr) -> Option<crate::rate::Place> {
+    pub fn reserve_challenge(&self, client: std::net::IpAddr) -> Option<crate::http::rate::Place> {
         self.creating
             .enter_beside(client, || self.open_challenges(client))
     }

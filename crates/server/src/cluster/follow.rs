@@ -8,10 +8,10 @@
 use super::forward::TAKEOVER_WAIT;
 use super::{Node, FORWARDED, FORWARDED_CLIENT, RESYNC};
 use crate::api::Viewer;
+use crate::http::ws_limits::Heard;
 use crate::registry::Located;
-use crate::round::events::Protocol;
+use crate::round::broadcast::Protocol;
 use crate::round::GameHandle;
-use crate::ws_limits::Heard;
 use crate::AppState;
 use axum::extract::ws::{Message, WebSocket};
 use chess960_core::Color;
@@ -64,7 +64,7 @@ pub(crate) async fn session(
     let (seat, client, protocol) = (viewer.seat.as_deref(), viewer.client, viewer.protocol);
     let mut rx = node.follow(&key);
     let _unfollow = Unfollow(&node, &key);
-    let mut flood = crate::ws_limits::Flood::default();
+    let mut flood = crate::http::ws_limits::Flood::default();
     let fetched = fetch(&state, &node, &key, seat, client, protocol).await;
     let (mut version, color) = match fetched {
         Ok(Fetched::State(text, v, color)) => {
@@ -75,7 +75,7 @@ pub(crate) async fn session(
         }
         Ok(Fetched::Here(h)) => return Some((socket, h)),
         Err(e) => {
-            let text = crate::round::events::first_message(Err(e));
+            let text = crate::round::broadcast::first_message(Err(e));
             let _ = socket.send(Message::Text(text.to_string().into())).await;
             return None;
         }

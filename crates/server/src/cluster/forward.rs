@@ -105,7 +105,7 @@ pub(crate) async fn forward(State(state): State<AppState>, req: Request, next: N
     let (parts, body) = req.into_parts();
     // The guard has read the body whole, within the limit: this takes it as bytes, to send
     // again on each try (the read's refusals stay for a router used without the guard).
-    let body = match crate::body::read(body).await {
+    let body = match crate::http::body::read(body).await {
         Ok(b) => b,
         Err(e) => return e.into_response(),
     };

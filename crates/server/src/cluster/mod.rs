@@ -26,10 +26,10 @@ mod forward;
 pub(crate) use follow::session as follow_session;
 pub(crate) use forward::{forward, game_route};
 
-use crate::game_error::{GameError, GameResult};
+use crate::game::error::{GameError, GameResult};
 use crate::registry::Games;
 use crate::round::blocking;
-use crate::round::events::{Audience, Outgoing};
+use crate::round::broadcast::{Audience, Outgoing};
 use chess960_store::cluster::{Cluster, Holder, Member, NOTICE_MAX};
 use chess960_store::{GameKey, GameStore, StoreError};
 use std::collections::HashMap;
@@ -190,19 +190,6 @@ impl Node {
         self.holders().remove(key);
     }
 
-    /// Publishes `event`, an event of the game `key` run here, to the other servers: its tag
-    /// (protocol and audience, [`Outgoing::tag`]) and its text.
-    pub fn publish(&self, key: &str, event: &Outgoing) {
-        let mut notice = format!("{} {key} {} {}", self.me.id, event.tag(), event.text);
-        if notice.len() > NOTICE_MAX {
-            // Too long for a notice: the followers read the state from the holder.
-            notice = format!("{} {key} {RESYNC}", self.me.id);
-        }
-        if let Some(tx) = lock(&self.outbox).as_ref() {
-            let _ = tx.send(notice);
-        }
-    }
-
     /// A receiver of the events of the game `key`, run by another server.
     pub fn follow(&self, key: &str) -> broadcast::Receiver<Arc<Outgoing>> {
         lock(&self.follows)
@@ -351,8 +338,21 @@ impl Node {
 
     /// Refuses an action when the game moved (for [`GameError`]).
     pub fn moved(key: &str) -> GameError {
-        GameError::Moved {
-            key: key.chars().take(40).collect(),
+        GameError::moved(key)
+    }
+}
+
+impl crate::round::broadcast::Publisher for Node {
+    /// Publishes `event`, an event of the game `key` run here, to the other servers: its tag
+    /// (protocol and audience, [`Outgoing::tag`]) and its text.
+    fn publish(&self, key: &str, event: &Outgoing) {
+        let mut notice = format!("{} {key} {} {}", self.me.id, event.tag(), event.text);
+        if notice.len() > NOTICE_MAX {
+            // Too long for a notice: the followers read the state from the holder.
+            notice = format!("{} {key} {RESYNC}", self.me.id);
+        }
+        if let Some(tx) = lock(&self.outbox).as_ref() {
+            let _ = tx.send(notice);
         }
     }
 }

@@ -4,7 +4,7 @@
 use super::Lobby;
 use crate::api::Client;
 use crate::error::{ApiError, ApiResult};
-use crate::ws_limits::{self, Flood};
+use crate::http::ws_limits::{self, Flood};
 use crate::AppState;
 use axum::extract::ws::{Message, WebSocket};
 use axum::extract::State;

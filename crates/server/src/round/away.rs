@@ -4,8 +4,8 @@
 //! "force draw". The clocks keep running meanwhile, as over the board.
 
 use super::{Actor, Answer, GameHandle};
+use crate::game::error::{GameError, GameResult};
 use crate::game::{GameView, Live};
-use crate::game_error::{GameError, GameResult};
 use chess960_core::Color;
 use chess960_round::Command;
 use std::sync::Arc;
@@ -20,7 +20,7 @@ impl GameHandle {
     pub async fn client_connected(
         self: &Arc<Self>,
         who: &Actor<'_>,
-        protocol: super::events::Protocol,
+        protocol: super::broadcast::Protocol,
     ) -> GameResult<(GameView, Option<Color>)> {
         let mut g = self.lock().await;
         self.settle(&mut g).await?;

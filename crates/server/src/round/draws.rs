@@ -3,7 +3,7 @@
 //! decline it or make a move (FIDE 9.1.2: a move declines it; the offerer's own move keeps it).
 
 use super::{Actor, Answer, GameHandle};
-use crate::game_error::GameResult;
+use crate::game::error::GameResult;
 use crate::pool::Urgency;
 use chess960_engine::player::{draw_decline, AnalysisLimit, DRAW_OFFER_THINK};
 use chess960_round::Command;

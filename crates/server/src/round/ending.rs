@@ -2,7 +2,7 @@
 //! the game from the database.
 
 use super::{blocking, Actor, Answer, GameHandle};
-use crate::game_error::{GameError, GameResult};
+use crate::game::error::{GameError, GameResult};
 use chess960_round::Command;
 use std::sync::Arc;
 
@@ -29,7 +29,7 @@ impl GameHandle {
     /// seat (imported, or played on the terminal) needs only the server's access. Whatever
     /// was pending in it stops. The registry forgets the handle (`registry.rs`).
     ///
-    /// [`Sides::one_person`]: crate::sides::Sides::one_person
+    /// [`Sides::one_person`]: crate::game::sides::Sides::one_person
     pub async fn delete(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<()> {
         let mut g = self.lock().await;
         if g.deleted {
@@ -55,7 +55,7 @@ impl GameHandle {
         g.round.halt(now);
         g.stop_engine();
         g.generation += 1;
-        self.events.deleted(g.key.as_str());
+        self.broadcast.deleted(g.key.as_str());
         self.wake.notify_one();
         Ok(())
     }

@@ -3,8 +3,8 @@
 //! evaluation behind its answer to a draw offer (`draws.rs`).
 
 use super::{pv_san, Actor, CancelOnDrop, GameHandle, ScoreJson};
+use crate::game::error::{GameError, GameResult};
 use crate::game::Live;
-use crate::game_error::{GameError, GameResult};
 use crate::pool::Urgency;
 use chess960_core::{CastlingMode, Color, Move};
 use chess960_engine::player::{AnalysisLimit, PlayClock, Player, Thinking};
@@ -55,7 +55,7 @@ impl GameHandle {
             }),
             _ => None,
         };
-        let events = self.events.clone();
+        let events = self.broadcast.clone();
         let (ticket, result) =
             self.ctx
                 .pool

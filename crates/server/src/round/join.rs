@@ -2,10 +2,10 @@
 //! seat, with a token of their own; anyone later can only watch.
 
 use super::{blocking, over, Actor, GameHandle};
+use crate::game::error::{GameError, GameResult};
+use crate::game::seat::{self, Seat};
+use crate::game::sides::Side;
 use crate::game::GameView;
-use crate::game_error::{GameError, GameResult};
-use crate::seat::{self, Seat};
-use crate::sides::Side;
 use chess960_core::Color;
 use chess960_store::StoreError;
 use std::sync::Arc;

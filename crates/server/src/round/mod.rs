@@ -3,7 +3,7 @@
 //!
 //! Each game in memory has one [`GameHandle`]: its state behind an async mutex (so that
 //! actions on one game happen one at a time, each with its store write), its event channel
-//! (`events.rs`), and a timer task that wakes when the clocks change. The handle has no engine
+//! (`broadcast.rs`), and a timer task that wakes when the clocks change. The handle has no engine
 //! of its own: searches run in the server's [`SearchPool`]. Which games are in memory is the
 //! registry's business (`registry.rs`).
 //!
@@ -18,10 +18,10 @@
 //! game needs none.
 
 mod away;
+pub mod broadcast;
 mod draws;
 mod ending;
 mod engine;
-pub mod events;
 mod join;
 mod moves;
 mod placement;
@@ -34,16 +34,16 @@ pub use engine::AnalysisJson;
 pub use rematch::{RematchAction, RematchPlan, RematchStep};
 pub use takeback::TakebackAction;
 
+use crate::game::error::{GameError, GameResult};
 use crate::game::{GameView, Live, Phase};
-use crate::game_error::{GameError, GameResult};
 use crate::pool::{SearchPool, Ticket};
+use broadcast::Broadcast;
 use chess960_core::{Color, Move, Position};
 use chess960_engine::player::Score;
 use chess960_round::{Command, Event};
 use chess960_store::explorer::IndexStep;
 use chess960_store::MoveRecord;
 use chess960_store::{Finish, GameStore};
-use events::Events;
 use serde::Serialize;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex as StdMutex};
@@ -61,9 +61,10 @@ pub struct Ctx {
     pub away_after: Duration,
     /// The open challenges anyone may accept (`lobby/`): each game keeps its entry there.
     pub lobby: Arc<crate::lobby::Lobby>,
-    /// This process among several servers of one database (`cluster/`), once it has joined
-    /// them; never set over a database only one process uses.
-    pub cluster: std::sync::OnceLock<Arc<crate::cluster::Node>>,
+    /// Where the games' events go besides this server's sockets (the other servers of one
+    /// database, `cluster/`), once this one has joined them; never set over a database only
+    /// one process uses.
+    pub publisher: std::sync::OnceLock<Arc<dyn broadcast::Publisher>>,
     /// Where the games' clocks read the time.
     pub time: chess960_round::now::TimeSource,
 }
@@ -71,11 +72,6 @@ pub struct Ctx {
 impl Ctx {
     fn shutting_down(&self) -> bool {
         *self.shutdown.borrow()
-    }
-
-    /// This process among the servers of its database, if several may share it.
-    pub fn node(&self) -> Option<&Arc<crate::cluster::Node>> {
-        self.cluster.get()
     }
 }
 
@@ -198,7 +194,7 @@ impl ClientGone {
 pub struct GameHandle {
     ctx: Arc<Ctx>,
     state: Mutex<Live>,
-    events: Events,
+    broadcast: Broadcast,
     /// Wakes the timer task: the clocks changed, or the handle is gone.
     wake: Arc<Notify>,
     /// When the game was last asked for (the registry unloads idle games).
@@ -277,9 +273,9 @@ impl GameHandle {
         live.round.set_abandon_after(ctx.abandon_after);
         let now = live.now();
         live.round.rearm_abandon(now);
-        let mut events = Events::new(64, live.version);
-        if let Some(node) = ctx.node() {
-            events = events.published(Arc::clone(node), live.key.to_string());
+        let mut broadcast = Broadcast::new(64, live.version);
+        if let Some(publisher) = ctx.publisher.get() {
+            broadcast = broadcast.published(Arc::clone(publisher), live.key.to_string());
         }
         let wake = Arc::new(Notify::new());
         let challenge_of = StdMutex::new(open_challenge(&live));
@@ -287,7 +283,7 @@ impl GameHandle {
             ctx,
             challenge_of,
             state: Mutex::new(live),
-            events,
+            broadcast,
             wake: Arc::clone(&wake),
             last_used: StdMutex::new(Instant::now()),
             loaded_at: Instant::now(),
@@ -303,9 +299,9 @@ impl GameHandle {
         self.state.lock().await
     }
 
-    /// Subscribes a socket of `protocol` to the game's events (`events.rs`).
-    pub fn subscribe(&self, protocol: events::Protocol) -> events::Subscription {
-        self.events.subscribe(protocol)
+    /// Subscribes a socket of `protocol` to the game's events (`broadcast.rs`).
+    pub fn subscribe(&self, protocol: broadcast::Protocol) -> broadcast::Subscription {
+        self.broadcast.subscribe(protocol)
     }
 
     /// When the game was loaded (or made).
@@ -353,7 +349,7 @@ impl GameHandle {
         self.challenge_of
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .is_some_and(|of| crate::rate::same_client(of, client))
+            .is_some_and(|of| crate::http::rate::same_client(of, client))
     }
 
     /// Notes whether the game is an open challenge now (after each change).
@@ -399,8 +395,8 @@ impl GameHandle {
         }
         self.settle(&mut g).await?;
         let protocol = match who.reply {
-            Reply::View => events::Protocol::V1,
-            Reply::Ack => events::Protocol::V2,
+            Reply::View => broadcast::Protocol::V1,
+            Reply::Ack => broadcast::Protocol::V2,
         };
         Ok((socket_view(&g, seat, protocol, g.now()), seat))
     }
@@ -410,7 +406,7 @@ impl GameHandle {
     pub async fn view_for_socket(
         self: &Arc<Self>,
         seat: Option<Color>,
-        protocol: events::Protocol,
+        protocol: broadcast::Protocol,
     ) -> GameResult<GameView> {
         let mut g = self.lock().await;
         self.settle(&mut g).await?;
@@ -425,7 +421,7 @@ impl GameHandle {
     ) -> GameResult<(MutexGuard<'_, Live>, Color)> {
         let mut g = self.lock().await;
         if self.is_gone() {
-            return Err(crate::cluster::Node::moved(g.key.as_str()));
+            return Err(GameError::moved(g.key.as_str()));
         }
         let mut color = g.sides.seat_of(who.seat, g.id.0)?;
         if g.sides.hotseat() {
@@ -449,7 +445,7 @@ impl GameHandle {
         g.bump();
         self.note_challenge(g);
         let now = g.now();
-        self.events.state(g, now);
+        self.broadcast.state(g, now);
         self.after_change(g, now);
     }
 
@@ -459,7 +455,7 @@ impl GameHandle {
         g.bump();
         self.note_challenge(g);
         let now = g.now();
-        self.events.moved(g, now);
+        self.broadcast.moved(g, now);
         self.after_change(g, now);
     }
 
@@ -467,7 +463,7 @@ impl GameHandle {
     fn premove_changed(&self, g: &mut Live) {
         g.bump();
         let now = g.now();
-        self.events.premove_changed(g, now);
+        self.broadcast.premove_changed(g, now);
         self.after_change(g, now);
     }
 
@@ -656,11 +652,11 @@ impl GameHandle {
 fn socket_view(
     g: &Live,
     seat: Option<Color>,
-    protocol: events::Protocol,
+    protocol: broadcast::Protocol,
     now: Instant,
 ) -> GameView {
     let mut v = g.view(now);
-    if protocol == events::Protocol::V2 && seat.is_some() {
+    if protocol == broadcast::Protocol::V2 && seat.is_some() {
         v.now.premove = g
             .round
             .premove()

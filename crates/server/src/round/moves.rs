@@ -2,8 +2,8 @@
 //! engine's too) judged by the referee and stored before anyone is told of it.
 
 use super::{gone, Actor, Answer, GameHandle};
+use crate::game::error::{GameError, GameResult};
 use crate::game::{Live, Phase};
-use crate::game_error::{GameError, GameResult};
 use chess960_core::{Color, Move};
 use chess960_round::{Command, MoveInput};
 use std::sync::Arc;

@@ -4,9 +4,9 @@
 //! game begins from it.
 
 use super::{blocking, over, Actor, Answer, GameHandle};
+use crate::game::error::{GameError, GameResult};
+use crate::game::placing::PENDING_TAG;
 use crate::game::{Live, Phase};
-use crate::game_error::{GameError, GameResult};
-use crate::placing::PENDING_TAG;
 use chess960_core::Game;
 use chess960_draw::rng::SplitMix64;
 use std::sync::Arc;
@@ -54,7 +54,7 @@ impl GameHandle {
             self.changed(g);
             return Ok(());
         };
-        let tags = crate::drawn::placed_tags(&outcomes, id)
+        let tags = crate::game::drawn::placed_tags(&outcomes, id)
             .map_err(|e| GameError::Worker(format!("the placement does not replay: {e}")))?;
         let start = id.position();
         let store = Arc::clone(&self.ctx.store);

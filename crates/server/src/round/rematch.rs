@@ -6,10 +6,10 @@
 //! the database like any other).
 
 use super::{Actor, GameHandle};
+use crate::game::error::{GameError, GameResult};
+use crate::game::seat::Seat;
+use crate::game::sides::Side;
 use crate::game::{GameView, Live, Rematch};
-use crate::game_error::{GameError, GameResult};
-use crate::seat::Seat;
-use crate::sides::Side;
 use chess960_core::{Color, Position, StartId};
 use chess960_store::{GameKey, NewGame, SeatRecord, Seats};
 use std::sync::Arc;

@@ -4,8 +4,8 @@
 //! after it.
 
 use super::{Actor, Answer, GameHandle};
+use crate::game::error::{GameError, GameResult};
 use crate::game::mover;
-use crate::game_error::{GameError, GameResult};
 use chess960_round::Command;
 use std::sync::Arc;
 

@@ -40,7 +40,7 @@ impl GameHandle {
         if next_tick.is_some_and(|t| now >= t) {
             *next_tick = Some(now + CLOCK_TICK);
             if let Some(c) = g.round.clocks_at(now) {
-                self.events.clock(c, g.round.running());
+                self.broadcast.clock(c, g.round.running());
             }
         }
         let mut wake = g.round.abandon_at();

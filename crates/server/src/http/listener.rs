@@ -245,7 +245,7 @@ impl Table {
     /// A place for a connection from `ip`, making room by closing an idle one if need be.
     pub(crate) fn admit(self: &Arc<Self>, ip: IpAddr) -> Result<Slot, Refused> {
         let ip = ip.to_canonical();
-        let address = (!ip.is_loopback()).then(|| crate::rate::key_of(ip));
+        let address = (!ip.is_loopback()).then(|| crate::http::rate::key_of(ip));
         let mut open = self.lock();
         if let Some(a) = address {
             if open.per_address.get(&a).copied().unwrap_or(0) >= self.per_address

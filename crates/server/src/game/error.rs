@@ -2,7 +2,7 @@
 //! `registry.rs`, `create.rs`) returns these; only the HTTP edge (`error.rs`) turns them into
 //! statuses.
 
-use crate::seat::SeatError;
+use crate::game::seat::SeatError;
 use chess960_core::Color;
 use chess960_store::StoreError;
 use std::fmt;
@@ -120,6 +120,15 @@ pub enum GameError {
     Store(StoreError),
     /// A worker thread of the server failed.
     Worker(String),
+}
+
+impl GameError {
+    /// [`GameError::Moved`] for the game `key` (as given: at most 40 characters of it).
+    pub fn moved(key: &str) -> GameError {
+        GameError::Moved {
+            key: key.chars().take(40).collect(),
+        }
+    }
 }
 
 impl From<StoreError> for GameError {

@@ -1,11 +1,21 @@
-//! One game as the server holds it in memory: the rules state from `chess960-core`, the
-//! moves as stored, both clocks, the phase (study, playing, finished), and the game view the
-//! API returns. Everything here is synchronous and does no I/O; `round/` persists and
-//! broadcasts.
+//! One game as the server holds it in memory ([`Live`]): the referee's round
+//! (`chess960-round`: position, moves, clocks, phase, offers, result) with what the server adds
+//! (seats and sides, presence, rematch, the engine's search, the version), and the game view
+//! the API returns. The files beside it hold the game's other parts: its seats (`seat.rs`,
+//! `sides.rs`), who is here (`presence.rs`), Northam's placement (`placing.rs`), the drawn
+//! start's record (`drawn.rs`) and why an action failed (`error.rs`). Everything here is
+//! synchronous and does no I/O; `round/` stores and broadcasts.
 
+pub(crate) mod drawn;
+pub(crate) mod error;
+pub(crate) mod placing;
+pub(crate) mod presence;
+pub(crate) mod seat;
+pub(crate) mod sides;
+
+use crate::game::presence::Presence;
+use crate::game::sides::Sides;
 use crate::pool::Ticket;
-use crate::presence::Presence;
-use crate::sides::Sides;
 use chess960_core::{CastlingMode, CastlingSide, Color, Game, Move, Position, Role, StartId};
 use chess960_engine::player::Level;
 use chess960_round::now::TimeSource;
@@ -71,7 +81,7 @@ pub struct Live {
     /// A challenge its creator listed in the lobby (`lobby/`); not stored.
     pub listed: bool,
     /// The start position the players are placing, until it is complete (`placing.rs`).
-    pub placing: Option<crate::placing::Placing>,
+    pub placing: Option<crate::game::placing::Placing>,
     /// When the game was created, milliseconds since the Unix epoch.
     pub created_ms: i64,
     /// Deleted from the store: nothing more happens to it.
@@ -179,7 +189,7 @@ impl Live {
         // A challenge still waits for its placement; a placement cut short by a restart is
         // not resumed (`placement_interrupted`).
         let placing = (open && stored.finish.is_none())
-            .then(|| crate::placing::Placing::from_tags(&meta.tags))
+            .then(|| crate::game::placing::Placing::from_tags(&meta.tags))
             .flatten();
         let round = Round::stored(
             game,
@@ -336,7 +346,7 @@ impl Live {
                 .map(|(r, after)| move_view(r, after))
                 .collect(),
             time_control: self.round.tc(),
-            drawn: crate::drawn::view_of(&self.meta.tags, start_id),
+            drawn: crate::game::drawn::view_of(&self.meta.tags, start_id),
             draw_answer: DrawAnswer::default(),
             has_seat: self.sides.has_seat(),
             seat_token: None,
@@ -453,7 +463,7 @@ impl Live {
                 .meta
                 .tags
                 .iter()
-                .any(|(n, _)| n == crate::placing::PENDING_TAG)
+                .any(|(n, _)| n == crate::game::placing::PENDING_TAG)
     }
 
     /// True for a game between two people.
@@ -751,7 +761,7 @@ fn move_view(r: &MoveRecord, after: &Position) -> MoveView {
 
 /// The game view (docs/api.md): what does not change with a move (the players, the start,
 /// the time control), the moves, and [`NowView`], all that a move or an action may change.
-/// Protocol 2's `move` event (`round/events.rs`) carries the new move and a [`NowView`]
+/// Protocol 2's `move` event (`round/broadcast.rs`) carries the new move and a [`NowView`]
 /// instead of the whole view.
 #[derive(Serialize, Clone, Debug)]
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -780,7 +790,7 @@ pub struct GameView {
     pub moves: Vec<MoveView>,
     pub time_control: Option<TimeControl>,
     /// How the start position was drawn at the board (`drawn.rs`), if it was.
-    pub drawn: Option<crate::drawn::DrawnView>,
+    pub drawn: Option<crate::game::drawn::DrawnView>,
     /// The engine's answer to a draw offer, in the answer to that offer only.
     #[serde(flatten)]
     pub draw_answer: DrawAnswer,
@@ -856,7 +866,7 @@ pub struct NowView {
     /// Between people, while the game is played: how long each player has been away.
     pub away: Option<AwayView>,
     /// The start position being placed by the players (Northam), until the game begins.
-    pub placement: Option<crate::placing::PlacingView>,
+    pub placement: Option<crate::game::placing::PlacingView>,
     /// A challenge listed in the lobby (shown there while its creator has its page open).
     pub listed: bool,
     /// Between people, once the game is over: the side whose rematch offer waits for the
@@ -895,9 +905,9 @@ impl SidesView {
     }
 }
 
-fn side_view(side: &crate::sides::Side) -> SideView {
-    use crate::seat::Seat;
-    use crate::sides::Side;
+fn side_view(side: &crate::game::sides::Side) -> SideView {
+    use crate::game::seat::Seat;
+    use crate::game::sides::Side;
     match side {
         Side::Engine(l) => SideView::Engine {
             level: LevelJson::from(*l),

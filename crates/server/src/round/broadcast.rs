@@ -150,6 +150,13 @@ impl Outgoing {
     }
 }
 
+/// Where a game's events go besides its own sockets: the other servers of a database several
+/// share (`cluster::Node` is one). The round knows only this, not the cluster.
+pub trait Publisher: Send + Sync {
+    /// Sends the event `event` of the game `key` on.
+    fn publish(&self, key: &str, event: &Outgoing);
+}
+
 /// A receiver of a game's events, counted while it is one of protocol 1 (so that the whole
 /// view is built for a move only while someone reads it).
 pub struct Subscription {
@@ -167,7 +174,7 @@ impl Drop for V1Count {
 
 /// A game's event channel: every client of the game subscribes to it.
 #[derive(Clone)]
-pub struct Events {
+pub struct Broadcast {
     tx: broadcast::Sender<Arc<Outgoing>>,
     /// The version of the newest state sent: the other events carry it.
     version: Arc<AtomicU64>,
@@ -175,17 +182,17 @@ pub struct Events {
     v1: Arc<AtomicUsize>,
     /// The premove each player's protocol 2 sockets were last told of.
     told_premove: Arc<Mutex<[Option<String>; 2]>>,
-    /// The other servers of the database, told of every event (`cluster/`), and the game's
-    /// key.
-    publish: Option<Arc<(Arc<crate::cluster::Node>, String)>>,
+    /// Where every event goes besides this server's sockets (the other servers of the
+    /// database, `cluster/`), and the game's key.
+    publish: Option<Arc<(Arc<dyn Publisher>, String)>>,
 }
 
-impl Events {
+impl Broadcast {
     /// A channel with room for `capacity` events per slow client (one that falls further
     /// behind gets the whole state instead).
-    pub fn new(capacity: usize, version: u64) -> Events {
+    pub fn new(capacity: usize, version: u64) -> Broadcast {
         let (tx, _) = broadcast::channel(capacity);
-        Events {
+        Broadcast {
             tx,
             version: Arc::new(AtomicU64::new(version)),
             v1: Arc::new(AtomicUsize::new(0)),
@@ -194,10 +201,9 @@ impl Events {
         }
     }
 
-    /// The same channel, whose events also go to the other servers through `node`, for the
-    /// game `key`.
-    pub fn published(mut self, node: Arc<crate::cluster::Node>, key: String) -> Events {
-        self.publish = Some(Arc::new((node, key)));
+    /// The same channel, whose events also go to `publisher`, for the game `key`.
+    pub fn published(mut self, publisher: Arc<dyn Publisher>, key: String) -> Broadcast {
+        self.publish = Some(Arc::new((publisher, key)));
         self
     }
 

@@ -2,8 +2,8 @@
 //! the engine at a level. A game against the engine has one of each; a game between two people
 //! has two seats, each bound to its own token.
 
+use crate::game::seat::{Seat, SeatError};
 use crate::game::{human_of, parse_level_tag, DEFAULT_LEVEL, LEVEL_TAG};
-use crate::seat::{Seat, SeatError};
 use chess960_core::Color;
 use chess960_engine::player::Level;
 use chess960_store::{NewGame, Seats};
@@ -174,7 +174,7 @@ impl Sides {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::seat::{hash, new_token};
+    use crate::game::seat::{hash, new_token};
     use chess960_store::SeatRecord;
 
     fn meta(white_type: &str, black_type: &str, level: Option<&str>) -> NewGame {

@@ -10,7 +10,7 @@
 
 use crate::api::Client;
 use crate::error::{ApiError, ApiResult, JsonBody};
-use crate::seat;
+use crate::game::seat;
 use crate::secret::same_secret;
 use crate::AppState;
 use axum::extract::rejection::PathRejection;

@@ -128,7 +128,7 @@ pub(crate) struct Guard {
     /// host's cookies to every port of it.
     cookie: String,
     /// Check 5's limits.
-    limits: crate::rate::Limits,
+    limits: crate::http::rate::Limits,
     /// The secret of the servers sharing this one's database (`cluster/`): a request that
     /// carries it was checked by the server that forwarded it.
     forwarding: Option<String>,
@@ -162,7 +162,7 @@ impl Guard {
             any_port,
             token,
             cookie: format!("chess960-token-{}", local.port()),
-            limits: crate::rate::Limits::default(),
+            limits: crate::http::rate::Limits::default(),
             forwarding: None,
         })
     }
@@ -228,7 +228,7 @@ impl Guard {
         match self.refusal(&mut req) {
             None => check_body(req).await,
             Some(answer) => {
-                crate::body::discard(req.into_body());
+                crate::http::body::discard(req.into_body());
                 Err(answer)
             }
         }
@@ -652,10 +652,10 @@ fn unauthorized(api: bool, wrong: bool) -> Response {
 /// handler reads it: an answer sent while the client is still sending makes the server
 /// close the connection unread, and the client then often sees a reset instead of the
 /// answer (issue 37: 7 of 24 answers to `…/pair`, which takes `{}` and never reads it, were
-/// lost so). A body that stops arriving is refused after [`crate::body::BODY_TIME`].
+/// lost so). A body that stops arriving is refused after [`crate::http::body::BODY_TIME`].
 async fn check_body(req: Request) -> Result<Request, Response> {
     if req.body().size_hint().lower() > BODY_LIMIT as u64 {
-        return Err(crate::body::too_large(req.into_body()));
+        return Err(crate::http::body::too_large(req.into_body()));
     }
     let post = req.method() == Method::POST;
     let refuse = |what: String| {
@@ -671,12 +671,12 @@ async fn check_body(req: Request) -> Result<Request, Response> {
         match (types.next(), types.next()) {
             (Some(_), Some(_)) => {
                 let answer = refuse("this one has two Content-Type headers".into());
-                crate::body::discard(req.into_body());
+                crate::http::body::discard(req.into_body());
                 return Err(answer);
             }
             (Some(t), None) => {
                 if let Err(what) = json_type(t) {
-                    crate::body::discard(req.into_body());
+                    crate::http::body::discard(req.into_body());
                     return Err(refuse(what));
                 }
                 typed = true;
@@ -688,7 +688,7 @@ async fn check_body(req: Request) -> Result<Request, Response> {
         return Ok(req);
     }
     let (parts, body) = req.into_parts();
-    let bytes = crate::body::read(body)
+    let bytes = crate::http::body::read(body)
         .await
         .map_err(IntoResponse::into_response)?;
     if post && !typed && !bytes.is_empty() {
