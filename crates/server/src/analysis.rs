@@ -18,7 +18,8 @@
 
 use crate::api::Client;
 use crate::error::{ApiError, ApiResult, JsonBody};
-use crate::game::{legal_move, LegalMove};
+use crate::game::{color_name, legal_move, ColorJson, LegalMove};
+use crate::http::socket::{self, Next, Session};
 use crate::http::ws_limits;
 use crate::judge::{judge, Judgement, WhiteEval};
 use crate::pool::{SearchPool, Urgency};
@@ -29,7 +30,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 use axum::Json;
-use chess960_core::{CastlingMode, Color, Move, Position};
+use chess960_core::{CastlingMode, Move, Position};
 use chess960_engine::player::{AnalysisLimit, LinesReport, MAX_MULTIPV};
 use chess960_pgn::{game_to_string, Game, Line, Node, Reader, Variant, WriteOptions};
 use serde::{Deserialize, Serialize};
@@ -152,7 +153,7 @@ fn played(start: &Position, moves: &[Move]) -> Vec<PlayedJson> {
 pub struct PositionJson {
     /// The position after the moves.
     fen: String,
-    turn: &'static str,
+    turn: ColorJson,
     /// The square of the king in check.
     check: Option<String>,
     /// `playing`, `checkmate` or `stalemate`.
@@ -178,19 +179,12 @@ pub async fn position(JsonBody(req): JsonBody<PositionIn>) -> ApiResult<Json<Pos
     };
     Ok(Json(PositionJson {
         fen: pos.fen(),
-        turn: color_name(pos.turn()),
+        turn: pos.turn().into(),
         check: pos.is_check().then(|| pos.king_of(pos.turn()).to_string()),
         status,
         legal,
         moves: played(&start, &moves),
     }))
-}
-
-fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::White => "white",
-        Color::Black => "black",
-    }
 }
 
 // ---- the WebSocket -----------------------------------------------------------------------
@@ -264,10 +258,8 @@ async fn session(
     client: IpAddr,
 ) {
     let pool = state.games().ctx().pool.clone();
-    let mut shutdown = state.shutdown_signal();
-    let (tx, mut rx) = mpsc::unbounded_channel::<String>();
-    let mut game_job: Option<AbortOnDrop> = None;
-    let mut lines_job: Option<AbortOnDrop> = None;
+    let shutdown = state.shutdown_signal();
+    let (tx, rx) = mpsc::unbounded_channel::<String>();
     let hello = json!({
         "type": "ready",
         "limits": {
@@ -286,36 +278,66 @@ async fn session(
     {
         return;
     }
-    loop {
-        tokio::select! {
-            out = rx.recv() => {
-                let Some(text) = out else { break };
-                if socket.send(Message::Text(text.into())).await.is_err() {
-                    break;
-                }
-            }
-            incoming = socket.recv() => match incoming {
-                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
-                Some(Ok(Message::Text(text))) => {
-                    let msg = crate::error::parse_json::<ClientMsg>(text.as_bytes());
-                    if let Err(e) = handle(msg, &state, &pool, client, &tx, &mut game_job, &mut lines_job).await {
-                        let _ = tx.send(json!({"type": "error", "error": e.message}).to_string());
-                    }
-                }
-                Some(Ok(Message::Binary(_))) => {
-                    let _ = tx.send(json!({"type": "error", "error": "messages are JSON text"}).to_string());
-                }
-                Some(Ok(_)) => {} // pings are answered by axum
-            },
-            _ = shutdown.changed() => {
-                let _ = socket.send(Message::Close(None)).await;
-                break;
-            }
+    let mut board = Board {
+        state,
+        pool,
+        client,
+        tx,
+        rx,
+        game_job: None,
+        lines_job: None,
+    };
+    // The client's requests are bounded by the searches they start (one of each kind at a
+    // time), not by a message rate.
+    socket::serve(&mut socket, &mut board, shutdown, None).await;
+    // Dropping the board's jobs cancels their searches.
+}
+
+/// The analysis board's socket: the client's requests, and what their searches send.
+struct Board {
+    state: AppState,
+    pool: SearchPool,
+    client: IpAddr,
+    /// Where the searches (and the answers to requests) put their messages.
+    tx: Out,
+    rx: mpsc::UnboundedReceiver<String>,
+    game_job: Option<AbortOnDrop>,
+    lines_job: Option<AbortOnDrop>,
+}
+
+impl Session for Board {
+    type Handoff = ();
+
+    async fn next(&mut self) -> Next<()> {
+        match self.rx.recv().await {
+            Some(text) => Next::Send(text),
+            None => Next::End(()),
         }
     }
-    // Dropping the jobs cancels their searches.
-    drop(game_job);
-    drop(lines_job);
+
+    async fn heard(&mut self, text: String) -> Next<()> {
+        let msg = crate::error::parse_json::<ClientMsg>(text.as_bytes());
+        let Board {
+            state,
+            pool,
+            client,
+            tx,
+            game_job,
+            lines_job,
+            ..
+        } = self;
+        if let Err(e) = handle(msg, state, pool, *client, tx, game_job, lines_job).await {
+            let _ = tx.send(json!({"type": "error", "error": e.message}).to_string());
+        }
+        Next::Quiet
+    }
+
+    fn heard_binary(&mut self) -> Next<()> {
+        let _ = self
+            .tx
+            .send(json!({"type": "error", "error": "messages are JSON text"}).to_string());
+        Next::Quiet
+    }
 }
 
 async fn handle(
@@ -535,7 +557,7 @@ struct MoveJudgedJson {
     ply: usize,
     uci: String,
     san: String,
-    color: &'static str,
+    color: ColorJson,
     judgement: Option<Judgement>,
     glyph: Option<&'static str>,
     /// The engine's move in the position before, when the played move was judged bad.
@@ -633,7 +655,7 @@ fn report(source: Source, evals: &[Evaluated]) -> serde_json::Value {
             ply: i + 1,
             uci: m.to_uci(CastlingMode::Chess960),
             san,
-            color: color_name(mover),
+            color: mover.into(),
             judgement: j,
             glyph: j.map(Judgement::glyph),
             better: better.map(|b| b.to_uci(CastlingMode::Chess960)),

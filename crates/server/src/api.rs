@@ -5,7 +5,7 @@ use crate::create::{self, NewGameSpec, Opponent};
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::game::seat;
 use crate::game::{GameView, TimeControl};
-use crate::http::ws_limits::Heard;
+use crate::http::socket::{self, Next, Session};
 use crate::registry::Located;
 use crate::round::broadcast::{first_message, Protocol};
 use crate::round::{
@@ -1068,13 +1068,12 @@ impl Drop for LeaveOnDrop {
 async fn session(
     h: Arc<GameHandle>,
     mut socket: WebSocket,
-    mut shutdown: tokio::sync::watch::Receiver<bool>,
+    shutdown: tokio::sync::watch::Receiver<bool>,
     viewer: &Viewer,
 ) {
     let protocol = viewer.protocol;
-    let mut sub = h.subscribe(protocol);
-    let mut gone = h.gone_signal();
-    let mut flood = crate::http::ws_limits::Flood::default();
+    let sub = h.subscribe(protocol);
+    let gone = h.gone_signal();
     let who = Actor {
         seat: viewer.seat.as_deref(),
         client: viewer.client,
@@ -1094,46 +1093,60 @@ async fn session(
     {
         return;
     }
-    loop {
-        let text: Arc<str> = tokio::select! {
-            event = sub.rx.recv() => match event {
-                Ok(e) if e.for_socket(protocol, color) => Arc::clone(&e.text),
-                Ok(_) => continue,
+    let mut session = GameSocket {
+        h,
+        sub,
+        gone,
+        protocol,
+        color,
+    };
+    let flood = Some(crate::http::ws_limits::Flood::default());
+    socket::serve(&mut socket, &mut session, shutdown, flood).await;
+}
+
+/// A game's socket: the events of its protocol and audience.
+struct GameSocket {
+    h: Arc<GameHandle>,
+    sub: crate::round::broadcast::Subscription,
+    /// Turns true when another server takes the game over.
+    gone: tokio::sync::watch::Receiver<bool>,
+    protocol: Protocol,
+    /// The colour whose seat the client holds.
+    color: Option<Color>,
+}
+
+impl GameSocket {
+    /// The whole state now.
+    async fn state(&self) -> Next<()> {
+        match self.h.view_for_socket(self.color, self.protocol).await {
+            Ok(v) => Next::Send(first_message(Ok(&v)).to_string()),
+            Err(_) => Next::Quiet,
+        }
+    }
+}
+
+impl Session for GameSocket {
+    type Handoff = ();
+
+    async fn next(&mut self) -> Next<()> {
+        tokio::select! {
+            event = self.sub.rx.recv() => match event {
+                Ok(e) if e.for_socket(self.protocol, self.color) => Next::Send(e.text.to_string()),
+                Ok(_) => Next::Quiet,
                 // A client too slow for the events gets the whole state instead.
-                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
-                    match h.view_for_socket(color, protocol).await {
-                        Ok(v) => first_message(Ok(&v)),
-                        Err(_) => continue,
-                    }
-                }
-                Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => self.state().await,
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => Next::End(()),
             },
-            incoming = socket.recv() => match flood.hear(&mut socket, incoming).await {
-                Heard::Gone => break,
-                Heard::Text(t) if protocol == Protocol::V2 && wants_state(&t) => {
-                    match h.view_for_socket(color, protocol).await {
-                        Ok(v) => first_message(Ok(&v)),
-                        Err(_) => continue,
-                    }
-                }
-                Heard::Text(_) | Heard::Nothing => continue,
-            },
-            _ = shutdown.changed() => {
-                let _ = socket.send(Message::Close(None)).await;
-                break;
-            }
             // Another server took the game over: the client reconnects to it.
-            _ = gone.changed() => {
-                let _ = socket.send(Message::Close(None)).await;
-                break;
-            }
-        };
-        if socket
-            .send(Message::Text(text.as_ref().into()))
-            .await
-            .is_err()
-        {
-            break;
+            _ = self.gone.changed() => Next::Close,
+        }
+    }
+
+    async fn heard(&mut self, text: String) -> Next<()> {
+        if self.protocol == Protocol::V2 && wants_state(&text) {
+            self.state().await
+        } else {
+            Next::Quiet
         }
     }
 }

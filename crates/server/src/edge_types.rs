@@ -43,6 +43,7 @@ fn declarations() -> String {
         crate::game::placing::PlacingView::decl(&cfg),
         crate::game::placing::PlacedView::decl(&cfg),
         crate::game::DrawAnswer::decl(&cfg),
+        crate::game::DrawClaim::decl(&cfg),
         ColorJson::decl(&cfg),
         Status::decl(&cfg),
         ResultJson::decl(&cfg),

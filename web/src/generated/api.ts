@@ -43,7 +43,7 @@ hotseat: boolean, draw_offer?: string, draw_offer_reason?: string, fen: string, 
 /**
  * The rooks that may still castle (both sides), by square.
  */
-castling: CastlingView, last_move: LastMove | null, legal: Array<LegalMove>, draw_claim: string | null, premove: string | null, 
+castling: CastlingView, last_move: LastMove | null, legal: Array<LegalMove>, draw_claim: DrawClaim | null, premove: string | null, 
 /**
  * Between people: the side whose draw offer waits for the other's answer.
  */
@@ -101,7 +101,7 @@ export type NowView = { fen: string, turn: ColorJson, clocks: ClockView | null, 
 /**
  * The rooks that may still castle (both sides), by square.
  */
-castling: CastlingView, last_move: LastMove | null, legal: Array<LegalMove>, draw_claim: string | null, premove: string | null, 
+castling: CastlingView, last_move: LastMove | null, legal: Array<LegalMove>, draw_claim: DrawClaim | null, premove: string | null, 
 /**
  * Between people: the side whose draw offer waits for the other's answer.
  */
@@ -268,6 +268,8 @@ file: string,
 auto: boolean, };
 
 export type DrawAnswer = { draw_offer?: string, draw_offer_reason?: string, };
+
+export type DrawClaim = "threefold repetition" | "fifty-move rule";
 
 export type ColorJson = "white" | "black";
 

@@ -8,7 +8,7 @@
 use super::forward::TAKEOVER_WAIT;
 use super::{Node, FORWARDED, FORWARDED_CLIENT, RESYNC};
 use crate::api::Viewer;
-use crate::http::ws_limits::Heard;
+use crate::http::socket::{self, Ended, Next, Session};
 use crate::registry::Located;
 use crate::round::broadcast::Protocol;
 use crate::round::GameHandle;
@@ -58,15 +58,14 @@ pub(crate) async fn session(
     node: Arc<Node>,
     key: String,
     mut socket: WebSocket,
-    mut shutdown: watch::Receiver<bool>,
+    shutdown: watch::Receiver<bool>,
     viewer: &Viewer,
 ) -> Option<(WebSocket, Arc<GameHandle>)> {
     let (seat, client, protocol) = (viewer.seat.as_deref(), viewer.client, viewer.protocol);
-    let mut rx = node.follow(&key);
+    let rx = node.follow(&key);
     let _unfollow = Unfollow(&node, &key);
-    let mut flood = crate::http::ws_limits::Flood::default();
     let fetched = fetch(&state, &node, &key, seat, client, protocol).await;
-    let (mut version, color) = match fetched {
+    let (version, color) = match fetched {
         Ok(Fetched::State(text, v, color)) => {
             if socket.send(Message::Text(text.into())).await.is_err() {
                 return None;
@@ -82,63 +81,113 @@ pub(crate) async fn session(
     };
     let mut tick = tokio::time::interval(Duration::from_secs(1));
     tick.tick().await;
-    let mut ticks = 0u32;
-    loop {
-        // Some(true): read the state again and send it; Some(false): read it (the player is
-        // here) and send it only if it is newer than what the client has.
-        let mut refetch = None;
-        tokio::select! {
-            event = rx.recv() => match event {
-                Ok(e) if &*e.text == RESYNC => refetch = Some(true),
-                Ok(e) if e.for_socket(protocol, color) => {
-                    if let Ok(Versioned { version: Some(v) }) = serde_json::from_str(&e.text) {
-                        version = version.max(v);
-                    }
-                    if socket.send(Message::Text(e.text.as_ref().into())).await.is_err() {
-                        break;
-                    }
-                }
-                Ok(_) => {}
-                Err(RecvError::Lagged(_)) => refetch = Some(true),
-                Err(RecvError::Closed) => break,
-            },
-            _ = tick.tick() => {
-                if let Some(h) = state.games().here(&key) {
-                    return Some((socket, h));
-                }
-                ticks += 1;
-                if seat.is_some() && ticks % PRESENCE_EVERY == 0 {
-                    refetch = Some(false);
-                }
-            }
-            incoming = socket.recv() => match flood.hear(&mut socket, incoming).await {
-                Heard::Gone => break,
-                Heard::Text(t) if protocol == Protocol::V2 && crate::api::wants_state(&t) => {
-                    refetch = Some(true);
-                }
-                Heard::Text(_) | Heard::Nothing => {}
-            },
-            _ = shutdown.changed() => {
-                let _ = socket.send(Message::Close(None)).await;
-                break;
-            }
-        }
-        let Some(always) = refetch else { continue };
-        match fetch(&state, &node, &key, seat, client, protocol).await {
+    let mut follower = Follower {
+        state,
+        node: Arc::clone(&node),
+        key: key.clone(),
+        seat: seat.map(str::to_owned),
+        client,
+        protocol,
+        color,
+        version,
+        rx,
+        tick,
+        ticks: 0,
+    };
+    let flood = Some(crate::http::ws_limits::Flood::default());
+    match socket::serve(&mut socket, &mut follower, shutdown, flood).await {
+        Ended::Handoff(Some(h)) => Some((socket, h)),
+        Ended::Handoff(None) | Ended::Closed => None,
+    }
+}
+
+/// A socket following a game another server runs.
+struct Follower {
+    state: AppState,
+    node: Arc<Node>,
+    key: String,
+    seat: Option<String>,
+    client: IpAddr,
+    protocol: Protocol,
+    /// The colour whose seat the client holds.
+    color: Option<Color>,
+    /// The newest version the client has.
+    version: u64,
+    rx: tokio::sync::broadcast::Receiver<Arc<crate::round::broadcast::Outgoing>>,
+    tick: tokio::time::Interval,
+    ticks: u32,
+}
+
+impl Follower {
+    /// Reads the state from the holder again and sends it: always, or (`always` false: the
+    /// read only tells the holder that the player is here) only if it is newer than what the
+    /// client has. The game may have come here meanwhile.
+    async fn refetch(&mut self, always: bool) -> Next<Option<Arc<GameHandle>>> {
+        let seat = self.seat.as_deref();
+        match fetch(
+            &self.state,
+            &self.node,
+            &self.key,
+            seat,
+            self.client,
+            self.protocol,
+        )
+        .await
+        {
             Ok(Fetched::State(text, v, _)) => {
-                if always || v > version {
-                    version = version.max(v);
-                    if socket.send(Message::Text(text.into())).await.is_err() {
-                        break;
-                    }
+                if always || v > self.version {
+                    self.version = self.version.max(v);
+                    Next::Send(text)
+                } else {
+                    Next::Quiet
                 }
             }
-            Ok(Fetched::Here(h)) => return Some((socket, h)),
+            Ok(Fetched::Here(h)) => Next::End(Some(h)),
             // The game is gone (deleted) or no server answers: the client reconnects.
-            Err(_) => break,
+            Err(_) => Next::End(None),
         }
     }
-    None
+}
+
+impl Session for Follower {
+    /// The game's handle once it runs here.
+    type Handoff = Option<Arc<GameHandle>>;
+
+    async fn next(&mut self) -> Next<Self::Handoff> {
+        tokio::select! {
+            event = self.rx.recv() => match event {
+                Ok(e) if &*e.text == RESYNC => self.refetch(true).await,
+                Ok(e) if e.for_socket(self.protocol, self.color) => {
+                    if let Ok(Versioned { version: Some(v) }) = serde_json::from_str(&e.text) {
+                        self.version = self.version.max(v);
+                    }
+                    Next::Send(e.text.to_string())
+                }
+                Ok(_) => Next::Quiet,
+                Err(RecvError::Lagged(_)) => self.refetch(true).await,
+                Err(RecvError::Closed) => Next::End(None),
+            },
+            _ = self.tick.tick() => {
+                if let Some(h) = self.state.games().here(&self.key) {
+                    return Next::End(Some(h));
+                }
+                self.ticks += 1;
+                if self.seat.is_some() && self.ticks % PRESENCE_EVERY == 0 {
+                    self.refetch(false).await
+                } else {
+                    Next::Quiet
+                }
+            }
+        }
+    }
+
+    async fn heard(&mut self, text: String) -> Next<Self::Handoff> {
+        if self.protocol == Protocol::V2 && crate::api::wants_state(&text) {
+            self.refetch(true).await
+        } else {
+            Next::Quiet
+        }
+    }
 }
 
 /// The game's state from its holder (with the seat token, so that the player counts as

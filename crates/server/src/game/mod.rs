@@ -16,7 +16,9 @@ pub(crate) mod sides;
 use crate::game::presence::Presence;
 use crate::game::sides::Sides;
 use crate::pool::Ticket;
-use chess960_core::{CastlingMode, CastlingSide, Color, Game, Move, Position, Role, StartId};
+use chess960_core::{
+    CastlingMode, CastlingSide, Color, Game, Move, Position, Role, StartId, Termination,
+};
 use chess960_engine::player::Level;
 use chess960_round::now::TimeSource;
 use chess960_round::{paused_on_load, Event, Player, Round};
@@ -109,12 +111,9 @@ fn players_of(sides: &Sides) -> [Player; 2] {
     [of(Color::White), of(Color::Black)]
 }
 
-/// The colour's name in the API.
+/// The colour's name in the API (in words and headers; a JSON field is a [`ColorJson`]).
 pub fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::White => "white",
-        Color::Black => "black",
-    }
+    ColorJson::from(c).name()
 }
 
 /// The time control of a game from its record.
@@ -404,7 +403,7 @@ impl Live {
             castling: castling_view(pos),
             last_move,
             legal,
-            draw_claim: self.round.draw_claim().map(chess960_store::reason_text),
+            draw_claim: self.round.draw_claim().and_then(DrawClaim::of),
             // Between people, a premove is its player's secret: the view every client gets
             // leaves it out (the answer to the premove request shows it, and protocol 2 sends
             // it to its player's sockets only).
@@ -509,7 +508,7 @@ pub struct NowPlaying {
     pub white: String,
     pub black: String,
     pub sides: SidesView,
-    pub turn: &'static str,
+    pub turn: ColorJson,
     /// Half-moves played.
     pub plies: usize,
     pub clocks: Option<ClockView>,
@@ -531,7 +530,7 @@ impl Live {
             white: self.meta.white.clone(),
             black: self.meta.black.clone(),
             sides: SidesView::of(&self.sides),
-            turn: color_name(self.turn()),
+            turn: self.turn().into(),
             plies: self.ply(),
             clocks: self.round.clocks_at(now).map(|c| ClockView {
                 white_ms: c.white_ms,
@@ -685,7 +684,7 @@ pub struct LegalMove {
 }
 
 /// A colour in the API: `"white"` or `"black"`.
-#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum ColorJson {
@@ -698,6 +697,39 @@ impl From<Color> for ColorJson {
         match c {
             Color::White => ColorJson::White,
             Color::Black => ColorJson::Black,
+        }
+    }
+}
+
+impl ColorJson {
+    /// `"white"` or `"black"`, as serialized.
+    pub fn name(self) -> &'static str {
+        match self {
+            ColorJson::White => "white",
+            ColorJson::Black => "black",
+        }
+    }
+}
+
+/// A draw the player may claim now (the rule's name as the store writes a game's reason).
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub enum DrawClaim {
+    /// The same position for the third time.
+    #[serde(rename = "threefold repetition")]
+    ThreefoldRepetition,
+    /// Fifty moves by each side without a capture or a pawn move.
+    #[serde(rename = "fifty-move rule")]
+    FiftyMoves,
+}
+
+impl DrawClaim {
+    /// The claim of the rule `t` (none for a rule that ends the game by itself).
+    fn of(t: Termination) -> Option<DrawClaim> {
+        match t {
+            Termination::ThreefoldRepetition => Some(DrawClaim::ThreefoldRepetition),
+            Termination::FiftyMoves => Some(DrawClaim::FiftyMoves),
+            _ => None,
         }
     }
 }
@@ -843,7 +875,7 @@ pub struct NowView {
     pub castling: CastlingView,
     pub last_move: Option<LastMove>,
     pub legal: Vec<LegalMove>,
-    pub draw_claim: Option<&'static str>,
+    pub draw_claim: Option<DrawClaim>,
     pub premove: Option<String>,
     /// Between people: the side whose draw offer waits for the other's answer.
     pub draw_offered_by: Option<ColorJson>,

@@ -34,8 +34,22 @@ pub enum Heard {
     Gone,
     /// A text message.
     Text(String),
-    /// Nothing to act on.
+    /// A binary message.
+    Binary,
+    /// Nothing to act on (a ping or pong: axum answers pings).
     Nothing,
+}
+
+impl Heard {
+    /// What the client sent (`socket.recv()`), with no limit on how often.
+    pub fn of(incoming: Option<Result<Message, axum::Error>>) -> Heard {
+        match incoming {
+            None | Some(Err(_)) | Some(Ok(Message::Close(_))) => Heard::Gone,
+            Some(Ok(Message::Text(t))) => Heard::Text(t.to_string()),
+            Some(Ok(Message::Binary(_))) => Heard::Binary,
+            Some(Ok(_)) => Heard::Nothing,
+        }
+    }
 }
 
 /// Counts a client's messages per one-second window.
@@ -58,20 +72,9 @@ impl Flood {
         self.n
     }
 
-    /// What the client sent (`socket.recv()`); false once the connection is over: the client
-    /// closed it, it broke, or it flooded (then it is closed with 1008 here). The client's
-    /// messages mean nothing; pings are answered by axum.
-    pub async fn on_message(
-        &mut self,
-        socket: &mut WebSocket,
-        incoming: Option<Result<Message, axum::Error>>,
-    ) -> bool {
-        !matches!(self.hear(socket, incoming).await, Heard::Gone)
-    }
-
-    /// What the client sent (`socket.recv()`), for a socket whose client may ask something:
-    /// a text message, nothing to act on (a ping, a binary message), or the end of the
-    /// connection (closed, broken, or flooding: then closed with 1008 here).
+    /// What the client sent (`socket.recv()`): a text message, a binary one, nothing to act
+    /// on (a ping), or the end of the connection (closed, broken, or flooding: then closed
+    /// with 1008 here).
     pub async fn hear(
         &mut self,
         socket: &mut WebSocket,
@@ -88,8 +91,7 @@ impl Flood {
                     .await;
                 Heard::Gone
             }
-            Some(Ok(Message::Text(t))) => Heard::Text(t.to_string()),
-            Some(Ok(_)) => Heard::Nothing,
+            incoming => Heard::of(incoming),
         }
     }
 }

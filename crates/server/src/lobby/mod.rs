@@ -17,7 +17,7 @@ mod socket;
 
 pub use socket::websocket;
 
-use crate::game::{color_name, Live, Phase, TimeControl};
+use crate::game::{ColorJson, Live, Phase, TimeControl};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex as StdMutex, OnceLock, Weak};
@@ -38,7 +38,7 @@ pub struct LobbyEntry {
     /// The creator's name.
     pub name: String,
     /// The colour the creator plays (the one who accepts plays the other).
-    pub color: &'static str,
+    pub color: ColorJson,
     pub start_id: Option<u16>,
     pub back_rank: Option<String>,
     pub time_control: Option<TimeControl>,
@@ -62,7 +62,7 @@ impl Live {
                     chess960_core::Color::White => self.meta.white.clone(),
                     chess960_core::Color::Black => self.meta.black.clone(),
                 },
-                color: color_name(creator),
+                color: creator.into(),
                 start_id: self.meta.start_id,
                 back_rank: self
                     .meta
@@ -133,7 +133,7 @@ impl Lobby {
     /// Another server lists `entry` for the game `key`, or no longer lists it (`None`).
     pub fn update_remote(&self, key: &str, entry: Option<RemoteEntry>) {
         let mut remote = self.remote.lock().unwrap_or_else(|e| e.into_inner());
-        let changed = match entry.and_then(RemoteEntry::into_entry) {
+        let changed = match entry.map(RemoteEntry::into_entry) {
             Some(e) => remote
                 .insert(key.to_string(), (e.clone(), Instant::now()))
                 .is_none_or(|(old, _)| old != e),
@@ -191,7 +191,8 @@ impl Lobby {
 pub struct RemoteEntry {
     key: String,
     name: String,
-    color: String,
+    /// (A notice whose colour is not one fails to read, and counts as no entry.)
+    color: ColorJson,
     start_id: Option<u16>,
     back_rank: Option<String>,
     time_control: Option<TimeControl>,
@@ -199,20 +200,15 @@ pub struct RemoteEntry {
 }
 
 impl RemoteEntry {
-    fn into_entry(self) -> Option<LobbyEntry> {
-        let color = match self.color.as_str() {
-            "white" => "white",
-            "black" => "black",
-            _ => return None,
-        };
-        Some(LobbyEntry {
+    fn into_entry(self) -> LobbyEntry {
+        LobbyEntry {
             key: self.key,
             name: self.name,
-            color,
+            color: self.color,
             start_id: self.start_id,
             back_rank: self.back_rank,
             time_control: self.time_control,
             created_ms: self.created_ms,
-        })
+        }
     }
 }

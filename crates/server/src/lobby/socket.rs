@@ -4,6 +4,7 @@
 use super::Lobby;
 use crate::api::Client;
 use crate::error::{ApiError, ApiResult};
+use crate::http::socket::{self, Next, Session};
 use crate::http::ws_limits::{self, Flood};
 use crate::AppState;
 use axum::extract::ws::{Message, WebSocket};
@@ -42,14 +43,38 @@ pub fn message(lobby: &Lobby) -> String {
     json!({"type": "lobby", "challenges": lobby.list()}).to_string()
 }
 
+/// A client of the lobby: the list at once, then after each change (at most every
+/// [`MIN_INTERVAL`]); what the client says means nothing.
+struct LobbySocket {
+    lobby: Arc<Lobby>,
+    changes: tokio::sync::watch::Receiver<u64>,
+}
+
+impl Session for LobbySocket {
+    type Handoff = ();
+
+    async fn next(&mut self) -> Next<()> {
+        if self.changes.changed().await.is_err() {
+            return Next::End(());
+        }
+        // Changes close together go in one message.
+        tokio::time::sleep(MIN_INTERVAL).await;
+        self.changes.mark_unchanged();
+        Next::Send(message(&self.lobby))
+    }
+
+    async fn heard(&mut self, _: String) -> Next<()> {
+        Next::Quiet
+    }
+}
+
 async fn session(
     lobby: Arc<Lobby>,
     mut socket: WebSocket,
-    mut shutdown: tokio::sync::watch::Receiver<bool>,
+    shutdown: tokio::sync::watch::Receiver<bool>,
 ) {
     let mut changes = lobby.subscribe();
     changes.mark_unchanged();
-    let mut flood = Flood::default();
     if socket
         .send(Message::Text(message(&lobby).into()))
         .await
@@ -57,28 +82,6 @@ async fn session(
     {
         return;
     }
-    loop {
-        tokio::select! {
-            changed = changes.changed() => {
-                if changed.is_err() {
-                    break;
-                }
-                // Changes close together go in one message.
-                tokio::time::sleep(MIN_INTERVAL).await;
-                changes.mark_unchanged();
-                if socket.send(Message::Text(message(&lobby).into())).await.is_err() {
-                    break;
-                }
-            }
-            incoming = socket.recv() => {
-                if !flood.on_message(&mut socket, incoming).await {
-                    break;
-                }
-            }
-            _ = shutdown.changed() => {
-                let _ = socket.send(Message::Close(None)).await;
-                break;
-            }
-        }
-    }
+    let mut session = LobbySocket { lobby, changes };
+    socket::serve(&mut socket, &mut session, shutdown, Some(Flood::default())).await;
 }
