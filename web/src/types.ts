@@ -1,6 +1,7 @@
 // The shapes of the server's JSON, as docs/api.md defines them. Those of a game (its view, its
-// WebSocket events, the answers to its actions) are generated from the server's Rust types
-// (generated/api.ts); the rest are written here.
+// WebSocket events, the answers to its actions), of the games being played, the lobby and the
+// analysis board are generated from the server's Rust types (generated/api.ts); the rest are
+// written here.
 
 import type * as edge from './generated/api';
 
@@ -121,16 +122,7 @@ export interface GameSummary {
 }
 
 /** A game being played now (`GET /api/games/now`), for spectators. */
-export interface NowPlaying {
-  key: string;
-  start_id: number | null;
-  white: string;
-  black: string;
-  sides: { white: Side; black: Side };
-  turn: Color;
-  plies: number;
-  clocks: (Clocks & { running: Color | null }) | null;
-}
+export type NowPlaying = edge.NowPlaying;
 
 export interface GameList {
   total: number;

@@ -122,6 +122,7 @@ fn read_position(p: &PositionIn, field: &str) -> ApiResult<(Position, Vec<Move>)
 
 /// A played move: UCI (Chess960 castling), SAN, and the position after it.
 #[derive(Serialize, Clone, Debug)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct PlayedJson {
     ply: usize,
     uci: String,
@@ -150,17 +151,30 @@ fn played(start: &Position, moves: &[Move]) -> Vec<PlayedJson> {
 
 /// The answer to `POST /api/analysis/position`.
 #[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct PositionJson {
     /// The position after the moves.
     fen: String,
     turn: ColorJson,
     /// The square of the king in check.
     check: Option<String>,
-    /// `playing`, `checkmate` or `stalemate`.
-    status: &'static str,
+    status: PositionStatus,
     legal: Vec<LegalMove>,
     /// The moves given, with their SAN.
     moves: Vec<PlayedJson>,
+}
+
+/// Whether the side to move of an analysed position can play on.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "lowercase")]
+pub enum PositionStatus {
+    /// It has a legal move.
+    Playing,
+    /// It is checkmated.
+    Checkmate,
+    /// It has no legal move and is not in check.
+    Stalemate,
 }
 
 /// `POST /api/analysis/position`.
@@ -173,9 +187,9 @@ pub async fn position(JsonBody(req): JsonBody<PositionIn>) -> ApiResult<Json<Pos
         .map(|&m| legal_move(&pos, m))
         .collect();
     let status = match (legal.is_empty(), pos.is_check()) {
-        (false, _) => "playing",
-        (true, true) => "checkmate",
-        (true, false) => "stalemate",
+        (false, _) => PositionStatus::Playing,
+        (true, true) => PositionStatus::Checkmate,
+        (true, false) => PositionStatus::Stalemate,
     };
     Ok(Json(PositionJson {
         fen: pos.fen(),
@@ -511,7 +525,8 @@ struct Evaluated {
 
 /// A position of the game as the page gets it.
 #[derive(Serialize)]
-struct PositionEvalJson {
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub(crate) struct PositionEvalJson {
     /// Half-moves played before it (0: the start).
     ply: usize,
     /// White's view; `{"mate": 0}` when the side to move is checkmated.
@@ -553,7 +568,8 @@ fn pv_san(pos: &Position, pv: &[Move]) -> Vec<String> {
 
 /// A move of the game, judged.
 #[derive(Serialize)]
-struct MoveJudgedJson {
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub(crate) struct MoveJudgedJson {
     ply: usize,
     uci: String,
     san: String,
@@ -750,7 +766,8 @@ fn strip_eval(comment: &str) -> String {
 // ---- live lines --------------------------------------------------------------------------
 
 #[derive(Serialize)]
-struct LineJson {
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub(crate) struct LineJson {
     /// White's view.
     score: ScoreJson,
     pv: Vec<String>,

@@ -1,5 +1,7 @@
 //! The types of the API's edge as TypeScript, generated from the Rust types the server
-//! serializes (`ts-rs`), so that the web UI cannot drift from the server: the test below writes
+//! serializes (`ts-rs`): a game's view, events and answers, the lobby's entries, the games
+//! being played, the analysis board's positions, moves and lines; so that the web UI cannot
+//! drift from the server: the test below writes
 //! them to `web/src/generated/api.ts` when `UPDATE_TS=1`, and otherwise fails when that file is
 //! not what the Rust types give. Test-only: the release build carries none of it.
 
@@ -50,6 +52,15 @@ fn declarations() -> String {
         ScoreJson::decl(&cfg),
         Ack::decl(&cfg),
         Event::decl(&cfg),
+        crate::game::NowPlaying::decl(&cfg),
+        crate::lobby::LobbyEntry::decl(&cfg),
+        crate::analysis::PositionJson::decl(&cfg),
+        crate::analysis::PositionStatus::decl(&cfg),
+        crate::analysis::PlayedJson::decl(&cfg),
+        crate::analysis::PositionEvalJson::decl(&cfg),
+        crate::analysis::MoveJudgedJson::decl(&cfg),
+        crate::analysis::LineJson::decl(&cfg),
+        crate::judge::Judgement::decl(&cfg),
     ];
     for d in decls {
         out.push_str("export ");

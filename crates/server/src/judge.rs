@@ -98,6 +98,7 @@ pub fn winning_chances(cp: i32) -> f64 {
 
 /// How bad a move is.
 #[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Judgement {
     /// `?!`

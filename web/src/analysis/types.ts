@@ -1,56 +1,24 @@
-// The shapes of the analysis board's messages (docs/api.md, "Analysis").
+// The shapes of the analysis board's messages (docs/api.md, "Analysis"). Those the server
+// has Rust types for are generated (../generated/api.ts); the messages around them are
+// written here.
 
-import type { Color, LegalMove, Score } from '../types';
+import type * as edge from '../generated/api';
 
 /** A move with the position after it. */
-export interface Played {
-  ply: number;
-  uci: string;
-  san: string;
-  fen: string;
-}
+export type Played = edge.PlayedJson;
 
 /** `POST /api/analysis/position`. */
-export interface AnalysisPosition {
-  fen: string;
-  turn: Color;
-  check: string | null;
-  status: 'playing' | 'checkmate' | 'stalemate';
-  legal: LegalMove[];
-  moves: Played[];
-}
+export type AnalysisPosition = edge.PositionJson;
 
-export type Judgement = 'inaccuracy' | 'mistake' | 'blunder';
+export type Judgement = edge.Judgement;
 
 /** One position of a whole-game analysis (ply 0: the start). */
-export interface PositionEval {
-  ply: number;
-  eval: Score;
-  /** White's win percentage. */
-  win: number;
-  depth: number;
-  best: string | null;
-  best_san: string | null;
-  pv_san: string[];
-}
+export type PositionEval = edge.PositionEvalJson;
 
 /** One move of a whole-game analysis, judged. */
-export interface MoveJudged {
-  ply: number;
-  uci: string;
-  san: string;
-  color: Color;
-  judgement: Judgement | null;
-  glyph: string | null;
-  better: string | null;
-  better_san: string | null;
-}
+export type MoveJudged = edge.MoveJudgedJson;
 
-export interface EngineLine {
-  score: Score;
-  pv: string[];
-  pv_san: string[];
-}
+export type EngineLine = edge.LineJson;
 
 export type Counts = Record<Judgement, number>;
 

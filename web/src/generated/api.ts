@@ -286,3 +286,73 @@ export type Ack = { version: number,
 premove?: string | null, draw_offer?: string, draw_offer_reason?: string, };
 
 export type Event = { "type": "state", version: number, game: GameView, } | { "type": "move", version: number, ply: number, move: MoveView, now: NowView, } | { "type": "premove", version: number, premove: string | null, } | { "type": "clock", version: number, white_ms: number, black_ms: number, running: ColorJson | null, } | { "type": "thinking", version: number, depth: number, score: ScoreJson, pv: Array<string>, pv_san: Array<string>, nodes: number, } | { "type": "deleted", version: number, key: string, } | { "type": "error", error: string, };
+
+export type NowPlaying = { key: string, start_id: number | null, white: string, black: string, sides: SidesView, turn: ColorJson, 
+/**
+ * Half-moves played.
+ */
+plies: number, clocks: ClockView | null, };
+
+export type LobbyEntry = { key: string, 
+/**
+ * The creator's name.
+ */
+name: string, 
+/**
+ * The colour the creator plays (the one who accepts plays the other).
+ */
+color: ColorJson, start_id: number | null, back_rank: string | null, time_control: TimeControl | null, 
+/**
+ * When the challenge was created, milliseconds since the Unix epoch.
+ */
+created_ms: number, };
+
+export type PositionJson = { 
+/**
+ * The position after the moves.
+ */
+fen: string, turn: ColorJson, 
+/**
+ * The square of the king in check.
+ */
+check: string | null, status: PositionStatus, legal: Array<LegalMove>, 
+/**
+ * The moves given, with their SAN.
+ */
+moves: Array<PlayedJson>, };
+
+export type PositionStatus = "playing" | "checkmate" | "stalemate";
+
+export type PlayedJson = { ply: number, uci: string, san: string, fen: string, };
+
+export type PositionEvalJson = { 
+/**
+ * Half-moves played before it (0: the start).
+ */
+ply: number, 
+/**
+ * White's view; `{"mate": 0}` when the side to move is checkmated.
+ */
+eval: ScoreJson, 
+/**
+ * White's win percentage (lichess's formula).
+ */
+win: number, depth: number, 
+/**
+ * The engine's move here (UCI, Chess960 castling) and its line in SAN.
+ */
+best: string | null, best_san: string | null, pv_san: Array<string>, };
+
+export type MoveJudgedJson = { ply: number, uci: string, san: string, color: ColorJson, judgement: Judgement | null, glyph: string | null, 
+/**
+ * The engine's move in the position before, when the played move was judged bad.
+ */
+better: string | null, better_san: string | null, };
+
+export type LineJson = { 
+/**
+ * White's view.
+ */
+score: ScoreJson, pv: Array<string>, pv_san: Array<string>, };
+
+export type Judgement = "inaccuracy" | "mistake" | "blunder";

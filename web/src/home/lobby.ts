@@ -7,18 +7,10 @@ import { fill, h } from '../dom';
 import { playerName } from '../playerName';
 import { seatOf } from '../seats';
 import { formatTimeControl } from '../timeControl';
-import type { Color, TimeControl } from '../types';
+import type * as edge from '../generated/api';
 
 /** One challenge as the server lists it. */
-export interface LobbyEntry {
-  key: string;
-  name: string;
-  color: Color;
-  start_id: number | null;
-  back_rank: string | null;
-  time_control: TimeControl | null;
-  created_ms: number;
-}
+export type LobbyEntry = edge.LobbyEntry;
 
 /** The lobby's panel and its socket; `dispose` closes the socket. */
 export function lobbyPanel(navigate: (path: string) => void): { el: HTMLElement; dispose: () => void } {

@@ -502,6 +502,7 @@ pub struct AwayView {
 
 /// A game being played now, as `GET /api/games/now` lists it for spectators.
 #[derive(Serialize, Clone, Debug)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct NowPlaying {
     pub key: String,
     pub start_id: Option<u16>,

@@ -33,6 +33,7 @@ pub const REMOTE_TTL: Duration = Duration::from_secs(15);
 
 /// One challenge in the lobby.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct LobbyEntry {
     pub key: String,
     /// The creator's name.
