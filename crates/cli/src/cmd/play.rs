@@ -437,8 +437,10 @@ impl Session {
             )?,
         }
         loop {
-            if let Some(f) = self.round.finish() {
-                let f = f.clone();
+            // (A game stored with its last move ending it but not its result, when the program
+            // stopped between the two writes, ends here too.)
+            let over = self.round.finish().cloned();
+            if let Some(f) = over.or_else(|| self.round.game().outcome().map(Finish::of)) {
                 self.show(out)?;
                 return self.end(&f, out);
             }
@@ -861,6 +863,45 @@ mod tests {
             help.contains(&format!("from {ELO_MIN} to {ELO_MAX}")),
             "{help}"
         );
+    }
+
+    #[test]
+    fn a_resumed_game_whose_last_move_ended_it_gets_its_result() {
+        // The fool's mate, stored without its result (the program stopped between the move's
+        // write and the result's): resuming it ends it, instead of asking the mated engine.
+        let dir = tempfile::tempdir().unwrap();
+        let store = chess960_store::open(Some(&dir.path().join("g.sqlite3"))).unwrap();
+        let id = StartId::new(518).unwrap();
+        let start = id.position();
+        let new = engine_game(
+            &start,
+            Some(id),
+            Color::Black,
+            "Ann".into(),
+            Level::Depth(1),
+            None,
+            "t",
+        );
+        let mut pos = start;
+        let mut moves = Vec::new();
+        for san in ["f3", "e5", "g4", "Qh4#"] {
+            let m = pos.parse_typed_move(san).unwrap();
+            moves.push(MoveRecord::of(&pos, m, None, 0));
+            pos = pos.play(m);
+        }
+        let (gid, _) = store
+            .create_game_with_moves(&new, &moves, &chess960_store::Seats::NONE)
+            .unwrap();
+        let mut session = Session::resume(store, &gid.0.to_string()).unwrap();
+        let mut out = Vec::new();
+        session.play(&mut std::io::empty(), &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(
+            out.contains("Game over: 0-1 (black wins by checkmate)."),
+            "{out}"
+        );
+        let stored = session.store.game(gid).unwrap().unwrap();
+        assert_eq!(stored.finish.unwrap().reason, "checkmate");
     }
 
     #[test]

@@ -261,9 +261,9 @@ impl Live {
         !self.deleted && self.round.abortable()
     }
 
-    /// True while the game is paused ([`Phase::Paused`]).
+    /// True while the game is paused ([`Phase::Paused`]) and not over.
     pub fn paused(&self) -> bool {
-        self.round.phase() == Phase::Paused
+        self.round.phase() == Phase::Paused && !self.finished()
     }
 
     /// Applies what the referee decided (and the store holds): a change of the position or

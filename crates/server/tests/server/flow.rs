@@ -275,6 +275,8 @@ async fn a_stored_game_left_unplayed_is_aborted_once_loaded() {
     assert_eq!(first["paused"], true);
     let end = b.wait_for(&k, |v| v["status"] == "finished").await;
     assert_eq!(end["reason"], "aborted");
+    // Over, it is no longer paused.
+    assert_eq!(end["paused"], false, "{end}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
