@@ -28,7 +28,10 @@ is drawn with Unicode pieces; type your moves in SAN (Nf3, exd5, e8=Q), in UCI (
 as O-O / O-O-O (0-0 too). Castling can also be typed as the king taking its own rook (b1a1) or, \
 when the king moves at least two files, as the king's move to its destination (e1g1); a \
 one-square king move is always a king move. Type 'help' during the game for the commands: undo, \
-resign, draw, pgn, flip, moves, quit.\n\n\
+resign, draw, abort, pgn, flip, moves, quit.\n\n\
+The game is judged by the rules of 'chess960 serve' (the same referee): no clock runs before both \
+sides have moved (the first moves cost nothing and earn no increment), the game can be aborted \
+until then, and a first move not made within five minutes aborts it.\n\n\
 Every move is saved in the game database as it is played (see 'chess960 db'), from your first \
 move on: a game left before it (or started with standard input at its end) leaves nothing \
 behind. A game left with 'quit' (or interrupted) can be continued with --resume ID, which \

@@ -55,6 +55,7 @@ impl GameHandle {
         claim: ForceResult,
     ) -> GameResult<Answer> {
         let (mut g, color) = self.seated(who).await?;
+        super::gone(&g)?;
         let command = Command::Forfeit {
             absent: !color,
             claim,

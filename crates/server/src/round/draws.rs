@@ -23,6 +23,7 @@ impl GameHandle {
     pub async fn offer_draw(self: &Arc<Self>, who: &Actor<'_>) -> GameResult<Answer> {
         let (pos, history, generation) = {
             let (mut g, color) = self.seated(who).await?;
+            super::gone(&g)?;
             if g.sides.engine(!color).is_none() {
                 // At one device, both players are there to agree.
                 let command = if g.sides.hotseat() {
