@@ -14,6 +14,7 @@ import type {
   Position,
   Tables,
 } from './types';
+import type * as edge from './generated/api';
 import { playerName } from './playerName';
 import { rememberOrigin, type GameOrigin } from './origins';
 import { rememberSeat, seatOf } from './seats';
@@ -119,7 +120,8 @@ export const api = {
   /** Takes the open seat of a game between people; this browser keeps its token. */
   join: async (key: string, name?: string): Promise<GameView> => {
     const player = name ?? playerName();
-    const view = await request<GameView>('POST', `${game(key)}/join`, player ? { name: player } : {});
+    const body: edge.JoinRequest = player ? { name: player } : {};
+    const view = await request<GameView>('POST', `${game(key)}/join`, body);
     if (view.seat_token) rememberSeat(view.key, view.seat_token, view.seat_color);
     return view;
   },
@@ -142,25 +144,25 @@ export const api = {
   gamesNow: () => request<{ games: NowPlaying[] }>('GET', '/api/games/now'),
   /** True if this browser holds a seat of the game (it created or joined it). */
   seated: (key: string) => seatOf(key) !== undefined,
-  move: (key: string, move: string, ply: number) => act<Ack>(key, 'moves', { move, ply }),
+  move: (key: string, move: string, ply: number) => act<Ack>(key, 'moves', { move, ply } satisfies edge.MoveRequest),
   /** Sets this player's premove, or clears it (`move` null): a clear names the premove it
    * clears, so that it cannot undo a newer one that overtook it. */
   premove: (key: string, move: string | null, clears?: string) =>
-    act<Ack>(key, 'premove', move === null && clears !== undefined ? { move, clears } : { move }),
-  takeback: (key: string, action: 'propose' | 'accept' | 'decline' = 'propose') =>
-    act<Ack>(key, 'takeback', action === 'propose' ? {} : { action }),
+    act<Ack>(key, 'premove', (move === null && clears !== undefined ? { move, clears } : { move }) satisfies edge.PremoveRequest),
+  takeback: (key: string, action: edge.TakebackAction = 'propose') =>
+    act<Ack>(key, 'takeback', (action === 'propose' ? {} : { action }) satisfies edge.TakebackRequest),
   resign: (key: string) => act<Ack>(key, 'resign', {}),
   abort: (key: string) => act<Ack>(key, 'abort', {}),
   /** Deletes the game (with this browser's seat token for it, if it has one). */
   deleteGame: (key: string) => request<void>('DELETE', game(key), undefined, seatOf(key)),
-  drawAction: (key: string, action: 'offer' | 'claim' | 'accept' | 'decline') => act<Ack>(key, 'draw', { action }),
+  drawAction: (key: string, action: edge.DrawAction) => act<Ack>(key, 'draw', { action } satisfies edge.DrawActionRequest),
   startClock: (key: string) => act<Ack>(key, 'start', {}),
   /** Northam's placement: `piece` (B, N, Q) on `file` of the placing player's back rank. */
-  place: (key: string, piece: string, file: string) => act<Ack>(key, 'place', { piece, square: file }),
+  place: (key: string, piece: string, file: string) => act<Ack>(key, 'place', { piece, square: file } satisfies edge.PlaceRequest),
   /** Between people: the win or a draw against an opponent who stayed away. */
-  force: (key: string, result: 'win' | 'draw') => act<Ack>(key, 'force', { result }),
+  force: (key: string, result: edge.ForceResult) => act<Ack>(key, 'force', { result } satisfies edge.ForceRequest),
   /** Between people, after the game: offer, accept or decline a rematch. */
-  rematch: (key: string, action: 'offer' | 'accept' | 'decline') => act<GameView>(key, 'rematch', { action }),
+  rematch: (key: string, action: edge.RematchAction) => act<GameView>(key, 'rematch', { action } satisfies edge.RematchRequest),
   analysis: (key: string, ply: number, depth: number) => act<Analysis>(key, 'analysis', { depth, ply }),
   pgnUrl: (key: string) => `${game(key)}/pgn`,
   pgn: async (key: string): Promise<string> => {

@@ -16,8 +16,10 @@ pub enum MoveInput {
 }
 
 /// Whether an absent player's opponent takes the win or a draw (lichess's "force
-/// resignation" and "force draw").
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// resignation" and "force draw"), as `POST …/force` names it (`"win"`, `"draw"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "lowercase")]
 pub enum ForceResult {
     /// The absent player loses (by abandonment).
     Win,

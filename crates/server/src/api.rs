@@ -658,6 +658,7 @@ pub async fn get_game(
 pub const SEAT_COLOR_HEADER: &str = "x-seat-color";
 
 #[derive(Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct MoveRequest {
     #[serde(rename = "move")]
     mv: String,
@@ -676,10 +677,12 @@ pub async fn post_move(
 }
 
 #[derive(Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct PremoveRequest {
     #[serde(rename = "move")]
     mv: Option<String>,
     /// With `"move": null`: clear the premove only if it is this one.
+    #[cfg_attr(test, ts(optional))]
     clears: Option<String>,
 }
 
@@ -701,8 +704,11 @@ pub struct Empty {}
 /// `POST /api/games/{key}/takeback` body: `{}` (propose), or `{"action": "propose" |
 /// "accept" | "decline"}`.
 #[derive(Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct TakebackRequest {
-    action: Option<String>,
+    #[serde(default)]
+    #[cfg_attr(test, ts(optional))]
+    action: Option<TakebackAction>,
 }
 
 /// `POST /api/games/{key}/takeback`.
@@ -712,16 +718,7 @@ pub async fn post_takeback(
     who: Seated,
     JsonBody(req): JsonBody<TakebackRequest>,
 ) -> ApiResult<Answer> {
-    let action = match req.action.as_deref().map(str::trim) {
-        None | Some("propose") => TakebackAction::Propose,
-        Some("accept") => TakebackAction::Accept,
-        Some("decline") => TakebackAction::Decline,
-        Some(_) => {
-            return Err(ApiError::bad_request(
-                "action: must be propose, accept or decline",
-            ))
-        }
-    };
+    let action = req.action.unwrap_or_default();
     Ok(handle(&state, &key)
         .await?
         .takeback(&who.actor(), action)
@@ -730,8 +727,10 @@ pub async fn post_takeback(
 
 /// `POST /api/games/{key}/join` body.
 #[derive(Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct JoinRequest {
+    #[cfg_attr(test, ts(optional))]
     name: Option<String>,
 }
 
@@ -791,9 +790,26 @@ pub async fn post_start(
     Ok(handle(&state, &key).await?.start(&who.actor()).await?)
 }
 
+/// `POST /api/games/{key}/draw` body.
 #[derive(Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct DrawActionRequest {
-    action: String,
+    action: DrawAction,
+}
+
+/// What a player does about a draw.
+#[derive(Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "lowercase")]
+pub enum DrawAction {
+    /// Offer one (the engine answers at once; a person is asked).
+    Offer,
+    /// Claim the draw the rules allow now.
+    Claim,
+    /// Accept the opponent's offer.
+    Accept,
+    /// Decline it.
+    Decline,
 }
 
 /// `POST /api/games/{key}/draw`.
@@ -804,20 +820,19 @@ pub async fn post_draw(
     JsonBody(req): JsonBody<DrawActionRequest>,
 ) -> ApiResult<Answer> {
     let h = handle(&state, &key).await?;
-    match req.action.trim() {
-        "offer" => Ok(h.offer_draw(&who.actor()).await?),
-        "claim" => Ok(h.claim_draw(&who.actor()).await?),
-        "accept" => Ok(h.answer_draw(&who.actor(), true).await?),
-        "decline" => Ok(h.answer_draw(&who.actor(), false).await?),
-        _ => Err(ApiError::bad_request(
-            "action: must be offer, claim, accept or decline",
-        )),
-    }
+    Ok(match req.action {
+        DrawAction::Offer => h.offer_draw(&who.actor()).await?,
+        DrawAction::Claim => h.claim_draw(&who.actor()).await?,
+        DrawAction::Accept => h.answer_draw(&who.actor(), true).await?,
+        DrawAction::Decline => h.answer_draw(&who.actor(), false).await?,
+    })
 }
 
+/// `POST /api/games/{key}/force` body.
 #[derive(Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ForceRequest {
-    result: String,
+    result: ForceResult,
 }
 
 /// `POST /api/games/{key}/force`: the win or a draw against an opponent who stayed away.
@@ -827,16 +842,12 @@ pub async fn post_force(
     who: Seated,
     JsonBody(req): JsonBody<ForceRequest>,
 ) -> ApiResult<Answer> {
-    let claim = match req.result.trim() {
-        "win" => ForceResult::Win,
-        "draw" => ForceResult::Draw,
-        _ => return Err(ApiError::bad_request("result: must be win or draw")),
-    };
     let h = handle(&state, &key).await?;
-    Ok(h.force(&who.actor(), claim).await?)
+    Ok(h.force(&who.actor(), req.result).await?)
 }
 
 #[derive(Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct PlaceRequest {
     piece: String,
@@ -860,9 +871,11 @@ pub async fn post_place(
     Ok(h.place(&who.actor(), &text).await?)
 }
 
+/// `POST /api/games/{key}/rematch` body.
 #[derive(Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct RematchRequest {
-    action: String,
+    action: RematchAction,
 }
 
 /// `POST /api/games/{key}/rematch`: offer, accept or decline a rematch between people. The
@@ -873,19 +886,9 @@ pub async fn post_rematch(
     who: Seated,
     JsonBody(req): JsonBody<RematchRequest>,
 ) -> ApiResult<Versioned> {
-    let action = match req.action.trim() {
-        "offer" => RematchAction::Offer,
-        "accept" => RematchAction::Accept,
-        "decline" => RematchAction::Decline,
-        _ => {
-            return Err(ApiError::bad_request(
-                "action: must be offer, accept or decline",
-            ))
-        }
-    };
     let h = handle(&state, &key).await?;
     let actor = who.actor();
-    match h.rematch(&actor, action).await? {
+    match h.rematch(&actor, req.action).await? {
         RematchStep::View(v) => Ok(Versioned(*v)),
         RematchStep::Create(plan) => {
             let games = state.games();

@@ -1,5 +1,5 @@
 //! The types of the API's edge as TypeScript, generated from the Rust types the server
-//! serializes (`ts-rs`): a game's view, events and answers, the lobby's entries, the games
+//! serializes and reads (`ts-rs`): a game's view, events and answers, the bodies of its actions, the lobby's entries, the games
 //! being played, the analysis board's positions, moves and lines; so that the web UI cannot
 //! drift from the server: the test below writes
 //! them to `web/src/generated/api.ts` when `UPDATE_TS=1`, and otherwise fails when that file is
@@ -61,6 +61,18 @@ fn declarations() -> String {
         crate::analysis::MoveJudgedJson::decl(&cfg),
         crate::analysis::LineJson::decl(&cfg),
         crate::judge::Judgement::decl(&cfg),
+        crate::api::MoveRequest::decl(&cfg),
+        crate::api::PremoveRequest::decl(&cfg),
+        crate::api::TakebackRequest::decl(&cfg),
+        crate::round::TakebackAction::decl(&cfg),
+        crate::api::DrawActionRequest::decl(&cfg),
+        crate::api::DrawAction::decl(&cfg),
+        crate::api::ForceRequest::decl(&cfg),
+        chess960_round::ForceResult::decl(&cfg),
+        crate::api::RematchRequest::decl(&cfg),
+        crate::round::RematchAction::decl(&cfg),
+        crate::api::JoinRequest::decl(&cfg),
+        crate::api::PlaceRequest::decl(&cfg),
     ];
     for d in decls {
         out.push_str("export ");

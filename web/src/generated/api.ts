@@ -356,3 +356,31 @@ export type LineJson = {
 score: ScoreJson, pv: Array<string>, pv_san: Array<string>, };
 
 export type Judgement = "inaccuracy" | "mistake" | "blunder";
+
+export type MoveRequest = { move: string, ply: number, };
+
+export type PremoveRequest = { move: string | null, 
+/**
+ * With `"move": null`: clear the premove only if it is this one.
+ */
+clears?: string, };
+
+export type TakebackRequest = { action?: TakebackAction, };
+
+export type TakebackAction = "propose" | "accept" | "decline";
+
+export type DrawActionRequest = { action: DrawAction, };
+
+export type DrawAction = "offer" | "claim" | "accept" | "decline";
+
+export type ForceRequest = { result: ForceResult, };
+
+export type ForceResult = "win" | "draw";
+
+export type RematchRequest = { action: RematchAction, };
+
+export type RematchAction = "offer" | "accept" | "decline";
+
+export type JoinRequest = { name?: string, };
+
+export type PlaceRequest = { piece: string, square: string, };

@@ -15,7 +15,9 @@ use chess960_store::{GameKey, NewGame, SeatRecord, Seats};
 use std::sync::Arc;
 
 /// What a player does about a rematch (`POST …/rematch`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "lowercase")]
 pub enum RematchAction {
     /// Ask for one (accepts the opponent's offer if there is one).
     Offer,

@@ -10,9 +10,12 @@ use chess960_round::Command;
 use std::sync::Arc;
 
 /// What a player does about a takeback.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "lowercase")]
 pub enum TakebackAction {
     /// Take one's last move back (at once against the engine, asked of a person).
+    #[default]
     Propose,
     /// Agree to the opponent's proposal.
     Accept,
