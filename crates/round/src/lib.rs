@@ -12,6 +12,8 @@
 //! [`record`] holds how games are recorded in the store, the same for both programs; [`now`]
 //! where the time is read, so that a test can replay a game with exact times.
 
+#![warn(missing_docs)]
+
 mod clock;
 mod command;
 pub mod now;
