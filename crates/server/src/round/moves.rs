@@ -88,14 +88,13 @@ impl GameHandle {
             None => Command::ClearPremove { by: color, clears },
             Some(text) => Command::SetPremove { by: color, text },
         };
-        let events = self.referee(&mut g, command).await?;
+        self.referee(&mut g, command).await?;
         if self.resume(&mut g) {
             self.changed(&mut g);
         } else {
             // A clear of nothing is told too: the client learns the version it acts on.
             self.premove_changed(&mut g);
         }
-        drop(events);
         // Its player sees it also in a game between people (see `Live::view`).
         let own = g
             .round
