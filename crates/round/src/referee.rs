@@ -5,6 +5,7 @@ use crate::clock::{side_mut, GameClock};
 use crate::command::{Command, Event, ForceResult, MoveInput, Premove, RoundError};
 use crate::record::{now_ms, TimeControl};
 use chess960_core::{Color, Game, Move, Outcome, Termination};
+use chess960_engine::player::PlayClock;
 use chess960_store::{Clocks, Finish, MoveRecord};
 use std::time::{Duration, Instant};
 
@@ -108,14 +109,6 @@ impl Round {
         players: [Player; 2],
         open: bool,
     ) -> Round {
-        // The clocks as stored with the last move, else as at the start.
-        let clocks = tc.map(|tc| {
-            records
-                .last()
-                .and_then(|r| r.clocks)
-                .or(start_clocks)
-                .unwrap_or_else(|| tc.initial())
-        });
         // The moves of the PGN the game was created from carry no clocks, unlike those played
         // here (timed games). An untimed game does not tell: all its moves count.
         let base_ply = if tc.is_some() {
@@ -134,7 +127,7 @@ impl Round {
         let mut round = Round::new(game, records, tc, players, phase);
         round.finish = finish;
         round.start_clocks = start_clocks;
-        round.clock = GameClock::stopped(clocks);
+        round.clock = GameClock::stopped(round.stored_clocks());
         round.base_ply = base_ply;
         round
     }
@@ -287,6 +280,16 @@ impl Round {
     /// When the running side's flag falls.
     pub fn flag_time(&self) -> Option<Instant> {
         self.clock.flag_time()
+    }
+
+    /// The clock of `color` as the engine plays by it at `now`: the time left and the
+    /// increment (timed games).
+    pub fn play_clock(&self, color: Color, now: Instant) -> Option<PlayClock> {
+        let (tc, c) = (self.tc?, self.clocks_at(now)?);
+        Some(PlayClock {
+            remaining: Duration::from_millis(crate::clock::side(&c, color)),
+            increment: Duration::from_millis(tc.increment_ms),
+        })
     }
 
     /// The draw a player may claim now.
@@ -671,16 +674,20 @@ impl Round {
         self.draw_offer = None;
         self.takeback_offer = None;
         self.phase = Phase::Playing;
-        let clocks = self.tc.map(|tc| {
+        self.clock.reset(self.stored_clocks());
+        self.start_clock(now);
+        self.rearm_abandon(now);
+    }
+
+    /// The clocks as stored with the last move, else as at the start (timed games).
+    fn stored_clocks(&self) -> Option<Clocks> {
+        self.tc.map(|tc| {
             self.records
                 .last()
                 .and_then(|r| r.clocks)
                 .or(self.start_clocks)
                 .unwrap_or_else(|| tc.initial())
-        });
-        self.clock.reset(clocks);
-        self.start_clock(now);
-        self.rearm_abandon(now);
+        })
     }
 
     /// Refuses anything on a finished game.

@@ -624,17 +624,7 @@ impl Session {
         let side = !self.human;
         writeln!(out, "{ENGINE_NAME} is thinking...")?;
         out.flush()?;
-        let clock = self
-            .round
-            .tc()
-            .zip(self.round.clocks_at(self.time.now()))
-            .map(|(tc, c)| PlayClock {
-                remaining: Duration::from_millis(match side {
-                    Color::White => c.white_ms,
-                    Color::Black => c.black_ms,
-                }),
-                increment: Duration::from_millis(tc.increment_ms),
-            });
+        let clock = self.round.play_clock(side, self.time.now());
         let chosen = self.opponent.choose(&self.round, clock);
         self.judge(Command::Tick, out)?;
         if self.round.finished() {

@@ -6,7 +6,7 @@ use super::{pv_san, Actor, CancelOnDrop, GameHandle, ScoreJson};
 use crate::game::error::{GameError, GameResult};
 use crate::game::Live;
 use crate::pool::Urgency;
-use chess960_core::{CastlingMode, Color, Move};
+use chess960_core::{CastlingMode, Move};
 use chess960_engine::player::{AnalysisLimit, PlayClock, Player, Thinking};
 use serde::Serialize;
 use std::sync::atomic::AtomicBool;
@@ -45,16 +45,7 @@ impl GameHandle {
         let root = *g.round.game().position();
         // The engine's clock runs while its search waits for a worker: the search gets what
         // is left when it starts.
-        let clock = match (g.round.tc(), g.round.clocks_at(g.now())) {
-            (Some(tc), Some(c)) => Some(PlayClock {
-                remaining: Duration::from_millis(match g.turn() {
-                    Color::White => c.white_ms,
-                    Color::Black => c.black_ms,
-                }),
-                increment: Duration::from_millis(tc.increment_ms),
-            }),
-            _ => None,
-        };
+        let clock = g.round.play_clock(g.turn(), g.now());
         let events = self.broadcast.clone();
         let (ticket, result) =
             self.ctx
