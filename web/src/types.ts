@@ -1,7 +1,7 @@
 // The shapes of the server's JSON, as docs/api.md defines them. Those of a game (its view, its
 // WebSocket events, the answers to its actions), of the games being played, the lobby and the
-// analysis board are generated from the server's Rust types (generated/api.ts); the rest are
-// written here.
+// analysis board, and the new-game request, are generated from the server's Rust types
+// (generated/api.ts); the rest are written here.
 
 import type * as edge from './generated/api';
 
@@ -50,11 +50,7 @@ export interface DrawnPosition {
 }
 
 /** How a start position was drawn: `drawn` in a new game (the server replays it). */
-export interface DrawSpec {
-  method: string;
-  seed?: number;
-  outcomes?: string;
-}
+export type DrawSpec = edge.DrawnIn;
 
 /** `GET /api/levels`: the engine levels a new game accepts. */
 export interface Levels {
@@ -79,33 +75,14 @@ export interface Fairness {
   methods: { method: string; uniform: boolean; classes: FairnessClass[] }[];
 }
 
-export type StartSpec =
-  | { id: number }
-  | { random: true; exclude_classical: boolean }
-  | { fen: string }
-  | { pgn: string }
-  /** Placed by the two players once the game begins (Northam). */
-  | { chosen: true };
+/** Where a new game begins: a number, a random draw, a FEN, a PGN continued, or placed by the
+ * two players once the game begins (Northam). */
+export type StartSpec = edge.StartRequest;
 
-export interface NewGame {
-  start: StartSpec;
-  color: Color | 'random';
-  /** The engine's level; absent for a game against a person. */
-  level?: Level;
-  /** `human`: a challenge that a friend joins by the game's link; `hotseat`: two people at
-   * this device, taking turns. */
-  opponent?: 'engine' | 'human' | 'hotseat';
-  /** At one device: the other player's name. */
-  opponent_name?: string;
-  /** A challenge listed in the lobby for anyone to accept. */
-  lobby?: boolean;
-  time_control: TimeControl | null;
-  study_ms: number;
-  /** With `start.id`: how it was drawn by hand. */
-  drawn?: DrawSpec;
-  /** The human's name (the server's default: "Player"). */
-  name?: string;
-}
+/** `POST /api/games`: what every game takes, and what only its kind of opponent takes
+ * (`opponent`: the engine, a challenge a friend joins by the game's link, or two people at this
+ * device). */
+export type NewGame = edge.NewGameRequest;
 
 export interface GameSummary {
   key: string;

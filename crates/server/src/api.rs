@@ -1,10 +1,11 @@
 //! The HTTP handlers of docs/api.md.
 
 use crate::catalog;
-use crate::create::{self, NewGameSpec, Opponent};
+use crate::create;
+use crate::create::request::{name_of, NewGameBody, NewGameRequest, MAX_DEPTH};
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::game::seat;
-use crate::game::{GameView, TimeControl};
+use crate::game::GameView;
 use crate::http::socket::{self, Next, Session};
 use crate::registry::Located;
 use crate::round::broadcast::{first_message, Protocol};
@@ -19,7 +20,7 @@ use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use chess960_core::{Color, Move, Position, StartId};
+use chess960_core::{Color, StartId};
 use chess960_draw::rng::SplitMix64;
 use chess960_engine::levels::{ELO_MAX, ELO_MIN};
 use chess960_engine::player::{AnalysisLimit, Level};
@@ -30,16 +31,8 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The deepest fixed level and analysis depth accepted.
-const MAX_DEPTH: u32 = 30;
 /// The longest analysis.
 const MAX_MOVETIME_MS: u64 = 60_000;
-/// The longest time control and study time accepted (a day, an hour).
-const MAX_INITIAL_MS: u64 = 86_400_000;
-const MAX_INCREMENT_MS: u64 = 3_600_000;
-const MAX_STUDY_MS: u64 = 3_600_000;
-/// The human's name when none is given.
-const DEFAULT_NAME: &str = "Player";
 /// The most games one list answer holds.
 const MAX_LIMIT: u32 = 500;
 
@@ -107,323 +100,14 @@ pub async fn draw(
 
 // ---- new game ------------------------------------------------------------------------------
 
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-pub struct StartIn {
-    id: Option<u32>,
-    random: Option<bool>,
-    #[serde(default)]
-    exclude_classical: bool,
-    fen: Option<String>,
-    pgn: Option<String>,
-    /// Placed by the two players at the start of the game (Northam's method).
-    chosen: Option<bool>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LevelIn {
-    elo: Option<u32>,
-    depth: Option<u32>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TimeControlIn {
-    initial_ms: u64,
-    #[serde(default)]
-    increment_ms: u64,
-}
-
-/// `POST /api/games`. Every field has a default: a random start, White, level Elo 1500, no
-/// clock, no study time, the name "Player".
-#[derive(Deserialize)]
-pub struct NewGameRequest {
-    start: Option<StartIn>,
-    color: Option<String>,
-    level: Option<LevelIn>,
-    time_control: Option<TimeControlIn>,
-    study_ms: Option<u64>,
-    name: Option<String>,
-    /// `engine` (the default), `human` (a game between two people, the second of whom joins
-    /// by the game's link) or `hotseat` (two people at this device).
-    opponent: Option<String>,
-    /// At one device (`hotseat`): the other player's name (`name` is the one playing `color`).
-    opponent_name: Option<String>,
-    /// A challenge (`human`) listed in the lobby for anyone to accept.
-    lobby: Option<bool>,
-    /// With `start.chosen`: the time each placement may take.
-    placement_ms: Option<u64>,
-    /// How `start.id` was drawn at the board (`drawn.rs`).
-    drawn: Option<crate::game::drawn::DrawnIn>,
-}
-
-/// A player's name as given (trimmed), or the default name.
-fn name_of(name: Option<String>) -> ApiResult<String> {
-    let name = name
-        .map(|n| n.trim().to_string())
-        .filter(|n| !n.is_empty())
-        .unwrap_or_else(|| DEFAULT_NAME.to_string());
-    if name.chars().count() > 100 || name.chars().any(char::is_control) {
-        return Err(ApiError::bad_request(
-            "name: at most 100 characters, no control characters",
-        ));
-    }
-    Ok(name)
-}
-
-/// The start position, the moves already played (from a PGN) and the start's number.
-fn start_of(start: StartIn, rng: &mut SplitMix64) -> ApiResult<(Position, Vec<Move>)> {
-    let given = [
-        start.id.is_some(),
-        start.random.is_some(),
-        start.fen.is_some(),
-        start.pgn.is_some(),
-        start.chosen.is_some(),
-    ]
-    .iter()
-    .filter(|&&b| b)
-    .count();
-    if given != 1 {
-        return Err(ApiError::bad_request(
-            "start: give exactly one of id, random, fen, pgn or chosen",
-        ));
-    }
-    if let Some(chosen) = start.chosen {
-        if !chosen {
-            return Err(ApiError::bad_request(
-                "start.chosen: must be true (or give id, random, fen or pgn)",
-            ));
-        }
-        // Until the players have placed the pieces: the classical arrangement holds the place.
-        return Ok((StartId::CLASSICAL.position(), Vec::new()));
-    }
-    if let Some(n) = start.id {
-        let n = if n == 960 { 0 } else { n };
-        let id = StartId::new(n).map_err(|_| {
-            ApiError::bad_request(format!("start.id: {n} is not a start position (0..959)"))
-        })?;
-        return Ok((id.position(), Vec::new()));
-    }
-    if let Some(random) = start.random {
-        if !random {
-            return Err(ApiError::bad_request(
-                "start.random: must be true (or give id, fen or pgn)",
-            ));
-        }
-        let id = if start.exclude_classical {
-            // 959 numbers, skipping 518.
-            let n = rng.below(959) as u32;
-            if n >= 518 {
-                n + 1
-            } else {
-                n
-            }
-        } else {
-            rng.below(960) as u32
-        };
-        let id = StartId::new(id).expect("below 960");
-        return Ok((id.position(), Vec::new()));
-    }
-    if let Some(fen) = start.fen {
-        let pos = Position::from_fen(&fen)
-            .map_err(|e| ApiError::unprocessable(format!("start.fen: {e}")))?;
-        return Ok((pos, Vec::new()));
-    }
-    let pgn = start.pgn.unwrap_or_default();
-    crate::pgn::import(&pgn)
-}
-
-fn level_of(level: Option<LevelIn>) -> ApiResult<Level> {
-    let Some(level) = level else {
-        return Ok(crate::game::DEFAULT_LEVEL);
-    };
-    match (level.elo, level.depth) {
-        (Some(elo), None) => {
-            if (ELO_MIN..=ELO_MAX).contains(&elo) {
-                Ok(Level::Elo(elo))
-            } else {
-                Err(ApiError::bad_request(format!(
-                    "level.elo: {elo} is outside {ELO_MIN}..{ELO_MAX}"
-                )))
-            }
-        }
-        (None, Some(depth)) => {
-            if (1..=MAX_DEPTH).contains(&depth) {
-                Ok(Level::Depth(depth))
-            } else {
-                Err(ApiError::bad_request(format!(
-                    "level.depth: {depth} is outside 1..{MAX_DEPTH}"
-                )))
-            }
-        }
-        _ => Err(ApiError::bad_request(
-            "level: give exactly one of elo or depth",
-        )),
-    }
-}
-
-/// `POST /api/games`: 201 with the game view and its seat token.
+/// `POST /api/games`: 201 with the game view and its seat token. The body is read and checked
+/// in `create/request.rs`.
 pub async fn create_game(
     State(state): State<AppState>,
     client: Client,
-    JsonBody(req): JsonBody<NewGameRequest>,
+    JsonBody(body): JsonBody<NewGameBody>,
 ) -> ApiResult<(StatusCode, Versioned)> {
-    let mut rng = SplitMix64::from_entropy();
-    let opponent = match req.opponent.as_deref().map(str::trim) {
-        None | Some("engine") => Opponent::Engine(level_of(req.level)?),
-        Some("human") => {
-            if req.level.is_some() {
-                return Err(ApiError::bad_request(
-                    "level: only a game against the engine has one (opponent is human)",
-                ));
-            }
-            if req.study_ms.is_some_and(|ms| ms > 0) {
-                return Err(ApiError::bad_request(
-                    "study_ms: study time is for games against the engine (opponent is human)",
-                ));
-            }
-            Opponent::Human
-        }
-        Some("hotseat") => {
-            if req.level.is_some() {
-                return Err(ApiError::bad_request(
-                    "level: only a game against the engine has one (opponent is hotseat)",
-                ));
-            }
-            Opponent::Hotseat
-        }
-        Some(other) => {
-            return Err(ApiError::bad_request(format!(
-                "opponent: '{}' is not engine, human or hotseat",
-                other.chars().take(20).collect::<String>()
-            )))
-        }
-    };
-    let human = match req.color.as_deref().map(str::trim) {
-        None | Some("white") => Color::White,
-        Some("black") => Color::Black,
-        Some("random") => {
-            if rng.below(2) == 0 {
-                Color::White
-            } else {
-                Color::Black
-            }
-        }
-        Some(other) => {
-            return Err(ApiError::bad_request(format!(
-                "color: '{}' is not white, black or random",
-                other.chars().take(20).collect::<String>()
-            )))
-        }
-    };
-    let tc = match req.time_control {
-        None => None,
-        Some(t) => {
-            if !(1..=MAX_INITIAL_MS).contains(&t.initial_ms) {
-                return Err(ApiError::bad_request(format!(
-                    "time_control.initial_ms: must be 1..{MAX_INITIAL_MS}"
-                )));
-            }
-            if t.increment_ms > MAX_INCREMENT_MS {
-                return Err(ApiError::bad_request(format!(
-                    "time_control.increment_ms: must be 0..{MAX_INCREMENT_MS}"
-                )));
-            }
-            Some(TimeControl {
-                initial_ms: t.initial_ms,
-                increment_ms: t.increment_ms,
-            })
-        }
-    };
-    let study_ms = req.study_ms.unwrap_or(0);
-    if study_ms > MAX_STUDY_MS {
-        return Err(ApiError::bad_request(format!(
-            "study_ms: must be 0..{MAX_STUDY_MS}"
-        )));
-    }
-    let name = name_of(req.name)?;
-    let listed = req.lobby.unwrap_or(false);
-    if listed && opponent != Opponent::Human {
-        return Err(ApiError::bad_request(
-            "lobby: only a challenge (opponent human) can be listed in the lobby",
-        ));
-    }
-    let opponent_name = match (opponent, req.opponent_name) {
-        (_, None) => None,
-        (Opponent::Hotseat, Some(n)) => Some(name_of(Some(n)).map_err(|_| {
-            ApiError::bad_request("opponent_name: at most 100 characters, no control characters")
-        })?),
-        (_, Some(_)) => {
-            return Err(ApiError::bad_request(
-                "opponent_name: only for two players at one device (opponent is hotseat)",
-            ))
-        }
-    };
-    let start = req.start.unwrap_or(StartIn {
-        random: Some(true),
-        ..StartIn::default()
-    });
-    let asked_id = start.id;
-    let chosen = start.chosen == Some(true);
-    if chosen && !matches!(opponent, Opponent::Human | Opponent::Hotseat) {
-        return Err(ApiError::bad_request(
-            "start.chosen: the two players place the pieces: only between people (opponent human or hotseat)",
-        ));
-    }
-    if chosen && req.drawn.is_some() {
-        return Err(ApiError::bad_request(
-            "drawn: a start the players place is recorded as it is placed",
-        ));
-    }
-    let placing = match (chosen, req.placement_ms) {
-        (false, None) => None,
-        (false, Some(_)) => {
-            return Err(ApiError::bad_request(
-                "placement_ms: only with start.chosen",
-            ))
-        }
-        (true, ms) => {
-            let per = ms.map_or(
-                crate::game::placing::DEFAULT_PER_PLACEMENT,
-                Duration::from_millis,
-            );
-            let (lo, hi) = crate::game::placing::PER_PLACEMENT_RANGE;
-            if !(lo..=hi).contains(&per) {
-                return Err(ApiError::bad_request(format!(
-                    "placement_ms: must be {}..{}",
-                    lo.as_millis(),
-                    hi.as_millis()
-                )));
-            }
-            Some(crate::game::placing::Placing::new(per))
-        }
-    };
-    let (start, moves) = start_of(start, &mut rng)?;
-    // A draw goes with the number it drew (checked by start_of already).
-    let mut tags = match req.drawn {
-        Some(drawn) => {
-            let id = asked_id.and_then(|_| StartId::of_board(start.board()));
-            crate::game::drawn::tags_of(drawn, id)?
-        }
-        None => Vec::new(),
-    };
-    if let Some(p) = &placing {
-        tags.push((crate::game::placing::PENDING_TAG.to_string(), p.tag_value()));
-    }
-    let spec = NewGameSpec {
-        start,
-        moves,
-        human,
-        name,
-        opponent,
-        opponent_name,
-        listed,
-        placing,
-        tc,
-        study: Duration::from_millis(study_ms),
-        tags,
-    };
+    let spec = NewGameRequest::read(body)?.spec(&mut SplitMix64::from_entropy())?;
     let view = create::create_game(state.games(), spec, client.0).await?;
     Ok((StatusCode::CREATED, Versioned(view)))
 }

@@ -1002,13 +1002,15 @@ export function rematchOf(view: GameView, key: string): NewGame {
   const start: StartSpec = view.start_id !== null ? { id: view.start_id } : { fen: view.start_fen };
   // A start drawn by hand keeps its draw: the rematch's record proves the same fair draw.
   const drawn = view.drawn && view.start_id !== null ? drawSpecOf(view.drawn) : undefined;
+  const spec = origin?.spec;
   return {
     start,
     ...(drawn ? { drawn } : {}),
     color: view.human === 'white' ? 'black' : 'white',
+    opponent: 'engine',
     level: view.level ?? undefined,
     time_control: view.time_control,
-    study_ms: origin?.spec?.study_ms ?? 0,
+    study_ms: spec && 'study_ms' in spec ? spec.study_ms : undefined,
     name: view.human === 'white' ? view.white : view.black,
   };
 }
@@ -1026,7 +1028,7 @@ async function sameSettingsOf(key: string): Promise<NewGame | null> {
   const spec = origin?.spec;
   if (!spec) return null;
   // A random start is drawn again; a start the players place is placed again.
-  if ('random' in spec.start || 'chosen' in spec.start) return { ...spec };
+  if (!spec.start || 'random' in spec.start || 'chosen' in spec.start) return { ...spec };
   if (origin.startKind === 'draw' && origin.method) {
     // A fresh draw by the same method, sent with its seed so that the new game records it.
     const seed = randomSeed();

@@ -384,3 +384,95 @@ export type RematchAction = "offer" | "accept" | "decline";
 export type JoinRequest = { name?: string, };
 
 export type PlaceRequest = { piece: string, square: string, };
+
+export type NewGameRequest = { 
+/**
+ * The start position; a random one when absent.
+ */
+start?: StartRequest, 
+/**
+ * The creator's colour; White when absent.
+ */
+color?: ColorChoice, 
+/**
+ * The clocks; an untimed game when absent or `null`.
+ */
+time_control?: TimeControl | null, 
+/**
+ * The creator's name; "Player" when absent or blank.
+ */
+name?: string, 
+/**
+ * With `start.id`: how that position was drawn by hand (`drawn.rs`).
+ */
+drawn?: DrawnIn, } & ({ "opponent": "engine", 
+/**
+ * The engine's level; Elo 1500 when absent.
+ */
+level?: LevelJson, 
+/**
+ * Time to look at the position before play starts (none when absent).
+ */
+study_ms?: number, } | { "opponent": "human", 
+/**
+ * Listed in the lobby for anyone to accept (not when absent).
+ */
+lobby?: boolean, 
+/**
+ * With `start.chosen`: the time each placement may take.
+ */
+placement_ms?: number, } | { "opponent": "hotseat", 
+/**
+ * The other player's name (`name` is the one playing `color`).
+ */
+opponent_name?: string, 
+/**
+ * With `start.chosen`: the time each placement may take.
+ */
+placement_ms?: number, 
+/**
+ * Time to look at the position before play starts (none when absent).
+ */
+study_ms?: number, });
+
+export type StartRequest = { 
+/**
+ * 0..959.
+ */
+id: number, } | { 
+/**
+ * Always `true`.
+ */
+random: true, 
+/**
+ * Never the classical position (518).
+ */
+exclude_classical: boolean, } | { 
+/**
+ * The FEN.
+ */
+fen: string, } | { 
+/**
+ * The PGN.
+ */
+pgn: string, } | { 
+/**
+ * Always `true`.
+ */
+chosen: true, };
+
+export type ColorChoice = "white" | "black" | "random";
+
+export type DrawnIn = { 
+/**
+ * The method's name (`die`, `cards`, ...).
+ */
+method: string, 
+/**
+ * The seed the server drew it with.
+ */
+seed?: number, 
+/**
+ * The outcomes a person got at the board.
+ */
+outcomes?: string, };

@@ -394,7 +394,11 @@ export function newGamePage(navigate: Navigate): Page {
         ...start,
         color: s.color,
         ...(engine
-          ? { level: s.levelKind === 'elo' ? { elo: s.elo } : { depth: s.depth } }
+          ? {
+              opponent: 'engine' as const,
+              level: s.levelKind === 'elo' ? { elo: s.elo } : { depth: s.depth },
+              study_ms: s.studySeconds * 1000,
+            }
           : s.opponent === 'hotseat'
             ? { opponent: 'hotseat' as const, opponent_name: s.opponentName || undefined }
             : { opponent: 'human' as const, ...(s.listed ? { lobby: true } : {}) }),
@@ -402,7 +406,6 @@ export function newGamePage(navigate: Navigate): Page {
           clock === 'none' || minutes === undefined || increment === undefined
             ? null
             : { initial_ms: Math.round(minutes * 60_000), increment_ms: increment * 1000 },
-        study_ms: engine ? s.studySeconds * 1000 : 0,
         name: playerName() || undefined,
       };
       const view = await api.newGame(spec, { startKind: s.startKind, method: s.method });

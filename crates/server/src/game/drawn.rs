@@ -26,11 +26,19 @@ pub const STEPS_SEPARATOR: &str = " | ";
 const MAX_OUTCOMES_CHARS: usize = 1000;
 
 /// `drawn` in `POST /api/games`: the draw that gave `start.id`, as `POST /api/draw` takes it.
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize, Debug, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct DrawnIn {
+    /// The method's name (`die`, `cards`, ...).
     method: String,
+    /// The seed the server drew it with.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     seed: Option<u64>,
+    /// The outcomes a person got at the board.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     outcomes: Option<String>,
 }
 

@@ -603,6 +603,15 @@ pub enum LevelJson {
     Depth(u32),
 }
 
+impl From<LevelJson> for Level {
+    fn from(l: LevelJson) -> Level {
+        match l {
+            LevelJson::Elo(n) => Level::Elo(n),
+            LevelJson::Depth(n) => Level::Depth(n),
+        }
+    }
+}
+
 impl From<Level> for LevelJson {
     fn from(l: Level) -> LevelJson {
         match l {

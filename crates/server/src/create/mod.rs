@@ -1,9 +1,10 @@
 //! Creating a game, against the engine or between two people: what `POST /api/games` does once
-//! its request is read and checked (`api.rs`). The game, the moves it starts with (from a PGN)
+//! its request is read and checked (`request.rs`). The game, the moves it starts with (from a PGN)
 //! and its seats are written to the store in one transaction, then the game goes into memory
 //! and starts (a game between people once its second player has joined, `round/join.rs`).
 
 use crate::game::error::{GameError, GameResult};
+use crate::game::placing::Placing;
 use crate::game::seat;
 use crate::game::{engine_game, people_game, GameView, Live, TimeControl};
 use crate::registry::Games;
@@ -17,6 +18,8 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+pub mod request;
+
 /// A new game as asked for, already checked field by field.
 pub struct NewGameSpec {
     /// The start position.
@@ -29,12 +32,6 @@ pub struct NewGameSpec {
     pub name: String,
     /// Who plays the other colour.
     pub opponent: Opponent,
-    /// The other colour's player's name, at one device ([`Opponent::Hotseat`]).
-    pub opponent_name: Option<String>,
-    /// A challenge listed in the lobby.
-    pub listed: bool,
-    /// A start position the players place before the game begins (Northam).
-    pub placing: Option<crate::game::placing::Placing>,
     /// The time control, if the game is timed.
     pub tc: Option<TimeControl>,
     /// Time to look at the position before the clocks start.
@@ -49,15 +46,34 @@ pub const SITE: &str = "chess960 serve";
 /// The most challenges one address may have waiting for their second player at once.
 pub const MAX_OPEN_CHALLENGES: usize = 20;
 
-/// Who plays against the creator of a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Who plays against the creator of a game, with what only that kind of game has.
 pub enum Opponent {
     /// The engine, at this level.
     Engine(Level),
     /// A person, who takes the open seat by the game's link.
-    Human,
+    Human {
+        /// The challenge is listed in the lobby.
+        listed: bool,
+        /// The players place the start position once the game begins (Northam).
+        placing: Option<Placing>,
+    },
     /// A person at the same device: both seats are the creator's, the board is shared.
-    Hotseat,
+    Hotseat {
+        /// The other player's name ("?" when none is given).
+        name: Option<String>,
+        /// The players place the start position once the game begins (Northam).
+        placing: Option<Placing>,
+    },
+}
+
+impl Opponent {
+    /// The placement of the start position the players make, if they make one.
+    pub fn placing(&self) -> Option<&Placing> {
+        match self {
+            Opponent::Engine(_) => None,
+            Opponent::Human { placing, .. } | Opponent::Hotseat { placing, .. } => placing.as_ref(),
+        }
+    }
 }
 
 /// Creates the game for `client` and starts it; the view in the answer carries the seat token
@@ -66,18 +82,18 @@ pub async fn create_game(games: &Games, spec: NewGameSpec, client: IpAddr) -> Ga
     // Held until the challenge is in memory (where it counts as open): the count and the
     // creation are one step.
     let _place = match spec.opponent {
-        Opponent::Human => Some(games.reserve_challenge(client).ok_or(
+        Opponent::Human { .. } => Some(games.reserve_challenge(client).ok_or(
             GameError::TooManyChallenges {
                 max: MAX_OPEN_CHALLENGES,
             },
         )?),
-        Opponent::Engine(_) | Opponent::Hotseat => None,
+        Opponent::Engine(_) | Opponent::Hotseat { .. } => None,
     };
     let start = spec.start;
     // The start's number only when the position is exactly that start position (and none yet
     // for a start the players are still to place).
     let start_id = StartId::of_board(start.board())
-        .filter(|id| id.position() == start && spec.placing.is_none());
+        .filter(|id| id.position() == start && spec.opponent.placing().is_none());
     let mut game = match start_id {
         Some(id) => Game::chess960(id),
         None => Game::from_position(start),
@@ -89,13 +105,27 @@ pub async fn create_game(games: &Games, spec: NewGameSpec, client: IpAddr) -> Ga
             .map_err(|e| GameError::BadStart(format!("start.pgn: move {}: {e}", i + 1)))?;
         records.push(MoveRecord::of(&pos, m, None, crate::game::now_ms()));
     }
+    let token = seat::new_token()
+        .map_err(|e| GameError::Worker(format!("no random numbers for a seat token: {e}")))?;
+    let creator = SeatRecord::Held {
+        hash: seat::hash(&token),
+    };
+    // The other seat: the engine's, open for the person who joins, or the creator's too at
+    // one device.
+    let (listed, placing, other_seat) = match &spec.opponent {
+        Opponent::Engine(_) => (false, None, SeatRecord::None),
+        Opponent::Human { listed, placing } => (*listed, placing.clone(), SeatRecord::Open),
+        Opponent::Hotseat { placing, .. } => (false, placing.clone(), creator.clone()),
+    };
     let mut meta = match spec.opponent {
         Opponent::Engine(level) => engine_game(
             &start, start_id, spec.human, spec.name, level, spec.tc, SITE,
         ),
-        Opponent::Human => people_game(&start, start_id, spec.human, spec.name, spec.tc, SITE),
-        Opponent::Hotseat => {
-            let other = spec.opponent_name.unwrap_or_else(|| "?".into());
+        Opponent::Human { .. } => {
+            people_game(&start, start_id, spec.human, spec.name, spec.tc, SITE)
+        }
+        Opponent::Hotseat { name, .. } => {
+            let other = name.unwrap_or_else(|| "?".into());
             let players = match spec.human {
                 Color::White => (spec.name, other),
                 Color::Black => (other, spec.name),
@@ -104,21 +134,16 @@ pub async fn create_game(games: &Games, spec: NewGameSpec, client: IpAddr) -> Ga
         }
     };
     meta.tags.extend(spec.tags);
-    let token = seat::new_token()
-        .map_err(|e| GameError::Worker(format!("no random numbers for a seat token: {e}")))?;
-    let mut seats = Seats::one(spec.human, seat::hash(&token));
-    match spec.opponent {
-        Opponent::Human => *seats.get_mut(!spec.human) = SeatRecord::Open,
-        Opponent::Hotseat => *seats.get_mut(!spec.human) = seats.get(spec.human).clone(),
-        Opponent::Engine(_) => {}
-    }
+    let mut seats = Seats::NONE;
+    *seats.get_mut(spec.human) = creator;
+    *seats.get_mut(!spec.human) = other_seat;
     let store = Arc::clone(&games.ctx().store);
     let (m2, recs, s2) = (meta.clone(), records.clone(), seats.clone());
     let (id, key) = blocking(move || store.create_game_with_moves(&m2, &recs, &s2)).await?;
     // The PGN's moves were not played under this game's clocks.
     let mut live = Live::new(id, key, meta, game, records, &seats, client);
-    live.listed = spec.listed;
-    live.placing = spec.placing;
+    live.listed = listed;
+    live.placing = placing;
     if let Some(o) = live.round.game().outcome() {
         // A PGN that ends in mate or stalemate: the game is over before it starts.
         let store = Arc::clone(&games.ctx().store);
