@@ -20,8 +20,8 @@ for c in rustfmt clippy; do
   fi
 done
 
-step "python-chess (reference for differential tests, UCI client of the engine tests)"
-if ! python3 -c 'import chess, sys; sys.exit(chess.__version__ != "1.11.2")' 2>/dev/null; then
+step "python-chess and glicko2 (references for differential tests, UCI client of the engine tests)"
+if ! python3 -c 'import chess, glicko2, sys; sys.exit(chess.__version__ != "1.11.2")' 2>/dev/null; then
   python3 -m pip install --quiet --disable-pip-version-check -r tests/oracle/requirements.txt
 fi
 python3 -c 'import chess; print("python-chess", chess.__version__)'
