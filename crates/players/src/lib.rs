@@ -1,10 +1,11 @@
 //! What a player is on a chess960 server, apart from where it is kept and how it is reached:
-//! ratings by Glicko-2 ([`glicko2`]), one per speed class ([`speed`]), and user names
-//! ([`name`]). The store keeps players and updates their ratings with a game's end in one
-//! transaction; the server serves them. Nothing here does I/O.
+//! ratings by Glicko-2 ([`glicko2`]), one per speed class ([`speed`]), user names ([`name`])
+//! and passwords ([`password`]). No storage and no network here: the game database keeps the
+//! players, the server serves them.
 
 #![warn(missing_docs)]
 
 pub mod glicko2;
 pub mod name;
+pub mod password;
 pub mod speed;
