@@ -96,6 +96,9 @@ impl From<chess960_store::StoreError> for ApiError {
             StoreError::NoSuchEvent(what) => {
                 ApiError::not_found(format!("no event {what}")).with_code("no_such_event")
             }
+            StoreError::NoSuchUser(what) => {
+                ApiError::not_found(format!("no user {what}")).with_code("no_such_user")
+            }
             StoreError::Conflict(what) => ApiError::conflict(what),
             other => ApiError::internal(format!("game database: {other}")).with_code("database"),
         }

@@ -195,6 +195,10 @@ impl<B: Backend> GameStore for B {
         Some(self)
     }
 
+    fn player_store(&self) -> Option<&dyn crate::PlayerStore> {
+        Some(self)
+    }
+
     fn cluster(&self) -> Option<&dyn Cluster> {
         self.shared()
     }

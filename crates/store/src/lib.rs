@@ -25,6 +25,7 @@ mod filter;
 mod group_commit;
 pub mod packed;
 pub mod pgn;
+pub mod players;
 pub mod postgres;
 pub mod replay;
 pub mod rules;
@@ -37,6 +38,7 @@ mod write;
 
 pub use events::{EventStore, EventSummary, StoredEvent};
 pub use explorer::{Explorer, ExplorerMove, Results};
+pub use players::{NewUser, PlayerStore, Session, SessionId, User, UserId};
 pub use postgres::{is_postgres_address, PgStore};
 pub use replay::ReplayError;
 pub use seats::{SeatRecord, Seats};
@@ -349,6 +351,8 @@ pub enum StoreError {
     NoSuchGame(String),
     /// No event with this id or key.
     NoSuchEvent(String),
+    /// No user with this id or name.
+    NoSuchUser(String),
     /// A request that contradicts the stored game (e.g. a move appended at the wrong ply, or to a
     /// finished game).
     Conflict(String),
@@ -378,6 +382,7 @@ impl fmt::Display for StoreError {
             StoreError::Corrupt { detail } => write!(f, "the database is damaged: {detail}"),
             StoreError::NoSuchGame(what) => write!(f, "no game {what}"),
             StoreError::NoSuchEvent(what) => write!(f, "no event {what}"),
+            StoreError::NoSuchUser(what) => write!(f, "no user {what}"),
             StoreError::Conflict(what) => f.write_str(what),
             StoreError::Backend(what) => f.write_str(what),
         }
@@ -390,6 +395,11 @@ impl std::error::Error for StoreError {}
 pub trait GameStore: Send + Sync {
     /// Where this database keeps events (tournaments), if it keeps any.
     fn event_store(&self) -> Option<&dyn EventStore> {
+        None
+    }
+
+    /// Where this database keeps players' accounts, if it keeps any.
+    fn player_store(&self) -> Option<&dyn PlayerStore> {
         None
     }
 

@@ -11,6 +11,9 @@
 //!   hash only ([`check_seat_hash`]).
 //! - **What a game with moves is**: legal moves from its start, in Chess960 UCI with their
 //!   SAN ([`check_moves`]).
+//! - **What an account's session is**: kept by a token's hash only ([`check_token_hash`]),
+//!   begun only for an enabled user ([`check_session_begins`]), ended when unused for
+//!   [`SESSION_IDLE_MS`] or when its user is disabled ([`session_use`]).
 //!
 //! The store's write sequences (`crate::write`, the same for every backend) read the game's
 //! [`GameState`] inside the write transaction, ask these functions, and write only when they
@@ -465,4 +468,71 @@ mod tests {
         b.field("bc");
         assert_ne!(a.finish(), b.finish());
     }
+}
+
+/// A session unused this long is ended (60 days).
+pub const SESSION_IDLE_MS: i64 = 60 * 24 * 3600 * 1000;
+/// A session's last use is written at most this often (a minute): most requests only read.
+pub const SESSION_SEEN_STEP_MS: i64 = 60 * 1000;
+/// The most characters of a session's program name that are kept.
+pub const MAX_AGENT_CHARS: usize = 200;
+
+/// A session's, an invitation's hash: the SHA-256 of its token, 64 lowercase hex digits.
+pub fn check_token_hash(hash: &str, what: &str) -> Result<(), StoreError> {
+    if hash.len() == 64 && hash.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+        Ok(())
+    } else {
+        Err(StoreError::Conflict(format!(
+            "an {what} is kept by the SHA-256 of its token (64 lowercase hex digits)"
+        )))
+    }
+}
+
+/// A session begins only for an enabled user.
+pub fn check_session_begins(
+    user: crate::players::UserId,
+    disabled: bool,
+) -> Result<(), StoreError> {
+    if disabled {
+        return Err(StoreError::Conflict(format!(
+            "user {user} is disabled: no session can begin"
+        )));
+    }
+    Ok(())
+}
+
+/// What a request with a session does to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SessionUse {
+    /// Uses it; its last use is recent enough.
+    Read,
+    /// Uses it and writes the time of this use.
+    Touch,
+    /// It has ended (unused too long, or its user disabled): it is removed, and the request
+    /// has no session.
+    Ended,
+}
+
+/// What a request at `now_ms` does to `session`, whose user is `disabled` or not.
+pub fn session_use(session: &crate::players::Session, disabled: bool, now_ms: i64) -> SessionUse {
+    let idle = now_ms.saturating_sub(session.seen_ms);
+    if disabled || idle > SESSION_IDLE_MS {
+        SessionUse::Ended
+    } else if idle >= SESSION_SEEN_STEP_MS {
+        SessionUse::Touch
+    } else {
+        SessionUse::Read
+    }
+}
+
+/// A session's program name as kept: without control characters, trimmed, at most
+/// [`MAX_AGENT_CHARS`] characters.
+pub fn storable_agent(agent: &str) -> String {
+    agent
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(MAX_AGENT_CHARS)
+        .collect::<String>()
+        .trim()
+        .to_string()
 }

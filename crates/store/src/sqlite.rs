@@ -144,6 +144,32 @@ const MIGRATIONS: &[&str] = &[
     // instead of a `moves` row per move; NULL for games whose moves are rows (every game
     // played here, and any game stored before).
     "ALTER TABLE games ADD COLUMN packed_moves BLOB;",
+    // Version 8: players' accounts (crate::players): users, their sessions (by the SHA-256 of
+    // the session's id) and invitations to register (by the SHA-256 of the code).
+    "CREATE TABLE users (
+        id          INTEGER PRIMARY KEY,
+        name        TEXT    NOT NULL,        -- as its owner wrote it
+        name_key    TEXT    NOT NULL UNIQUE, -- in lower case: unique whatever the case
+        password    TEXT    NOT NULL,        -- an Argon2id PHC string
+        admin       INTEGER NOT NULL,
+        disabled    INTEGER NOT NULL,
+        created_ms  INTEGER NOT NULL
+    );
+    CREATE TABLE sessions (
+        id          INTEGER PRIMARY KEY,
+        hash        TEXT    NOT NULL UNIQUE,
+        user_id     INTEGER NOT NULL REFERENCES users (id),
+        created_ms  INTEGER NOT NULL,
+        seen_ms     INTEGER NOT NULL,
+        agent       TEXT    NOT NULL
+    );
+    CREATE INDEX sessions_user ON sessions (user_id);
+    CREATE TABLE invites (
+        hash        TEXT    PRIMARY KEY,
+        created_ms  INTEGER NOT NULL,
+        expires_ms  INTEGER NOT NULL,
+        used_ms     INTEGER
+    );",
 ];
 
 /// What a migration needs beyond its SQL, run in the same transaction right after the SQL

@@ -304,9 +304,12 @@ fn a_version_1_database_is_upgraded_and_its_hashes_recomputed() {
     };
     assert_eq!(version(&path), 1);
     let store = SqliteStore::open(&path).unwrap();
-    assert_eq!(SCHEMA_VERSION, 7);
-    // Version 6 added events: an old file has none, and takes them.
+    assert_eq!(SCHEMA_VERSION, 8);
+    // Version 6 added events, version 8 players: an old file has none, and takes them.
     assert!(chess960_store::EventStore::events(&store)
+        .unwrap()
+        .is_empty());
+    assert!(chess960_store::PlayerStore::users(&store)
         .unwrap()
         .is_empty());
     assert_eq!(store.count(&GameFilter::default()).unwrap(), 3);

@@ -1,0 +1,203 @@
+//! Players' accounts in every backend's store: users registered with names unique whatever
+//! their case (also when two register one name at once), invitations used once, sessions kept
+//! by their hash, ended by logout, by their player, by disabling the user and by time, and all
+//! of it still there after the database is opened again.
+
+mod common;
+
+use chess960_players::name::UserName;
+use chess960_players::password::StoredHash;
+use chess960_store::players::{NewUser, PlayerStore, SessionId};
+use chess960_store::rules::{SESSION_IDLE_MS, SESSION_SEEN_STEP_MS};
+use chess960_store::StoreError;
+
+const T0: i64 = 1_800_000_000_000;
+
+fn name(n: &str) -> UserName {
+    n.parse().unwrap()
+}
+
+fn hash_of(n: u8) -> String {
+    format!("{n:02x}").repeat(32)
+}
+
+fn phc(tag: &str) -> StoredHash {
+    StoredHash::from_stored(format!("$argon2id$v=19$m=19456,t=2,p=1$salt${tag}"))
+}
+
+fn register(
+    s: &dyn PlayerStore,
+    n: &str,
+    invite: Option<&str>,
+) -> Result<chess960_store::User, StoreError> {
+    let (n, p) = (name(n), phc(n));
+    s.create_user(
+        &NewUser {
+            name: &n,
+            password: &p,
+            admin: false,
+            invite,
+        },
+        T0,
+    )
+}
+
+#[test]
+fn users_sessions_and_invitations() {
+    common::each_backend(accounts_on);
+}
+
+fn accounts_on(b: &mut common::Backend) {
+    let ann_id;
+    {
+        let s = b.player_store().expect("every backend keeps players");
+        let ann = register(s, "Ann_9", None).unwrap();
+        ann_id = ann.id;
+        assert_eq!(
+            (ann.name.as_str(), ann.admin, ann.disabled),
+            ("Ann_9", false, false)
+        );
+        // The name is taken whatever its case; nothing is written.
+        let taken = register(s, "ANN_9", None).unwrap_err();
+        assert!(
+            matches!(&taken, StoreError::Conflict(m) if m.contains("taken")),
+            "{taken}"
+        );
+        assert_eq!(b.rows("users"), 1);
+        // Found by any case; the hash only through the login record.
+        assert_eq!(s.user_by_name("ann_9").unwrap().unwrap().id, ann.id);
+        assert_eq!(s.user(ann.id).unwrap().unwrap().name.as_str(), "Ann_9");
+        let (who, hash) = s.login_record(" aNN_9 ").unwrap().unwrap();
+        assert_eq!((who.id, hash), (ann.id, phc("Ann_9")));
+        assert!(s.login_record("nobody").unwrap().is_none());
+
+        // Invitations: unknown, then open, then used.
+        let code = hash_of(7);
+        let refused = register(s, "Bob", Some(&code)).unwrap_err();
+        assert!(matches!(refused, StoreError::Conflict(_)), "{refused}");
+        s.create_invite(&code, T0 - 10, T0 + 1000).unwrap();
+        // A registration refused for its name does not use the invitation.
+        assert!(register(s, "ann_9", Some(&code)).is_err());
+        let bob = register(s, "Bob", Some(&code)).unwrap();
+        let again = register(s, "Carol", Some(&code)).unwrap_err();
+        assert!(matches!(again, StoreError::Conflict(_)), "{again}");
+        // An expired one is no invitation.
+        s.create_invite(&hash_of(8), T0 - 10, T0).unwrap();
+        assert!(register(s, "Carol", Some(&hash_of(8))).is_err());
+        assert!(s.create_invite("not a hash", T0, T0 + 1).is_err());
+        assert_eq!(
+            s.users()
+                .unwrap()
+                .iter()
+                .map(|u| u.name.as_str())
+                .collect::<Vec<_>>(),
+            ["Ann_9", "Bob"]
+        );
+
+        // Sessions.
+        let one = s
+            .create_session(ann.id, &hash_of(1), "Firefox\u{7}", T0)
+            .unwrap();
+        let two = s
+            .create_session(ann.id, &hash_of(2), "chess960 login", T0 + 5)
+            .unwrap();
+        s.create_session(bob.id, &hash_of(3), "Chromium", T0)
+            .unwrap();
+        assert!(s.create_session(ann.id, "short", "x", T0).is_err());
+        let (user, session) = s.session(&hash_of(1), T0 + 10).unwrap().unwrap();
+        assert_eq!(
+            (user.id, session.id, session.agent.as_str()),
+            (ann.id, one, "Firefox")
+        );
+        // Seen again after a minute: its last use is written.
+        let later = T0 + SESSION_SEEN_STEP_MS + 1;
+        assert_eq!(
+            s.session(&hash_of(1), later).unwrap().unwrap().1.seen_ms,
+            later
+        );
+        assert_eq!(
+            s.sessions(ann.id).unwrap()[0].id,
+            one,
+            "the most recently used first"
+        );
+        assert!(s.session(&hash_of(9), T0).unwrap().is_none());
+        assert!(s.session("not a hash", T0).unwrap().is_none());
+        // A player ends another of their sessions; not someone else's.
+        assert!(!s.end_session(bob.id, two).unwrap());
+        assert!(s.end_session(ann.id, two).unwrap());
+        assert!(s.session(&hash_of(2), T0 + 20).unwrap().is_none());
+        // Logging out.
+        s.create_session(ann.id, &hash_of(4), "Safari", T0).unwrap();
+        assert!(s.end_session_by_hash(&hash_of(4)).unwrap());
+        assert!(!s.end_session_by_hash(&hash_of(4)).unwrap());
+        // Every other session.
+        s.create_session(ann.id, &hash_of(5), "Edge", T0).unwrap();
+        assert_eq!(s.end_sessions(ann.id, Some(one)).unwrap(), 1);
+        assert_eq!(s.sessions(ann.id).unwrap().len(), 1);
+
+        // A disabled user: no login record, no sessions, none can begin; enabled again.
+        s.set_disabled(bob.id, true).unwrap();
+        assert!(s.login_record("bob").unwrap().is_none());
+        assert!(s.session(&hash_of(3), T0 + 30).unwrap().is_none());
+        assert!(s.sessions(bob.id).unwrap().is_empty());
+        let refused = s.create_session(bob.id, &hash_of(6), "x", T0).unwrap_err();
+        assert!(matches!(refused, StoreError::Conflict(_)), "{refused}");
+        s.set_disabled(bob.id, false).unwrap();
+        assert!(s.login_record("bob").unwrap().is_some());
+        let nobody = s
+            .set_disabled(chess960_store::UserId(999), true)
+            .unwrap_err();
+        assert!(matches!(nobody, StoreError::NoSuchUser(_)), "{nobody}");
+        assert!(matches!(
+            s.create_session(chess960_store::UserId(999), &hash_of(6), "x", T0),
+            Err(StoreError::NoSuchUser(_))
+        ));
+
+        // A new password.
+        s.set_password(ann.id, &phc("new")).unwrap();
+        assert_eq!(s.login_record("ann_9").unwrap().unwrap().1, phc("new"));
+    }
+    b.reopen();
+    let s = b.player_store().expect("every backend keeps players");
+    assert_eq!(s.users().unwrap().len(), 2);
+    assert_eq!(s.login_record("ANN_9").unwrap().unwrap().1, phc("new"));
+    // The session kept across the reopen ends once unused too long.
+    let (_, kept) = s.session(&hash_of(1), T0 + 100_000).unwrap().unwrap();
+    assert_eq!(kept.user, ann_id);
+    assert!(s
+        .session(&hash_of(1), kept.seen_ms + SESSION_IDLE_MS + 1)
+        .unwrap()
+        .is_none());
+    assert!(
+        s.sessions(ann_id).unwrap().is_empty(),
+        "an ended session is removed"
+    );
+    let _ = SessionId(0);
+}
+
+/// Two stores register one name at once, many times: exactly one registration of each name
+/// succeeds and the other is told the name is taken (the insert decides, not a read before
+/// it: on PostgreSQL a read first would let both through to a unique-key error).
+#[test]
+fn one_name_registered_at_once_by_two_gets_one_user() {
+    common::each_backend(|b| {
+        let other = b.another();
+        let (mine, theirs) = (b.player_store().unwrap(), other.player_store().unwrap());
+        for round in 0..20 {
+            let n = format!("racer{round}");
+            let (a, c) = std::thread::scope(|scope| {
+                let a = scope.spawn(|| register(mine, &n, None));
+                let c = scope.spawn(|| register(theirs, &n, None));
+                (a.join().unwrap(), c.join().unwrap())
+            });
+            // One user, and the other told the name is taken (not a database error).
+            match (&a, &c) {
+                (Ok(_), Err(StoreError::Conflict(m))) | (Err(StoreError::Conflict(m)), Ok(_)) => {
+                    assert!(m.contains("taken"), "{m}")
+                }
+                _ => panic!("{n}: {a:?} {c:?}"),
+            }
+        }
+        assert_eq!(b.rows("users"), 20);
+    });
+}
