@@ -1,5 +1,5 @@
 //! The types of the API's edge as TypeScript, generated from the Rust types the server
-//! serializes and reads (`ts-rs`): a game's view, events and answers, the bodies of its actions and of a new game, the lobby's entries, the games
+//! serializes and reads (`ts-rs`): a game's view, events and answers, the bodies of its actions and of a new game, the accounts', the lobby's entries, the games
 //! being played, the analysis board's positions, moves and lines; so that the web UI cannot
 //! drift from the server: the test below writes
 //! them to `web/src/generated/api.ts` when `UPDATE_TS=1`, and otherwise fails when that file is
@@ -77,6 +77,12 @@ fn declarations() -> String {
         crate::create::request::StartRequest::decl(&cfg),
         crate::create::request::ColorChoice::decl(&cfg),
         crate::game::drawn::DrawnIn::decl(&cfg),
+        crate::accounts::AccountJson::decl(&cfg),
+        crate::accounts::UserJson::decl(&cfg),
+        crate::accounts::SessionJson::decl(&cfg),
+        crate::accounts::RegisterRequest::decl(&cfg),
+        crate::accounts::LoginRequest::decl(&cfg),
+        crate::accounts::PasswordRequest::decl(&cfg),
     ];
     for d in decls {
         out.push_str("export ");

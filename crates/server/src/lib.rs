@@ -24,6 +24,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod accounts;
 mod analysis;
 mod api;
 mod assets;
@@ -122,7 +123,15 @@ pub struct ServeOptions {
     /// Where the games' clocks read the time: the system's clock, unless a test replays a
     /// game with exact times between its moves.
     pub time: chess960_round::now::TimeSource,
+    /// Who may register an account; when not given, anyone on a loopback address, by
+    /// invitation otherwise ([`Registration::default_for`]).
+    pub registration: Option<Registration>,
+    /// The server is reached through HTTPS (a reverse proxy in front of it): its session
+    /// cookies are `Secure`.
+    pub https: bool,
 }
+
+pub use chess960_players::registration::Registration;
 
 /// The server's state, shared by every request: the games in memory, the search pool and
 /// the store.
@@ -137,6 +146,8 @@ struct Inner {
     shutdown: watch::Sender<bool>,
     /// The WebSockets open per client, by kind.
     sockets: SocketCaps,
+    /// Players' accounts: who may register, the cookies, the tries of passwords.
+    accounts: accounts::Shared,
 }
 
 /// The WebSockets each client address may have open, by kind (`rate.rs`).
@@ -167,6 +178,16 @@ impl AppState {
         capacity: Capacity,
         time: chess960_round::now::TimeSource,
     ) -> AppState {
+        let accounts = accounts::Accounts::new(Registration::Open, false);
+        AppState::build(store, capacity, time, accounts)
+    }
+
+    fn build(
+        store: Arc<dyn GameStore>,
+        capacity: Capacity,
+        time: chess960_round::now::TimeSource,
+        accounts: accounts::Accounts,
+    ) -> AppState {
         let (tx, rx) = watch::channel(false);
         let pool = SearchPool::new(capacity.search_threads, capacity.search_hash_mb);
         AppState {
@@ -188,8 +209,18 @@ impl AppState {
                     lobby: rate::Places::new(lobby::MAX_SOCKETS_PER_CLIENT, true),
                     analysis: rate::Places::new(analysis::MAX_SESSIONS_PER_CLIENT, true),
                 },
+                accounts: Arc::new(accounts),
             }),
         }
+    }
+
+    /// The game database.
+    fn store(&self) -> Arc<dyn GameStore> {
+        Arc::clone(&self.inner.games.ctx().store)
+    }
+
+    fn accounts(&self) -> &accounts::Accounts {
+        &self.inner.accounts
     }
 
     fn games(&self) -> &Games {
@@ -312,6 +343,16 @@ pub fn router(state: AppState) -> Router {
             post(tournaments::games),
         )
         .route(&format!("{event}/export"), get(tournaments::export))
+        .route("/api/account", get(accounts::account))
+        .route("/api/account/register", post(accounts::register))
+        .route("/api/account/login", post(accounts::login))
+        .route("/api/account/logout", post(accounts::logout))
+        .route("/api/account/password", post(accounts::change_password))
+        .route("/api/account/sessions", get(accounts::sessions))
+        .route(
+            "/api/account/sessions/{id}",
+            axum::routing::delete(accounts::end_session),
+        )
         .route("/api/analysis/position", post(analysis::position))
         .route("/api/analysis/ws", get(analysis::websocket))
         .route("/api", axum::routing::any(api_not_found))
@@ -426,11 +467,16 @@ impl Server {
             advertise,
             connections,
             time,
+            registration,
+            https,
         } = options;
         let listener = tokio::net::TcpListener::bind(addr).await?;
         let addr = listener.local_addr()?;
         let mut guard = guard::Guard::new(&access, addr)?;
-        let state = AppState::with_time(Arc::clone(&store), capacity, time);
+        let registration =
+            registration.unwrap_or_else(|| Registration::default_for(addr.ip().is_loopback()));
+        let accounts = accounts::Accounts::new(registration, https);
+        let state = AppState::build(Arc::clone(&store), capacity, time, accounts);
         // Over a database several servers share, this one joins them (`cluster/`).
         let advertise = advertise.unwrap_or_else(|| advertised(addr));
         let lobby = Arc::clone(state.lobby());

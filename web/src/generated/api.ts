@@ -476,3 +476,59 @@ seed?: number,
  * The outcomes a person got at the board.
  */
 outcomes?: string, };
+
+export type AccountJson = { 
+/**
+ * The user logged in, `null` for a guest.
+ */
+user: UserJson | null, 
+/**
+ * Who may register on this server: `open`, `invite` or `closed`.
+ */
+registration: string, };
+
+export type UserJson = { 
+/**
+ * The name, as its owner wrote it.
+ */
+name: string, 
+/**
+ * The server's admin.
+ */
+admin: boolean, 
+/**
+ * When they registered (Unix milliseconds).
+ */
+created_ms: number, };
+
+export type SessionJson = { 
+/**
+ * How to name it to end it.
+ */
+id: number, 
+/**
+ * When it began (Unix milliseconds).
+ */
+created_ms: number, 
+/**
+ * When it was last used, to the minute.
+ */
+seen_ms: number, 
+/**
+ * The program that logged in, as it named itself.
+ */
+agent: string, 
+/**
+ * The session of this request.
+ */
+current: boolean, };
+
+export type RegisterRequest = { name: string, password: string, 
+/**
+ * The invitation's code, on a server that asks for one.
+ */
+invite?: string, };
+
+export type LoginRequest = { name: string, password: string, };
+
+export type PasswordRequest = { current: string, new: string, };

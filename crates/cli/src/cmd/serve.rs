@@ -102,6 +102,15 @@ pub struct ServeArgs {
     /// Past it a new one replaces the longest-idle connection, or is refused with 503.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub max_connections: Option<u32>,
+    /// Who may register an account: open (anyone), invite (with a code from 'chess960 user
+    /// invite') or closed (the owner adds players with 'chess960 user add'). Default: open on a
+    /// loopback --host, invite otherwise. Guests play without an account either way.
+    #[arg(long, value_name = "MODE")]
+    pub registration: Option<chess960_server::Registration>,
+    /// The server is reached through HTTPS (a reverse proxy in front of it): session cookies
+    /// are sent with 'Secure', so that a browser never sends them over plain HTTP.
+    #[arg(long)]
+    pub https: bool,
 }
 
 /// An `http://host:port` address for --advertise.
@@ -155,6 +164,8 @@ pub fn main(args: &ServeArgs) -> ExitCode {
         access,
         advertise: args.advertise.clone(),
         time: Default::default(),
+        registration: args.registration,
+        https: args.https,
         connections: chess960_server::ConnLimits {
             head_timeout: std::time::Duration::from_secs(args.head_timeout.into()),
             idle_timeout: std::time::Duration::from_secs(args.idle_timeout.into()),

@@ -260,8 +260,8 @@ impl Guard {
         self.check_token(req).or_else(|| self.check_rate(req))
     }
 
-    /// Check 5: the rate of new games and of seats taken from the client's address; the
-    /// refusal when there were too many.
+    /// Check 5: the rate of new games, of seats taken and of logins from the client's
+    /// address; the refusal when there were too many.
     fn check_rate(&self, req: &Request) -> Option<Response> {
         if req.method() != Method::POST {
             return None;
@@ -280,6 +280,8 @@ impl Guard {
             (&self.limits.new_games, "new events")
         } else if game_action("join") {
             (&self.limits.joins, "games joined")
+        } else if path == "/api/account/login" || path == "/api/account/register" {
+            (&self.limits.logins, "logins and registrations")
         } else {
             return None;
         };
@@ -588,7 +590,8 @@ fn bearer_token(headers: &HeaderMap) -> Option<&str> {
         .then_some(token.trim())
 }
 
-fn cookie_values<'a>(headers: &'a HeaderMap, name: &str) -> Vec<&'a str> {
+/// The values of the cookies named `name` in the request's `Cookie` headers.
+pub(crate) fn cookie_values<'a>(headers: &'a HeaderMap, name: &str) -> Vec<&'a str> {
     headers
         .get_all(header::COOKIE)
         .iter()

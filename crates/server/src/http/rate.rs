@@ -1,5 +1,6 @@
 //! Rate limits per client address, for the requests that create something that lasts: new games
-//! (`POST /api/games`, and rematches, which may create one) and seats taken (`POST /api/games/{key}/join`). Each address has a bucket
+//! (`POST /api/games`, and rematches, which may create one) and seats taken (`POST /api/games/{key}/join`),
+//! and for the tries of a password (`POST /api/account/login` and `…/register`). Each address has a bucket
 //! of `burst` requests that refills by one every `every`; an empty bucket is answered 429 with
 //! the seconds to wait (`Retry-After`). The guard (`guard.rs`) checks them with the network's
 //! other checks, before any handler runs.
@@ -180,6 +181,9 @@ pub struct Limits {
     pub new_games: RateLimit,
     /// `POST /api/games/{key}/join`: 20 at once, then one every 3 s.
     pub joins: RateLimit,
+    /// `POST /api/account/login` and `…/register`: 10 at once, then one every 6 s (the
+    /// tries on each account are slowed down too: `accounts/limits.rs`).
+    pub logins: RateLimit,
 }
 
 impl Default for Limits {
@@ -187,6 +191,7 @@ impl Default for Limits {
         Limits {
             new_games: RateLimit::new(20, Duration::from_secs(6)),
             joins: RateLimit::new(20, Duration::from_secs(3)),
+            logins: RateLimit::new(10, Duration::from_secs(6)),
         }
     }
 }

@@ -104,6 +104,19 @@ pub async fn app_with(capacity: Capacity) -> App {
     a
 }
 
+/// A server on a fresh database with `options`.
+#[allow(dead_code)]
+pub async fn app_with_options(options: chess960_server::ServeOptions) -> App {
+    let (db, dir) = fresh_db();
+    let store: Arc<dyn chess960_store::GameStore> = Arc::from(store_at(&db));
+    let server = Server::bind_with_options("127.0.0.1:0", store, options)
+        .await
+        .expect("bind");
+    let mut a = App::of(server, &db);
+    a._dir = dir;
+    a
+}
+
 /// The store at `db` (a SQLite file or a PostgreSQL address), as the server opens it.
 pub fn store_at(db: &Path) -> Box<dyn chess960_store::GameStore> {
     chess960_store::open(Some(db)).expect("open the store")
@@ -120,12 +133,19 @@ pub async fn app_on_with(db: &Path, capacity: Capacity) -> App {
     let server = Server::bind_with("127.0.0.1:0", store, capacity)
         .await
         .expect("bind");
-    App {
-        base: format!("http://{}", server.addr()),
-        server: Some(server),
-        client: reqwest::Client::new(),
-        db: db.to_owned(),
-        _dir: None,
+    App::of(server, db)
+}
+
+impl App {
+    /// The client of `server`, on the database at `db`.
+    fn of(server: Server, db: &Path) -> App {
+        App {
+            base: format!("http://{}", server.addr()),
+            server: Some(server),
+            client: reqwest::Client::new(),
+            db: db.to_owned(),
+            _dir: None,
+        }
     }
 }
 

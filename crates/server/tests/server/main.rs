@@ -7,6 +7,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod accounts;
 mod analysis;
 mod api;
 mod cut_off;
