@@ -85,6 +85,7 @@ enum Command {
     Play(cmd::play::PlayArgs),
     Db(cmd::db::DbArgs),
     Event(cmd::event::EventArgs),
+    User(cmd::user::UserArgs),
     Uci(cmd::uci::UciArgs),
     Match(cmd::matchcmd::MatchArgs),
     Pgn(cmd::pgn::PgnArgs),
@@ -113,6 +114,7 @@ fn main() -> ExitCode {
         Command::Fairness(args) => cmd::fairness::run(args),
         Command::Match(args) => cmd::matchcmd::run(args),
         Command::Event(args) => cmd::event::run(args),
+        Command::User(args) => cmd::user::run(args),
         // `pgn` has a third outcome (exit 1: games with errors), so it prints for itself.
         Command::Pgn(args) => return cmd::pgn::main(args),
         // The engine talks on standard input/output until `quit`.

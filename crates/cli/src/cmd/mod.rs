@@ -18,6 +18,7 @@ pub mod position;
 pub mod serve;
 pub mod tables;
 pub mod uci;
+pub mod user;
 
 use clap::Args;
 
