@@ -1,5 +1,5 @@
 //! Players' accounts in the game database: users, their sessions and the invitations to
-//! register.
+//! register; the accounts of a game's players and their ratings (`crate::ratings`).
 //!
 //! - A **user** has a name, unique whatever its case ([`UserName::key`]), a password kept
 //!   only as its hash ([`StoredHash`]), and may be the server's admin or disabled. Users are
@@ -14,11 +14,13 @@
 //! The decisions are `rules.rs`'s; the sequences below are written once, for every backend.
 
 use crate::backend::{Backend, R};
+use crate::ratings::{self, GamePlayers, PlayerRating, RatingPoint};
 use crate::rules;
 use crate::sql::{Arg, Cells, Tx};
-use crate::StoreError;
+use crate::{GameId, StoreError};
 use chess960_players::name::UserName;
 use chess960_players::password::StoredHash;
+use chess960_players::speed::Speed;
 use std::fmt;
 
 /// A user's row number.
@@ -129,6 +131,21 @@ pub trait PlayerStore: Send + Sync {
 
     /// Ends all of `user`'s sessions but `except`; how many it ended.
     fn end_sessions(&self, user: UserId, except: Option<SessionId>) -> R<u64>;
+
+    /// Binds players' accounts to game `id`, and makes it rated in a speed class or not
+    /// (`crate::ratings`): before its first move only; a rated game between two different
+    /// accounts (`Conflict` otherwise).
+    fn bind_players(&self, id: GameId, players: GamePlayers) -> R<()>;
+
+    /// The players' accounts of game `id`, and whether it is rated.
+    fn game_players(&self, id: GameId) -> R<GamePlayers>;
+
+    /// `user`'s ratings as of `now_ms` (deviations widened for the time since their last
+    /// rated game), fastest class first; a class without a rated game is left out.
+    fn ratings(&self, user: UserId, now_ms: i64) -> R<Vec<PlayerRating>>;
+
+    /// `user`'s rating history in `speed`, oldest first.
+    fn rating_history(&self, user: UserId, speed: Speed) -> R<Vec<RatingPoint>>;
 }
 
 /// The columns [`user_of`] reads, in its order.
@@ -394,5 +411,21 @@ impl<B: Backend> PlayerStore for B {
 
     fn end_sessions(&self, user: UserId, except: Option<SessionId>) -> R<u64> {
         self.write(|tx| delete_sessions(tx, user, except))
+    }
+
+    fn bind_players(&self, id: GameId, players: GamePlayers) -> R<()> {
+        self.write(|tx| ratings::bind(tx, id, players))
+    }
+
+    fn game_players(&self, id: GameId) -> R<GamePlayers> {
+        self.read(|tx| ratings::players_of(tx, id))
+    }
+
+    fn ratings(&self, user: UserId, now_ms: i64) -> R<Vec<PlayerRating>> {
+        self.read(|tx| ratings::ratings(tx, user, now_ms))
+    }
+
+    fn rating_history(&self, user: UserId, speed: Speed) -> R<Vec<RatingPoint>> {
+        self.read(|tx| ratings::history(tx, user, speed))
     }
 }

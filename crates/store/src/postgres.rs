@@ -182,6 +182,28 @@ const MIGRATIONS: &[&str] = &[
         created_ms  BIGINT NOT NULL,
         expires_ms  BIGINT NOT NULL,
         used_ms     BIGINT
+    );
+    ALTER TABLE games ADD COLUMN white_user BIGINT;
+    ALTER TABLE games ADD COLUMN black_user BIGINT;
+    ALTER TABLE games ADD COLUMN rated TEXT;
+    CREATE TABLE ratings (
+        user_id     BIGINT NOT NULL,
+        speed       TEXT   NOT NULL,
+        rating      BIGINT NOT NULL,
+        deviation   BIGINT NOT NULL,
+        volatility  BIGINT NOT NULL,
+        games       BIGINT NOT NULL,
+        rated_ms    BIGINT NOT NULL,
+        PRIMARY KEY (user_id, speed)
+    );
+    CREATE TABLE rating_history (
+        user_id     BIGINT NOT NULL,
+        speed       TEXT   NOT NULL,
+        game_id     BIGINT NOT NULL,
+        rating      BIGINT NOT NULL,
+        deviation   BIGINT NOT NULL,
+        at_ms       BIGINT NOT NULL,
+        PRIMARY KEY (user_id, speed, game_id)
     );",
 ];
 

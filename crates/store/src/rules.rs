@@ -11,6 +11,9 @@
 //!   hash only ([`check_seat_hash`]).
 //! - **What a game with moves is**: legal moves from its start, in Chess960 UCI with their
 //!   SAN ([`check_moves`]).
+//! - **Who plays a rated game**: two different accounts, bound before the first move
+//!   ([`check_bind`]); a finished rated game is never reopened ([`check_reopen`]), so that a
+//!   rating changes once per game.
 //! - **What an account's session is**: kept by a token's hash only ([`check_token_hash`]),
 //!   begun only for an enabled user ([`check_session_begins`]), ended when unused for
 //!   [`SESSION_IDLE_MS`] or when its user is disabled ([`session_use`]).
@@ -535,4 +538,44 @@ pub fn storable_agent(agent: &str) -> String {
         .collect::<String>()
         .trim()
         .to_string()
+}
+
+/// Players may be bound to a game only before its first move and while it is unfinished; a
+/// rated game has two players, different accounts.
+pub fn check_bind(
+    id: GameId,
+    s: &GameState,
+    players: &crate::ratings::GamePlayers,
+) -> Result<(), StoreError> {
+    if s.is_over() || s.plies > 0 {
+        return Err(StoreError::Conflict(format!(
+            "game {id} has begun: its players are bound before the first move"
+        )));
+    }
+    if players.rated.is_some() {
+        match (players.white, players.black) {
+            (Some(w), Some(b)) if w != b => {}
+            _ => {
+                return Err(StoreError::Conflict(format!(
+                    "game {id}: a rated game is between two different accounts"
+                )))
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A finished rated game stays finished: its ratings were updated once (a takeback after the
+/// end is for casual games).
+pub fn check_reopen(
+    id: GameId,
+    s: &GameState,
+    players: &crate::ratings::GamePlayers,
+) -> Result<(), StoreError> {
+    if players.rated.is_some() && s.is_over() {
+        return Err(StoreError::Conflict(format!(
+            "game {id} is a finished rated game: it cannot be reopened"
+        )));
+    }
+    Ok(())
 }

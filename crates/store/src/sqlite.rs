@@ -169,6 +169,31 @@ const MIGRATIONS: &[&str] = &[
         created_ms  INTEGER NOT NULL,
         expires_ms  INTEGER NOT NULL,
         used_ms     INTEGER
+    );
+    -- A game's players' accounts, and its speed class when it is rated (NULL: casual).
+    ALTER TABLE games ADD COLUMN white_user INTEGER;
+    ALTER TABLE games ADD COLUMN black_user INTEGER;
+    ALTER TABLE games ADD COLUMN rated TEXT;
+    -- Glicko-2 ratings per speed class: rating and deviation in thousandths of a point,
+    -- volatility in billionths (integers, the same on every backend).
+    CREATE TABLE ratings (
+        user_id     INTEGER NOT NULL,
+        speed       TEXT    NOT NULL,
+        rating      INTEGER NOT NULL,
+        deviation   INTEGER NOT NULL,
+        volatility  INTEGER NOT NULL,
+        games       INTEGER NOT NULL,
+        rated_ms    INTEGER NOT NULL,
+        PRIMARY KEY (user_id, speed)
+    );
+    CREATE TABLE rating_history (
+        user_id     INTEGER NOT NULL,
+        speed       TEXT    NOT NULL,
+        game_id     INTEGER NOT NULL,
+        rating      INTEGER NOT NULL,
+        deviation   INTEGER NOT NULL,
+        at_ms       INTEGER NOT NULL,
+        PRIMARY KEY (user_id, speed, game_id)
     );",
 ];
 

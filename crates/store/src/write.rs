@@ -102,7 +102,9 @@ fn stepped(tx: &mut dyn Tx, id: GameId, step: IndexStep, code: u16) -> R<Vec<Ind
 
 /// Takes moves back so that `plies` remain, and clears a finish.
 pub(crate) fn truncate(tx: &mut dyn Tx, id: GameId, plies: u32) -> R<()> {
-    rules::check_truncate(id, &tx.lock_state(id)?, plies)?;
+    let state = tx.lock_state(id)?;
+    rules::check_truncate(id, &state, plies)?;
+    rules::check_reopen(id, &state, &crate::ratings::players_of(tx, id)?)?;
     let line = tx.line(id)?.ok_or_else(|| no_game(id))?;
     // The result is cleared too, so every remaining entry is written again.
     let ucis = line.ucis.iter().map(String::as_str);
@@ -120,10 +122,16 @@ pub(crate) fn truncate(tx: &mut dyn Tx, id: GameId, plies: u32) -> R<()> {
     Ok(())
 }
 
-/// Records the result: its index rows carry it, and the game gets its duplicate hash.
+/// Records the result: its index rows carry it, the game gets its duplicate hash, and a
+/// rated game's players their new ratings.
 pub(crate) fn finish(tx: &mut dyn Tx, id: GameId, finish: &Finish) -> R<()> {
-    rules::check_finish(id, &tx.lock_state(id)?, finish)?;
+    let state = tx.lock_state(id)?;
+    rules::check_finish(id, &state, finish)?;
     tx.set_result(id, finish)?;
+    // Rated once: a finish of a game over already changes no rating.
+    if !state.is_over() {
+        crate::ratings::rate(tx, id, finish, crate::util::now_ms())?;
+    }
     let line = tx.line(id)?.ok_or_else(|| no_game(id))?;
     let entries = explorer::entries(&line.start_fen, line.ucis.iter().map(String::as_str));
     tx.write_entries(id, &entries, explorer::result_code(finish.result))?;

@@ -201,3 +201,160 @@ fn one_name_registered_at_once_by_two_gets_one_user() {
         assert_eq!(b.rows("users"), 20);
     });
 }
+
+/// A rated game's end updates both players' ratings once, in the transaction of its result,
+/// as Glicko-2 says; a second finish, a finish by a second handle at the same time and an
+/// aborted or casual game change no rating; a finished rated game cannot be reopened.
+#[test]
+fn a_rated_games_end_rates_both_players_once() {
+    common::each_backend(rated_on);
+}
+
+fn rated_on(b: &mut common::Backend) {
+    use chess960_players::glicko2::{Game, Score, INITIAL};
+    use chess960_players::speed::Speed;
+    use chess960_store::{Finish, GamePlayers, GameResult, Seats};
+    let s = b.player_store().unwrap();
+    let (ann, bob) = (
+        register(s, "ann", None).unwrap().id,
+        register(s, "bob", None).unwrap().id,
+    );
+    let game = |b: &common::Backend| {
+        b.create_game_with_moves(&common::new_game(518, "ann", "bob"), &[], &Seats::NONE)
+            .unwrap()
+            .0
+    };
+    let rated = GamePlayers {
+        white: Some(ann),
+        black: Some(bob),
+        rated: Some(Speed::Blitz),
+    };
+    let win = Finish {
+        result: GameResult::WhiteWins,
+        reason: "resignation".into(),
+    };
+
+    // Refused bindings.
+    let g = game(b);
+    let same = GamePlayers {
+        black: Some(ann),
+        ..rated
+    };
+    assert!(matches!(
+        s.bind_players(g, same),
+        Err(StoreError::Conflict(_))
+    ));
+    let alone = GamePlayers {
+        black: None,
+        ..rated
+    };
+    assert!(matches!(
+        s.bind_players(g, alone),
+        Err(StoreError::Conflict(_))
+    ));
+    s.bind_players(g, rated).unwrap();
+    assert_eq!(s.game_players(g).unwrap(), rated);
+
+    // Two handles finish it at once: it is rated once.
+    let other = b.another();
+    std::thread::scope(|scope| {
+        let one = scope.spawn(|| b.finish_game(g, &win));
+        let two = scope.spawn(|| other.finish_game(g, &win));
+        let (one, two) = (one.join().unwrap(), two.join().unwrap());
+        assert!(one.is_ok() || two.is_ok(), "{one:?} {two:?}");
+    });
+    let expect_w = INITIAL.rate(&[Game {
+        opponent: INITIAL,
+        score: Score::Win,
+    }]);
+    let expect_b = INITIAL.rate(&[Game {
+        opponent: INITIAL,
+        score: Score::Loss,
+    }]);
+    let now = now_ms();
+    let (w, l) = (s.ratings(ann, now).unwrap(), s.ratings(bob, now).unwrap());
+    assert_eq!((w.len(), l.len()), (1, 1));
+    assert_eq!((w[0].speed, w[0].games, l[0].games), (Speed::Blitz, 1, 1));
+    assert!(
+        (w[0].rating.rating - expect_w.rating).abs() < 0.001,
+        "{w:?} {expect_w:?}"
+    );
+    assert!(
+        (l[0].rating.rating - expect_b.rating).abs() < 0.001,
+        "{l:?} {expect_b:?}"
+    );
+    assert!(
+        (w[0].rating.deviation - expect_w.deviation).abs() < 0.01,
+        "{w:?}"
+    );
+    assert!(w[0].rating.rating > 1600.0 && l[0].rating.rating < 1400.0);
+    // Finished again with the same result (a retried request): nothing changes.
+    b.finish_game(g, &win).unwrap();
+    assert_eq!(s.rating_history(ann, Speed::Blitz).unwrap().len(), 1);
+    assert_eq!(b.rows("rating_history"), 2);
+    // It is not reopened by a takeback.
+    let reopen = b.truncate_moves(g, 0).unwrap_err();
+    assert!(matches!(reopen, StoreError::Conflict(_)), "{reopen}");
+
+    // A second rated game, drawn: Ann (higher) loses points, Bob gains; both histories grow.
+    let g2 = game(b);
+    s.bind_players(g2, rated).unwrap();
+    let before = (
+        s.ratings(ann, now).unwrap()[0].rating,
+        s.ratings(bob, now).unwrap()[0].rating,
+    );
+    b.finish_game(
+        g2,
+        &Finish {
+            result: GameResult::Draw,
+            reason: "draw agreed".into(),
+        },
+    )
+    .unwrap();
+    let after = (
+        s.ratings(ann, now).unwrap()[0].rating,
+        s.ratings(bob, now).unwrap()[0].rating,
+    );
+    assert!(after.0.rating < before.0.rating && after.1.rating > before.1.rating);
+    let history = s.rating_history(bob, Speed::Blitz).unwrap();
+    assert_eq!(history.iter().map(|p| p.game).collect::<Vec<_>>(), [g, g2]);
+    assert!((history[1].rating - after.1.rating).abs() < 0.001);
+
+    // An aborted rated game and a casual game rate nobody.
+    let g3 = game(b);
+    s.bind_players(g3, rated).unwrap();
+    b.finish_game(g3, &Finish::aborted()).unwrap();
+    let g4 = game(b);
+    s.bind_players(
+        g4,
+        GamePlayers {
+            rated: None,
+            ..rated
+        },
+    )
+    .unwrap();
+    b.finish_game(g4, &win).unwrap();
+    assert_eq!(s.rating_history(ann, Speed::Blitz).unwrap().len(), 2);
+    assert!(s.rating_history(ann, Speed::Rapid).unwrap().is_empty());
+    // Players are bound before the first move only.
+    let g5 = game(b);
+    let pos = chess960_core::StartId::new(518).unwrap().position();
+    b.append_move(g5, 0, &common::scripted_move(&pos, 0).unwrap())
+        .unwrap();
+    assert!(matches!(
+        s.bind_players(g5, rated),
+        Err(StoreError::Conflict(_))
+    ));
+    // Ratings survive a reopen, exactly.
+    b.reopen();
+    let s = b.player_store().unwrap();
+    assert_eq!(s.ratings(ann, now).unwrap()[0].rating, after.0);
+}
+
+/// Now, in Unix milliseconds.
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64
+}
