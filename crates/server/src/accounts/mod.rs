@@ -324,13 +324,22 @@ pub async fn login(
     headers: HeaderMap,
     JsonBody(req): JsonBody<LoginRequest>,
 ) -> ApiResult<Response> {
-    let key = req.name.trim().to_ascii_lowercase();
+    let wrong =
+        || ApiError::new(StatusCode::UNAUTHORIZED, "wrong name or password").with_code("bad_login");
+    // A text that is no user name is no account: it is answered as an unknown name would be
+    // (after the same work), and never kept, so that the limits hold only real names.
+    let Ok(name) = req.name.parse::<UserName>() else {
+        let password = req.password;
+        blocking(move || Ok(password::verify(&password, None))).await?;
+        return Err(wrong());
+    };
+    let key = name.key();
     let limits = &state.accounts().limits;
     if let Err(wait) = limits.account(&key, client.0, Instant::now()) {
         return Ok(too_soon(wait));
     }
     let store = state.store();
-    let name = req.name.clone();
+    let name = name.as_str().to_string();
     let password = req.password;
     // The record is read and the password checked on one blocking thread: an unknown name
     // is checked against the decoy hash, in the same time.
@@ -342,10 +351,7 @@ pub async fn login(
     .await?;
     let Some(user) = found else {
         limits.failed(&key, Instant::now());
-        return Err(
-            ApiError::new(StatusCode::UNAUTHORIZED, "wrong name or password")
-                .with_code("bad_login"),
-        );
+        return Err(wrong());
     };
     limits.succeeded(&key, client.0);
     logged_in(&state, user, agent_of(&headers), StatusCode::OK).await

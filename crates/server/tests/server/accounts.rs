@@ -178,6 +178,9 @@ async fn register_log_in_and_out_with_a_session_cookie() {
     )
     .await;
     assert_eq!((wrong.status, &wrong.json), (401, &unknown.json));
+    // So does a name no account can have (it is not kept by the limits either).
+    let odd = login(&a, HOME, &"x".repeat(10_000), "castle long on c1").await;
+    assert_eq!((odd.status, &odd.json), (401, &unknown.json));
     assert_eq!(wrong.json["code"], "bad_login");
     assert!(wrong.cookie.is_none() && unknown.cookie.is_none());
     // The right one, in any case of the name: a second session.
