@@ -41,7 +41,14 @@ pub struct Accounts {
     /// Cookies are `Secure` (the server is reached through HTTPS).
     pub secure_cookies: bool,
     limits: LoginLimits,
+    /// Passwords hashed or checked at once: each takes 19 MiB and tens of milliseconds of a
+    /// core, so that many logins at once wait their turn instead of taking the machine's
+    /// memory ([`HASHING_AT_ONCE`]).
+    hashing: tokio::sync::Semaphore,
 }
+
+/// Passwords hashed or checked at once.
+pub const HASHING_AT_ONCE: usize = 4;
 
 impl Accounts {
     /// The accounts of a server with these settings.
@@ -52,6 +59,7 @@ impl Accounts {
             registration,
             secure_cookies,
             limits: LoginLimits::default(),
+            hashing: tokio::sync::Semaphore::new(HASHING_AT_ONCE),
         }
     }
 
@@ -205,6 +213,20 @@ async fn blocking<T: Send + 'static>(
         .map_err(ApiError::from)
 }
 
+/// [`blocking`] for work that hashes or checks a password: one of [`HASHING_AT_ONCE`].
+async fn hashing<T: Send + 'static>(
+    state: &AppState,
+    f: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
+) -> ApiResult<T> {
+    let _turn = state
+        .accounts()
+        .hashing
+        .acquire()
+        .await
+        .map_err(|e| ApiError::internal(format!("the password workers stopped: {e}")))?;
+    blocking(f).await
+}
+
 /// 429 with `Retry-After` for a wait.
 fn too_soon(wait: Duration) -> Response {
     let secs = wait.as_secs_f64().ceil().max(1.0) as u64;
@@ -293,7 +315,7 @@ pub async fn register(
         .map_err(|e| ApiError::bad_request(format!("password: {e}")).with_code("weak_password"))?;
     let store = state.store();
     let (n2, now) = (name.clone(), now_ms());
-    let user = blocking(move || {
+    let user = hashing(&state, move || {
         let hash = new.hash().map_err(|e| StoreError::Backend(e.to_string()))?;
         let new_user = NewUser {
             name: &n2,
@@ -330,7 +352,7 @@ pub async fn login(
     // (after the same work), and never kept, so that the limits hold only real names.
     let Ok(name) = req.name.parse::<UserName>() else {
         let password = req.password;
-        blocking(move || Ok(password::verify(&password, None))).await?;
+        hashing(&state, move || Ok(password::verify(&password, None))).await?;
         return Err(wrong());
     };
     let key = name.key();
@@ -343,7 +365,7 @@ pub async fn login(
     let password = req.password;
     // The record is read and the password checked on one blocking thread: an unknown name
     // is checked against the decoy hash, in the same time.
-    let found = blocking(move || {
+    let found = hashing(&state, move || {
         let record = players(&*store)?.login_record(&name)?;
         let right = password::verify(&password, record.as_ref().map(|(_, h)| h));
         Ok(record.filter(|_| right).map(|(u, _)| u))
@@ -428,7 +450,7 @@ pub async fn change_password(
         .map_err(|e| ApiError::bad_request(format!("new: {e}")).with_code("weak_password"))?;
     let store = state.store();
     let name = user.name.as_str().to_string();
-    let changed = blocking(move || {
+    let changed = hashing(&state, move || {
         let players = players(&*store)?;
         let record = players.login_record(&name)?;
         if !password::verify(&req.current, record.as_ref().map(|(_, h)| h)) {
