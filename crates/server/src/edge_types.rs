@@ -1,5 +1,5 @@
 //! The types of the API's edge as TypeScript, generated from the Rust types the server
-//! serializes and reads (`ts-rs`): a game's view, events and answers, the bodies of its actions and of a new game, the accounts', the lobby's entries, the games
+//! serializes and reads (`ts-rs`): a game's view, events and answers, the bodies of its actions and of a new game, the accounts' and players', the lobby's entries, the games
 //! being played, the analysis board's positions, moves and lines; so that the web UI cannot
 //! drift from the server: the test below writes
 //! them to `web/src/generated/api.ts` when `UPDATE_TS=1`, and otherwise fails when that file is
@@ -83,6 +83,9 @@ fn declarations() -> String {
         crate::accounts::RegisterRequest::decl(&cfg),
         crate::accounts::LoginRequest::decl(&cfg),
         crate::accounts::PasswordRequest::decl(&cfg),
+        crate::players::PlayerJson::decl(&cfg),
+        crate::players::RatingJson::decl(&cfg),
+        crate::players::RatingPointJson::decl(&cfg),
     ];
     for d in decls {
         out.push_str("export ");

@@ -42,6 +42,7 @@ pub use http::guard;
 mod judge;
 mod lobby;
 mod pgn;
+mod players;
 mod pool;
 mod registry;
 mod round;
@@ -353,6 +354,7 @@ pub fn router(state: AppState) -> Router {
             "/api/account/sessions/{id}",
             axum::routing::delete(accounts::end_session),
         )
+        .route("/api/players/{name}", get(players::player))
         .route("/api/analysis/position", post(analysis::position))
         .route("/api/analysis/ws", get(analysis::websocket))
         .route("/api", axum::routing::any(api_not_found))

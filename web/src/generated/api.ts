@@ -532,3 +532,61 @@ invite?: string, };
 export type LoginRequest = { name: string, password: string, };
 
 export type PasswordRequest = { current: string, new: string, };
+
+export type PlayerJson = { 
+/**
+ * The name, as its owner wrote it.
+ */
+name: string, 
+/**
+ * When they registered (Unix milliseconds).
+ */
+created_ms: number, 
+/**
+ * The account is disabled.
+ */
+disabled: boolean, 
+/**
+ * One per speed class with a rated game, fastest first.
+ */
+ratings: Array<RatingJson>, };
+
+export type RatingJson = { 
+/**
+ * `bullet`, `blitz`, `rapid` or `classical`.
+ */
+speed: string, 
+/**
+ * The rating now, rounded (its deviation widened for the time since the last game).
+ */
+rating: number, 
+/**
+ * Its deviation now, rounded.
+ */
+deviation: number, 
+/**
+ * Provisional: the deviation is above 110 (shown with `?`).
+ */
+provisional: boolean, 
+/**
+ * Rated games played.
+ */
+games: number, 
+/**
+ * The rating after each rated game, oldest first.
+ */
+history: Array<RatingPointJson>, };
+
+export type RatingPointJson = { 
+/**
+ * The rating after the game, rounded.
+ */
+rating: number, 
+/**
+ * Its deviation, rounded.
+ */
+deviation: number, 
+/**
+ * When the game ended (Unix milliseconds).
+ */
+at_ms: number, };

@@ -411,3 +411,80 @@ async fn who_may_register_is_the_owners_choice() {
         (403, Some("bad_invitation"))
     );
 }
+
+/// A player's page: the ratings per speed class and their history, after rated games that the
+/// store rated (the server does not bind rated games yet: the test binds them as it will).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_players_page_shows_ratings_and_their_history() {
+    use chess960_players::speed::Speed;
+    use chess960_store::{Finish, GamePlayers, GameResult, Seats};
+    let a = app().await;
+    assert_eq!(register(&a, "Ann", "castle long on c1").await.status, 201);
+    assert_eq!(register(&a, "Bob", "castle short on g1").await.status, 201);
+    let page = a.get("/api/players/ANN").await;
+    assert_eq!(page.status, 200, "{}", page.text);
+    assert_eq!(page.json["name"], "Ann");
+    assert_eq!(page.json["ratings"], json!([]), "no rated game yet");
+    for path in ["/api/players/nobody", "/api/players/x%20y"] {
+        let r = a.get(path).await;
+        assert_eq!(
+            (r.status, r.json["code"].as_str()),
+            (404, Some("no_such_player")),
+            "{path}"
+        );
+    }
+    // Two rated blitz games, Ann wins both.
+    let store = crate::common::store_at(&a.db);
+    let players = store.player_store().unwrap();
+    let id = |n: &str| players.user_by_name(n).unwrap().unwrap().id;
+    for _ in 0..2 {
+        let meta = chess960_store::NewGame {
+            start_fen: chess960_core::StartId::new(518).unwrap().position().fen(),
+            start_id: Some(518),
+            white: "Ann".into(),
+            black: "Bob".into(),
+            time_control: Some("300+3".into()),
+            clocks: None,
+            tags: Vec::new(),
+        };
+        let (g, _) = store
+            .create_game_with_moves(&meta, &[], &Seats::NONE)
+            .unwrap();
+        let rated = GamePlayers {
+            white: Some(id("ann")),
+            black: Some(id("bob")),
+            rated: Some(Speed::Blitz),
+        };
+        players.bind_players(g, rated).unwrap();
+        let win = Finish {
+            result: GameResult::WhiteWins,
+            reason: "resignation".into(),
+        };
+        store.finish_game(g, &win).unwrap();
+    }
+    let ann = a.get("/api/players/ann").await.json;
+    let blitz = &ann["ratings"][0];
+    assert_eq!(
+        (blitz["speed"].as_str(), blitz["games"].as_u64()),
+        (Some("blitz"), Some(2))
+    );
+    let history = blitz["history"].as_array().unwrap();
+    assert_eq!(history.len(), 2);
+    let (first, second) = (
+        history[0]["rating"].as_i64().unwrap(),
+        history[1]["rating"].as_i64().unwrap(),
+    );
+    assert!(1500 < first && first < second, "{history:?}");
+    assert_eq!(blitz["rating"].as_i64(), Some(second));
+    assert_eq!(
+        blitz["provisional"], true,
+        "two games leave a wide deviation"
+    );
+    let bob = a.get("/api/players/Bob").await.json;
+    assert!(
+        bob["ratings"][0]["rating"].as_i64().unwrap() < 1500,
+        "{bob}"
+    );
+    // Nothing secret on the page.
+    assert!(!ann.to_string().contains("argon2"));
+}
