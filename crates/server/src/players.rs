@@ -1,12 +1,12 @@
 //! Players' pages in the API (docs/api.md, "Players"): `GET /api/players/{name}`, a player's
 //! ratings per speed class with their history, for the page `/@/name` and anyone else.
 
+use crate::accounts::{blocking, players};
 use crate::error::{ApiError, ApiResult};
 use crate::AppState;
 use axum::extract::{Path, State};
 use axum::Json;
 use chess960_players::name::UserName;
-use chess960_store::StoreError;
 use serde::Serialize;
 
 /// One point of a rating's history: after a rated game.
@@ -63,10 +63,8 @@ pub async fn player(
     let name: UserName = name.parse().map_err(|_| unknown())?;
     let store = state.store();
     let now = chess960_round::record::now_ms();
-    let found = tokio::task::spawn_blocking(move || -> Result<_, StoreError> {
-        let players = store
-            .player_store()
-            .ok_or_else(|| StoreError::Backend("this database keeps no players".into()))?;
+    let found = blocking(move || {
+        let players = players(&*store)?;
         let Some(user) = players.user_by_name(name.as_str())? else {
             return Ok(None);
         };
@@ -96,7 +94,6 @@ pub async fn player(
             ratings,
         }))
     })
-    .await
-    .map_err(|e| ApiError::internal(format!("a worker thread failed: {e}")))??;
+    .await?;
     found.map(Json).ok_or_else(unknown)
 }

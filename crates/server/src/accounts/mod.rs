@@ -193,7 +193,8 @@ impl FromRequestParts<AppState> for Viewer {
     }
 }
 
-fn players(store: &dyn GameStore) -> Result<&dyn PlayerStore, StoreError> {
+/// The store's players, or a failure for a database that keeps none.
+pub(crate) fn players(store: &dyn GameStore) -> Result<&dyn PlayerStore, StoreError> {
     store
         .player_store()
         .ok_or_else(|| StoreError::Backend("this database keeps no players".into()))
@@ -203,14 +204,12 @@ fn now_ms() -> i64 {
     chess960_round::record::now_ms()
 }
 
-/// Runs `f` (a store call, or a password's hashing) on a blocking thread.
-async fn blocking<T: Send + 'static>(
+/// Runs `f` (a store call, or a password's hashing) on a blocking thread: the games' helper
+/// (`round::blocking`), its errors answered as the API answers the store's.
+pub(crate) async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
 ) -> ApiResult<T> {
-    tokio::task::spawn_blocking(f)
-        .await
-        .map_err(|e| ApiError::internal(format!("a worker thread failed: {e}")))?
-        .map_err(ApiError::from)
+    Ok(crate::round::blocking(f).await?)
 }
 
 /// [`blocking`] for work that hashes or checks a password: one of [`HASHING_AT_ONCE`].
