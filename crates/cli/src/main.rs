@@ -86,6 +86,8 @@ enum Command {
     Db(cmd::db::DbArgs),
     Event(cmd::event::EventArgs),
     User(cmd::user::UserArgs),
+    Login(cmd::login::LoginArgs),
+    Logout(cmd::login::LogoutArgs),
     Uci(cmd::uci::UciArgs),
     Match(cmd::matchcmd::MatchArgs),
     Pgn(cmd::pgn::PgnArgs),
@@ -115,6 +117,8 @@ fn main() -> ExitCode {
         Command::Match(args) => cmd::matchcmd::run(args),
         Command::Event(args) => cmd::event::run(args),
         Command::User(args) => cmd::user::run(args),
+        Command::Login(args) => cmd::login::run(args),
+        Command::Logout(args) => cmd::login::run_logout(args),
         // `pgn` has a third outcome (exit 1: games with errors), so it prints for itself.
         Command::Pgn(args) => return cmd::pgn::main(args),
         // The engine talks on standard input/output until `quit`.

@@ -93,14 +93,18 @@ struct Terminal {
 
 impl Terminal {
     fn start(url: &str, config: &std::path::Path) -> Terminal {
+        Terminal::with_args(&["play", "--join", url, "--name", "Bob"], config)
+    }
+
+    fn with_args(args: &[&str], config: &std::path::Path) -> Terminal {
         let mut child = Command::new(env!("CARGO_BIN_EXE_chess960"))
-            .args(["play", "--join", url, "--name", "Bob"])
+            .args(args)
             .env("CHESS960_CONFIG_DIR", config)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .expect("spawn chess960 play --join");
+            .expect("spawn chess960 play");
         let out = child.stdout.take().unwrap();
         let (tx, lines) = mpsc::channel();
         std::thread::spawn(move || {
@@ -340,4 +344,128 @@ fn a_game_between_people_survives_kill_9_of_the_server() {
         Some(json!({})),
     );
     assert_eq!(fin["result"], "1-0", "{fin}");
+}
+
+/// Runs `chess960 ARGS` with `stdin` as its input; its status and standard output and error.
+fn chess960(args: &[&str], config: &std::path::Path, stdin: &str) -> (bool, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chess960"))
+        .args(args)
+        .env("CHESS960_CONFIG_DIR", config)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn chess960");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), text)
+}
+
+#[test]
+fn two_logged_in_terminals_find_each_other_for_a_rated_game() {
+    let server = serve();
+    let port = server.port;
+    let url = format!("http://127.0.0.1:{port}");
+    let db = server.dir.path().join("games.sqlite3");
+    let db = db.to_str().unwrap();
+    let (ann_dir, bob_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    for name in ["Ann", "Bob"] {
+        let (ok, text) = chess960(
+            &["user", "add", name, "--db", db],
+            ann_dir.path(),
+            "castle long on c1\n",
+        );
+        assert!(ok, "{text}");
+    }
+    // A rated seek needs a login; a wrong password is refused.
+    let (ok, text) = chess960(
+        &["play", "--seek", &url, "--tc", "3+2", "--rated"],
+        ann_dir.path(),
+        "",
+    );
+    assert!(!ok && text.contains("chess960 login"), "{text}");
+    let (ok, text) = chess960(
+        &["login", &url, "--name", "ann"],
+        ann_dir.path(),
+        "wrong password\n",
+    );
+    assert!(!ok && text.contains("wrong name or password"), "{text}");
+    for (name, dir) in [("ann", &ann_dir), ("bob", &bob_dir)] {
+        let (ok, text) = chess960(
+            &["login", &url, "--name", name],
+            dir.path(),
+            "castle long on c1\n",
+        );
+        assert!(ok && text.contains("Logged in to"), "{text}");
+        let kept = std::fs::read_to_string(dir.path().join("sessions.json")).unwrap();
+        assert!(kept.contains(&url), "{kept}");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(dir.path().join("sessions.json"))
+                .unwrap()
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o077, 0, "sessions.json is private: {mode:o}");
+        }
+    }
+    // Ann seeks first: nothing waits, so her challenge goes to the lobby.
+    let mut ann = Terminal::with_args(
+        &["play", "--seek", &url, "--tc", "3+2", "--rated"],
+        ann_dir.path(),
+    );
+    ann.expect("yours is in the lobby");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let entry = loop {
+        let (_, lobby) = http(port, "GET", "/api/lobby", None, None);
+        if let Some(e) = lobby["challenges"]
+            .as_array()
+            .and_then(|c| c.first())
+            .cloned()
+        {
+            break e;
+        }
+        assert!(Instant::now() < deadline, "no lobby entry: {lobby}");
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(
+        (entry["rated"].as_bool(), entry["account"].as_str()),
+        (Some(true), Some("Ann"))
+    );
+    let key = entry["key"].as_str().unwrap().to_string();
+    // A casual seek at the same clock does not take it; Bob's rated seek does.
+    let mut bob = Terminal::with_args(
+        &["play", "--seek", &url, "--tc", "3+2", "--rated"],
+        bob_dir.path(),
+    );
+    bob.expect("Playing Ann's challenge");
+    bob.expect("You play");
+    let game = wait_game(port, &key, |g| g["status"] == "playing");
+    assert_eq!(game["rated"], "blitz");
+    let accounts = [
+        &game["sides"]["white"]["account"],
+        &game["sides"]["black"]["account"],
+    ];
+    let mut names: Vec<&str> = accounts.iter().filter_map(|a| a.as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["Ann", "Bob"], "{game}");
+    bob.type_line("resign");
+    bob.expect("Game over");
+    ann.expect("Game over");
+    let over = wait_game(port, &key, |g| g["status"] == "finished");
+    let change = |c: &str| over["sides"][c]["rating"]["change"].as_i64().unwrap();
+    assert_eq!(change("white") + change("black"), 0, "{over}");
+    assert_eq!(change("white").abs(), 242, "{over}");
+    // Logged out: the session ends on the server and leaves the file.
+    let (ok, text) = chess960(&["logout", &url], ann_dir.path(), "");
+    assert!(ok && text.contains("Logged out"), "{text}");
+    let kept = std::fs::read_to_string(ann_dir.path().join("sessions.json")).unwrap();
+    assert!(!kept.contains(&url), "{kept}");
 }

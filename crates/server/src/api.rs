@@ -24,6 +24,7 @@ use chess960_core::{Color, StartId};
 use chess960_draw::rng::SplitMix64;
 use chess960_engine::levels::{ELO_MAX, ELO_MIN};
 use chess960_engine::player::{AnalysisLimit, Level};
+use chess960_store::players::{User, UserId};
 use chess960_store::GameFilter;
 use serde::Deserialize;
 use serde_json::json;
@@ -105,10 +106,12 @@ pub async fn draw(
 pub async fn create_game(
     State(state): State<AppState>,
     client: Client,
+    viewer: crate::accounts::Viewer,
     JsonBody(body): JsonBody<NewGameBody>,
 ) -> ApiResult<(StatusCode, Versioned)> {
     let spec = NewGameRequest::read(body)?.spec(&mut SplitMix64::from_entropy())?;
-    let view = create::create_game(state.games(), spec, client.0).await?;
+    let account = viewer.0.as_ref().map(|(user, _)| user);
+    let view = create::create_game(state.games(), spec, client.0, account).await?;
     Ok((StatusCode::CREATED, Versioned(view)))
 }
 
@@ -136,6 +139,7 @@ pub struct ListQuery {
     start_id: Option<String>,
     result: Option<String>,
     player: Option<String>,
+    account: Option<String>,
     limit: Option<String>,
     offset: Option<String>,
     aborted: Option<String>,
@@ -192,7 +196,8 @@ pub async fn list_games(
             ))
         }
     };
-    let filter = GameFilter {
+    let account = crate::players::account_name(q.account.as_deref())?;
+    let mut filter = GameFilter {
         start_id,
         player: q.player.filter(|p| !p.trim().is_empty()),
         result,
@@ -202,8 +207,17 @@ pub async fn list_games(
         ..GameFilter::default()
     };
     let store = Arc::clone(&state.games().ctx().store);
-    let (total, games) =
-        blocking(move || Ok((store.count(&filter)?, store.list(&filter)?))).await?;
+    let found = blocking(move || {
+        if let Some(name) = account {
+            match crate::players::account_id(&*store, &name)? {
+                Some(id) => filter.account = Some(id),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some((store.count(&filter)?, store.list(&filter)?)))
+    })
+    .await?;
+    let (total, games) = found.ok_or_else(crate::players::no_such_player)?;
     let games: Vec<serde_json::Value> = games.iter().map(summary_json).collect();
     Ok(Json(json!({"total": total, "games": games})))
 }
@@ -247,9 +261,11 @@ impl<S: Send + Sync> FromRequestParts<S> for Client {
     }
 }
 
-/// Who acts on a game: the seat token of the `X-Seat-Token` header and the client's address.
+/// Who acts on a game: the seat token of the `X-Seat-Token` header, the account of the
+/// session cookie when no token came, and the client's address.
 pub struct Seated {
     token: Option<String>,
+    account: Option<User>,
     client: IpAddr,
     gone: Option<crate::round::ClientGone>,
     reply: Reply,
@@ -259,6 +275,7 @@ impl Seated {
     fn actor(&self) -> Actor<'_> {
         Actor {
             seat: self.token.as_deref(),
+            user: self.account.as_ref().map(|u| u.id),
             client: self.client,
             gone: self.gone.as_ref(),
             reply: self.reply,
@@ -266,17 +283,29 @@ impl Seated {
     }
 }
 
-impl<S: Send + Sync> FromRequestParts<S> for Seated {
-    type Rejection = std::convert::Infallible;
+impl FromRequestParts<AppState> for Seated {
+    type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        let Client(client) = Client::from_request_parts(parts, state).await?;
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let Ok(Client(client)) = Client::from_request_parts(parts, state).await;
         let token = parts
             .headers
             .get(seat::HEADER)
             .and_then(|v| v.to_str().ok())
             .map(|t| t.trim().to_string())
             .filter(|t| !t.is_empty());
+        // The session is looked up only without a token: the browser that holds the seat's
+        // token acts with it, at no cost to the database.
+        let account = match token {
+            Some(_) => None,
+            None => crate::accounts::Viewer::from_request_parts(parts, state)
+                .await?
+                .0
+                .map(|(user, _)| user),
+        };
         let gone = parts.extensions.get::<crate::round::ClientGone>().cloned();
         let reply = match parts.headers.get(PROTOCOL_HEADER).map(|v| v.as_bytes()) {
             Some(b"2") => Reply::Ack,
@@ -284,6 +313,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Seated {
         };
         Ok(Seated {
             token,
+            account,
             client,
             gone,
             reply,
@@ -426,7 +456,11 @@ pub async fn post_join(
     who: Seated,
     JsonBody(req): JsonBody<JoinRequest>,
 ) -> ApiResult<Versioned> {
-    let name = name_of(req.name)?;
+    // A logged-in player joins under their account's name, bound to the seat.
+    let name = match &who.account {
+        Some(user) => user.name.to_string(),
+        None => name_of(req.name)?,
+    };
     Ok(Versioned(
         handle(&state, &key).await?.join(&who.actor(), name).await?,
     ))
@@ -657,6 +691,7 @@ pub async fn websocket(
     State(state): State<AppState>,
     Path(key): Path<String>,
     Client(client): Client,
+    headers: axum::http::HeaderMap,
     query: Result<Query<WsQuery>, axum::extract::rejection::QueryRejection>,
     ws: crate::http::ws_limits::Upgrade,
 ) -> ApiResult<Response> {
@@ -680,8 +715,16 @@ pub async fn websocket(
     })?;
     let shutdown = state.shutdown_signal();
     let seat = query.seat.filter(|t| !t.trim().is_empty());
+    // As for an action: a logged-in player without the seat's token plays by their account.
+    let user = match seat {
+        Some(_) => None,
+        None => crate::accounts::Viewer::of_headers(&state, &headers)
+            .await?
+            .user(),
+    };
     let viewer = Viewer {
         seat,
+        user,
         client,
         protocol,
     };
@@ -717,10 +760,11 @@ pub struct WsQuery {
     protocol: Option<u8>,
 }
 
-/// Who is at the other end of a game's WebSocket: their seat token (none: a spectator), their
-/// address, and the protocol they asked for.
+/// Who is at the other end of a game's WebSocket: their seat token or else their account
+/// (neither: a spectator), their address, and the protocol they asked for.
 pub(crate) struct Viewer {
     pub(crate) seat: Option<String>,
+    pub(crate) user: Option<UserId>,
     pub(crate) client: IpAddr,
     pub(crate) protocol: Protocol,
 }
@@ -763,6 +807,7 @@ async fn session(
     let gone = h.gone_signal();
     let who = Actor {
         seat: viewer.seat.as_deref(),
+        user: viewer.user,
         client: viewer.client,
         gone: None,
         reply: Reply::View,

@@ -86,6 +86,13 @@ fn declarations() -> String {
         crate::players::PlayerJson::decl(&cfg),
         crate::players::RatingJson::decl(&cfg),
         crate::players::RatingPointJson::decl(&cfg),
+        crate::players::TallyJson::decl(&cfg),
+        crate::players::StartJson::decl(&cfg),
+        crate::players::CastlingJson::decl(&cfg),
+        crate::players::StartsJson::decl(&cfg),
+        crate::players::LeaderJson::decl(&cfg),
+        crate::players::LeaderboardJson::decl(&cfg),
+        crate::game::ratings::RatingView::decl(&cfg),
     ];
     for d in decls {
         out.push_str("export ");

@@ -31,6 +31,7 @@ pub struct ExplorerQuery {
     fen: Option<String>,
     moves: Option<String>,
     games: Option<String>,
+    account: Option<String>,
 }
 
 fn results_json(r: &Results) -> Value {
@@ -109,22 +110,36 @@ pub async fn explore(
         line.push(json!({"uci": m.to_uci(CastlingMode::Chess960), "san": pos.san(m)}));
         pos = pos.play(m);
     }
+    let account = crate::players::account_name(q.account.as_deref())?;
     let store = Arc::clone(&state.games().ctx().store);
-    let (explorer, counts) = blocking(move || {
-        let explorer = store.explore(&pos, games)?;
+    let found = blocking(move || {
+        // One player's games only, when an account is named.
+        let user = match account {
+            None => None,
+            Some(name) => match crate::players::account_id(&*store, &name)? {
+                Some(id) => Some(id),
+                None => return Ok(None),
+            },
+        };
+        let explorer = match user {
+            None => store.explore(&pos, games)?,
+            Some(u) => crate::accounts::players(&*store)?.explore_account(&pos, games, u)?,
+        };
         let counts = match start_id {
             Some(id) => store
                 .position_counts(&GameFilter {
                     start_id: Some(id),
+                    account: user,
                     ..GameFilter::default()
                 })?
                 .into_iter()
                 .next(),
             None => None,
         };
-        Ok((explorer, counts))
+        Ok(Some((explorer, counts)))
     })
     .await?;
+    let (explorer, counts) = found.ok_or_else(crate::players::no_such_player)?;
     // The database statistics of the start position, as `chess960 db stats` gives them.
     let stats = start_id.map(|id| {
         let c = counts.unwrap_or(chess960_store::PositionCounts {

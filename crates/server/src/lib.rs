@@ -354,7 +354,9 @@ pub fn router(state: AppState) -> Router {
             "/api/account/sessions/{id}",
             axum::routing::delete(accounts::end_session),
         )
+        .route("/api/players", get(players::leaderboard))
         .route("/api/players/{name}", get(players::player))
+        .route("/api/players/{name}/starts", get(players::starts))
         .route("/api/analysis/position", post(analysis::position))
         .route("/api/analysis/ws", get(analysis::websocket))
         .route("/api", axum::routing::any(api_not_found))

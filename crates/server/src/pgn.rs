@@ -98,6 +98,7 @@ mod tests {
             created_at_ms: 0,
             updated_at_ms: 0,
             seats: chess960_store::Seats::NONE,
+            players: chess960_store::GamePlayers::NONE,
         }
     }
 

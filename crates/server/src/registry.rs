@@ -103,13 +103,23 @@ impl Games {
         }
         let store = Arc::clone(&self.ctx.store);
         let k = key.clone();
-        let stored = blocking(move || store.game_by_key(&k))
-            .await?
-            .ok_or_else(unknown)?;
-        let live = Live::from_stored(stored).map_err(|detail| GameError::Unreadable {
+        // The logged-in players' ratings are read in the same blocking call.
+        let (stored, ratings) = blocking(move || {
+            let Some(stored) = store.game_by_key(&k)? else {
+                return Ok(None);
+            };
+            let tc = stored.game.time_control.as_deref();
+            let tc = tc.and_then(crate::game::TimeControl::parse);
+            let ratings = crate::round::ratings::read(&*store, stored.id, stored.players, tc)?;
+            Ok(Some((stored, ratings)))
+        })
+        .await?
+        .ok_or_else(unknown)?;
+        let mut live = Live::from_stored(stored).map_err(|detail| GameError::Unreadable {
             key: key.to_string(),
             detail,
         })?;
+        live.ratings = ratings;
         // The game is locked before anyone else can find it, so that no request sees it (or
         // plays in it) before the fix-ups below.
         let handle = GameHandle::new(Arc::clone(&self.ctx), live);

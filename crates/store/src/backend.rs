@@ -29,7 +29,7 @@ pub type R<T> = Result<T, StoreError>;
 /// The columns of a game's row that [`Tx::game_rows`] reads, in this order, in both schemas.
 pub const GAME_COLUMNS: &str = "id, key, start_id, start_fen, white, black, time_control, \
     white_ms, black_ms, result, reason, created_ms, updated_ms, movetext, white_seat, black_seat, \
-    packed_moves";
+    packed_moves, white_user, black_user, rated";
 
 /// A row of the position index: key (its 64 bits as a signed integer, as stored), game id,
 /// move code ([`crate::explorer::encode_move`]) and result code
@@ -86,6 +86,7 @@ pub struct GameRow {
     pub movetext: Option<String>,
     pub seats: Seats,
     pub packed: Option<Vec<u8>>,
+    pub players: crate::GamePlayers,
 }
 
 /// Which games [`Tx::game_rows`] reads.
@@ -307,11 +308,11 @@ impl<B: Backend> GameStore for B {
     }
 
     fn index_counts(&self, key: u64) -> R<Vec<KeyCount>> {
-        self.read(|tx| tx.index_counts(key))
+        self.read(|tx| tx.index_counts(key, None))
     }
 
     fn position_games(&self, key: u64, limit: u32) -> R<Vec<GameSummary>> {
-        self.read(|tx| tx.position_games(key, limit))
+        self.read(|tx| tx.position_games(key, limit, None))
     }
 
     /// Streams the games from one snapshot, in chunks of [`CHUNK`] games (bounded memory
@@ -411,6 +412,7 @@ fn complete(tx: &mut dyn Tx, rows: Vec<GameRow>) -> R<Vec<StoredGame>> {
                 created_at_ms: r.created_ms,
                 updated_at_ms: r.updated_ms,
                 seats: r.seats,
+                players: r.players,
             })
         })
         .collect()

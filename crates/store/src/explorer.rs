@@ -315,8 +315,24 @@ pub fn explore(
     pos: &Position,
     games: u32,
 ) -> Result<Explorer, StoreError> {
+    explore_with(
+        pos,
+        games,
+        |key| store.index_counts(key),
+        |key, limit| store.position_games(key, limit),
+    )
+}
+
+/// [`explore`] from counts and games read by `counts` and `games_of` (the whole database's,
+/// or one player's: [`crate::PlayerStore::explore_account`]).
+pub(crate) fn explore_with(
+    pos: &Position,
+    games: u32,
+    counts: impl FnOnce(u64) -> Result<Vec<KeyCount>, StoreError>,
+    games_of: impl FnOnce(u64, u32) -> Result<Vec<GameSummary>, StoreError>,
+) -> Result<Explorer, StoreError> {
     let key = pos.hash();
-    let counts = store.index_counts(key)?;
+    let counts = counts(key)?;
     let mut out = Explorer {
         key,
         results: Results::default(),
@@ -353,7 +369,7 @@ pub fn explore(
             .cmp(&a.results.games)
             .then_with(|| a.san.cmp(&b.san))
     });
-    out.games = store.position_games(key, games.min(MAX_GAMES))?;
+    out.games = games_of(key, games.min(MAX_GAMES))?;
     Ok(out)
 }
 

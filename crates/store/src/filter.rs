@@ -47,6 +47,10 @@ pub(crate) fn where_clause(f: &GameFilter, d: &Dialect, first: usize) -> (String
             (d.equal_folded)(&format!("{t}black"), &p)
         ));
     }
+    if let Some(user) = f.account {
+        let p = arg(Arg::Int(user.0));
+        conds.push(format!("({t}white_user = {p} OR {t}black_user = {p})"));
+    }
     if let Some(r) = &f.result {
         let p = arg(Arg::Text(r.as_str().into()));
         conds.push(format!("{t}result = {p}"));

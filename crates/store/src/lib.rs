@@ -25,6 +25,7 @@ mod filter;
 mod group_commit;
 pub mod packed;
 pub mod pgn;
+mod played;
 pub mod players;
 pub mod postgres;
 pub mod ratings;
@@ -39,9 +40,10 @@ mod write;
 
 pub use events::{EventStore, EventSummary, StoredEvent};
 pub use explorer::{Explorer, ExplorerMove, Results};
+pub use played::MAX_PLAYED;
 pub use players::{NewUser, PlayerStore, Session, SessionId, User, UserId};
 pub use postgres::{is_postgres_address, PgStore};
-pub use ratings::{GamePlayers, PlayerRating, RatingPoint};
+pub use ratings::{GamePlayers, GameRating, PlayerRating, RatingPoint};
 pub use replay::ReplayError;
 pub use seats::{SeatRecord, Seats};
 pub use sqlite::{default_path, resolve_path, SqliteStore, DB_ENV};
@@ -252,6 +254,9 @@ pub struct StoredGame {
     /// Who may play each colour through the web server (see [`seats`]); no seats for games
     /// imported or played on the terminal.
     pub seats: Seats,
+    /// The players' accounts and whether the game is rated ([`PlayerStore::bind_players`]);
+    /// nobody's for a game of guests, imported or played on the terminal.
+    pub players: GamePlayers,
 }
 
 /// One line of a game list.
@@ -280,6 +285,8 @@ pub struct GameFilter {
     pub start_id: Option<u16>,
     /// Matches either player's name exactly (case-insensitively).
     pub player: Option<String>,
+    /// The games of this account (on either side).
+    pub account: Option<UserId>,
     /// Games with this result (`*` matches aborted games too, see `aborted`).
     pub result: Option<GameResult>,
     /// Aborted games ([`Finish::aborted`]): `None` matches them with the others, `Some(false)`

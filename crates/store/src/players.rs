@@ -14,12 +14,14 @@
 //! The decisions are `rules.rs`'s; the sequences below are written once, for every backend.
 
 use crate::backend::{Backend, R};
-use crate::ratings::{self, GamePlayers, PlayerRating, RatingPoint};
+use crate::ratings::{self, GamePlayers, GameRating, PlayerRating, RatingPoint};
 use crate::rules;
 use crate::sql::{Arg, Cells, Tx};
-use crate::{GameId, StoreError};
+use crate::{write, GameId, GameKey, MoveRecord, NewGame, Seats, StoreError};
+use chess960_core::Color;
 use chess960_players::name::UserName;
 use chess960_players::password::StoredHash;
+use chess960_players::results::PlayedGame;
 use chess960_players::speed::Speed;
 use std::fmt;
 
@@ -140,12 +142,61 @@ pub trait PlayerStore: Send + Sync {
     /// The players' accounts of game `id`, and whether it is rated.
     fn game_players(&self, id: GameId) -> R<GamePlayers>;
 
+    /// [`crate::GameStore::create_game_with_moves`] with its players' accounts bound
+    /// ([`PlayerStore::bind_players`]), in one transaction: the game exists with its players,
+    /// or nothing was stored.
+    fn create_game_for(
+        &self,
+        game: &NewGame,
+        moves: &[MoveRecord],
+        seats: &Seats,
+        players: GamePlayers,
+    ) -> R<(GameId, GameKey)>;
+
+    /// [`crate::GameStore::claim_seat`] by `user` (a guest: `None`), bound to the seat's colour
+    /// in the same transaction. A rated game's seat is for an account other than the other
+    /// player's (`Conflict` otherwise, and the seat stays open).
+    fn claim_seat_for(
+        &self,
+        id: GameId,
+        color: Color,
+        hash: &str,
+        name: &str,
+        user: Option<UserId>,
+    ) -> R<()>;
+
     /// `user`'s ratings as of `now_ms` (deviations widened for the time since their last
     /// rated game), fastest class first; a class without a rated game is left out.
     fn ratings(&self, user: UserId, now_ms: i64) -> R<Vec<PlayerRating>>;
 
     /// `user`'s rating history in `speed`, oldest first.
     fn rating_history(&self, user: UserId, speed: Speed) -> R<Vec<RatingPoint>>;
+
+    /// The leaderboard of `speed`: the best-rated players as of `now_ms` (disabled accounts
+    /// left out), at most `limit`, with their names as written, the highest rating first.
+    fn leaderboard(&self, speed: Speed, now_ms: i64, limit: u32) -> R<Vec<(String, PlayerRating)>>;
+
+    /// [`crate::GameStore::explore`] over `user`'s games only.
+    fn explore_account(
+        &self,
+        pos: &chess960_core::Position,
+        games: u32,
+        user: UserId,
+    ) -> R<crate::explorer::Explorer>;
+
+    /// `user`'s latest finished games (at most `limit`, and [`crate::MAX_PLAYED`]), newest
+    /// first, as their results per start position count them.
+    fn played_games(&self, user: UserId, limit: u32) -> R<Vec<PlayedGame>>;
+
+    /// The ratings in `speed` of game `id`'s players with accounts (`players`; `None` for a
+    /// guest's colour), White's first: before the game and, once it was rated, after it.
+    fn game_ratings(
+        &self,
+        id: GameId,
+        players: GamePlayers,
+        speed: Speed,
+        now_ms: i64,
+    ) -> R<[Option<GameRating>; 2]>;
 }
 
 /// The columns [`user_of`] reads, in its order.
@@ -415,6 +466,84 @@ impl<B: Backend> PlayerStore for B {
 
     fn bind_players(&self, id: GameId, players: GamePlayers) -> R<()> {
         self.write(|tx| ratings::bind(tx, id, players))
+    }
+
+    fn create_game_for(
+        &self,
+        game: &NewGame,
+        moves: &[MoveRecord],
+        seats: &Seats,
+        players: GamePlayers,
+    ) -> R<(GameId, GameKey)> {
+        let game = rules::storable_game(game).into_owned();
+        rules::check_moves(&game.start_fen, moves)?;
+        rules::plies_of(moves)?;
+        rules::check_new_players(&players, moves.len())?;
+        let (moves, seats) = (moves.to_vec(), seats.clone());
+        self.write_played(move |tx| {
+            let (id, key) = write::create(tx, &game, &moves, &seats)?;
+            ratings::set_players(tx, id, players)?;
+            Ok((id, key))
+        })
+    }
+
+    fn claim_seat_for(
+        &self,
+        id: GameId,
+        color: Color,
+        hash: &str,
+        name: &str,
+        user: Option<UserId>,
+    ) -> R<()> {
+        rules::check_seat_hash(hash)?;
+        let (hash, name) = (hash.to_owned(), rules::storable(name).into_owned());
+        self.write_played(move |tx| {
+            write::claim_seat(tx, id, color, &hash, &name)?;
+            let mut players = ratings::players_of(tx, id)?;
+            *players.get_mut(color) = user;
+            rules::check_claim(id, &players, color)?;
+            ratings::set_players(tx, id, players)
+        })
+    }
+
+    fn leaderboard(&self, speed: Speed, now_ms: i64, limit: u32) -> R<Vec<(String, PlayerRating)>> {
+        self.read(|tx| ratings::leaders(tx, speed, now_ms, limit))
+    }
+
+    fn explore_account(
+        &self,
+        pos: &chess960_core::Position,
+        games: u32,
+        user: UserId,
+    ) -> R<crate::explorer::Explorer> {
+        crate::explorer::explore_with(
+            pos,
+            games,
+            |key| self.read(|tx| tx.index_counts(key, Some(user))),
+            |key, limit| self.read(|tx| tx.position_games(key, limit, Some(user))),
+        )
+    }
+
+    fn played_games(&self, user: UserId, limit: u32) -> R<Vec<PlayedGame>> {
+        self.read(|tx| crate::played::played(tx, user, limit))
+    }
+
+    fn game_ratings(
+        &self,
+        id: GameId,
+        players: GamePlayers,
+        speed: Speed,
+        now_ms: i64,
+    ) -> R<[Option<GameRating>; 2]> {
+        self.read(|tx| {
+            let mut out = [None, None];
+            for (slot, user) in out.iter_mut().zip([players.white, players.black]) {
+                if let Some(user) = user {
+                    *slot = Some(ratings::in_game(tx, user, speed, id, now_ms)?);
+                }
+            }
+            Ok(out)
+        })
     }
 
     fn game_players(&self, id: GameId) -> R<GamePlayers> {

@@ -205,6 +205,9 @@ const MIGRATIONS: &[&str] = &[
         at_ms       BIGINT NOT NULL,
         PRIMARY KEY (user_id, speed, game_id)
     );",
+    // A player's games: their page, the games list and the explorer filtered to them.
+    "CREATE INDEX games_white_user ON games (white_user, id) WHERE white_user IS NOT NULL;
+    CREATE INDEX games_black_user ON games (black_user, id) WHERE black_user IS NOT NULL;",
 ];
 
 /// The schema version this program writes to PostgreSQL.

@@ -14,13 +14,14 @@
 
 use crate::backend::R;
 use crate::players::UserId;
-use crate::sql::{Arg, Tx};
+use crate::sql::{Arg, Cells, Tx};
 use crate::{rules, Finish, GameId, GameResult, StoreError};
+use chess960_core::Color;
 use chess960_players::glicko2::{self, Game, Rating, Score};
 use chess960_players::speed::Speed;
 
 /// Thousandths of a point: the stored unit of ratings and deviations.
-const POINT: f64 = 1000.0;
+pub(crate) const POINT: f64 = 1000.0;
 /// Billionths: the stored unit of volatilities.
 const VOLATILITY: f64 = 1e9;
 /// Milliseconds a day, for the widening of a deviation with time.
@@ -53,8 +54,20 @@ pub struct RatingPoint {
     pub at_ms: i64,
 }
 
+/// A player's rating in one game, as a game's page shows it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GameRating {
+    /// The rating before the game: as of now while it is not rated yet, else the one its
+    /// rating changed from (a new player's for their first game).
+    pub rating: f64,
+    /// The deviation with it.
+    pub deviation: f64,
+    /// The rating after the game, once it was rated.
+    pub after: Option<f64>,
+}
+
 /// Who plays a game, by account, and whether it is rated.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GamePlayers {
     /// White's account, if White is logged in.
     pub white: Option<UserId>,
@@ -62,6 +75,36 @@ pub struct GamePlayers {
     pub black: Option<UserId>,
     /// The speed class of a rated game; `None` for a casual one.
     pub rated: Option<Speed>,
+}
+
+impl GamePlayers {
+    /// Nobody's: a game of guests, imported, or played on the terminal.
+    pub const NONE: GamePlayers = GamePlayers {
+        white: None,
+        black: None,
+        rated: None,
+    };
+
+    /// The account of `color`'s player.
+    pub fn get(&self, color: Color) -> Option<UserId> {
+        match color {
+            Color::White => self.white,
+            Color::Black => self.black,
+        }
+    }
+
+    /// The account of `color`'s player, to change.
+    pub fn get_mut(&mut self, color: Color) -> &mut Option<UserId> {
+        match color {
+            Color::White => &mut self.white,
+            Color::Black => &mut self.black,
+        }
+    }
+
+    /// The colour `user` plays, if one (the first, White, when the account plays both).
+    pub fn color_of(&self, user: UserId) -> Option<Color> {
+        Color::ALL.into_iter().find(|&c| self.get(c) == Some(user))
+    }
 }
 
 fn stored(value: f64, unit: f64) -> i64 {
@@ -163,15 +206,21 @@ pub(crate) fn players_of(tx: &mut dyn Tx, id: GameId) -> R<GamePlayers> {
     let Some(mut r) = row else {
         return Err(StoreError::NoSuchGame(format!("with id {id}")));
     };
-    let rated = match r.opt_text(2)? {
+    players_from(&mut r, 0)
+}
+
+/// The players of a game's row: its `white_user`, `black_user` and `rated` columns, from
+/// column `at` on.
+pub(crate) fn players_from(r: &mut Cells, at: usize) -> R<GamePlayers> {
+    let rated = match r.opt_text(at + 2)? {
         None => None,
         Some(text) => Some(text.parse::<Speed>().map_err(|e| StoreError::Corrupt {
-            detail: format!("game {id}: rated: {e}"),
+            detail: format!("a game's rated class: {e}"),
         })?),
     };
     Ok(GamePlayers {
-        white: r.opt_int(0)?.map(UserId),
-        black: r.opt_int(1)?.map(UserId),
+        white: r.opt_int(at)?.map(UserId),
+        black: r.opt_int(at + 1)?.map(UserId),
         rated,
     })
 }
@@ -179,6 +228,11 @@ pub(crate) fn players_of(tx: &mut dyn Tx, id: GameId) -> R<GamePlayers> {
 /// Binds `players` to game `id` (checked by [`rules::check_bind`]).
 pub(crate) fn bind(tx: &mut dyn Tx, id: GameId, players: GamePlayers) -> R<()> {
     rules::check_bind(id, &tx.lock_state(id)?, &players)?;
+    set_players(tx, id, players)
+}
+
+/// Writes `players` to game `id`'s row, unchecked (the caller checked them).
+pub(crate) fn set_players(tx: &mut dyn Tx, id: GameId, players: GamePlayers) -> R<()> {
     tx.exec(
         "UPDATE games SET white_user = $2, black_user = $3, rated = $4 WHERE id = $1",
         &[
@@ -250,6 +304,83 @@ pub(crate) fn ratings(tx: &mut dyn Tx, user: UserId, now_ms: i64) -> R<Vec<Playe
         }
     }
     Ok(out)
+}
+
+/// `user`'s rating in `speed` in game `game` ([`GameRating`]).
+pub(crate) fn in_game(
+    tx: &mut dyn Tx,
+    user: UserId,
+    speed: Speed,
+    game: GameId,
+    now_ms: i64,
+) -> R<GameRating> {
+    let args = [user.0.into(), speed.name().into(), game.into()];
+    let point = tx.one(
+        "SELECT rating, at_ms FROM rating_history
+         WHERE user_id = $1 AND speed = $2 AND game_id = $3",
+        &args,
+    )?;
+    let Some(mut point) = point else {
+        let (now, _) = current(tx, user, speed, now_ms)?;
+        return Ok(GameRating {
+            rating: now.rating,
+            deviation: now.deviation,
+            after: None,
+        });
+    };
+    let (after, at) = (point.int(0)? as f64 / POINT, point.int(1)?);
+    let previous = tx.one(
+        "SELECT rating, deviation FROM rating_history
+         WHERE user_id = $1 AND speed = $2 AND (at_ms < $4 OR (at_ms = $4 AND game_id < $3))
+         ORDER BY at_ms DESC, game_id DESC LIMIT 1",
+        &[args[0], args[1], args[2], at.into()],
+    )?;
+    let (rating, deviation) = match previous {
+        Some(mut r) => (r.int(0)? as f64 / POINT, r.int(1)? as f64 / POINT),
+        None => (glicko2::INITIAL.rating, glicko2::INITIAL.deviation),
+    };
+    Ok(GameRating {
+        rating,
+        deviation,
+        after: Some(after),
+    })
+}
+
+/// The best-rated players in `speed` as of `now_ms` (disabled accounts left out), at most
+/// `limit`: their names as written and ratings, the highest rating first (then the lower
+/// deviation, then the earlier name).
+pub(crate) fn leaders(
+    tx: &mut dyn Tx,
+    speed: Speed,
+    now_ms: i64,
+    limit: u32,
+) -> R<Vec<(String, PlayerRating)>> {
+    let rows = tx.query(
+        &format!(
+            "SELECT r.user_id, u.name, r.rating, r.deviation, r.volatility, r.games, r.rated_ms
+             FROM ratings r JOIN users u ON u.id = r.user_id
+             WHERE r.speed = $1 AND u.disabled = 0
+             ORDER BY r.rating DESC, r.deviation, u.name_key LIMIT {limit}"
+        ),
+        &[speed.name().into()],
+    )?;
+    rows.into_iter()
+        .map(|mut r| {
+            let (user, name) = (UserId(r.int(0)?), r.text(1)?);
+            let rating = rating_of(user, r.int(2)?, r.int(3)?, r.int(4)?)?;
+            let games = r.int(5)?.clamp(0, i64::from(u32::MAX)) as u32;
+            let at = r.int(6)?;
+            Ok((
+                name,
+                PlayerRating {
+                    speed,
+                    rating: rating.idle((now_ms - at).max(0) as f64 / DAY_MS),
+                    games,
+                    rated_ms: at,
+                },
+            ))
+        })
+        .collect()
 }
 
 /// `user`'s rating history in `speed`, oldest first.

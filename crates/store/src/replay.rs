@@ -135,6 +135,7 @@ mod tests {
             created_at_ms: 0,
             updated_at_ms: 0,
             seats: Seats::NONE,
+            players: crate::GamePlayers::NONE,
         }
     }
 

@@ -540,8 +540,8 @@ pub fn storable_agent(agent: &str) -> String {
         .to_string()
 }
 
-/// Players may be bound to a game only before its first move and while it is unfinished; a
-/// rated game has two players, different accounts.
+/// Players may be bound to a game only before its first move and while it is unfinished
+/// ([`check_players`] says which).
 pub fn check_bind(
     id: GameId,
     s: &GameState,
@@ -552,17 +552,53 @@ pub fn check_bind(
             "game {id} has begun: its players are bound before the first move"
         )));
     }
-    if players.rated.is_some() {
-        match (players.white, players.black) {
-            (Some(w), Some(b)) if w != b => {}
-            _ => {
-                return Err(StoreError::Conflict(format!(
-                    "game {id}: a rated game is between two different accounts"
-                )))
-            }
-        }
+    check_players(id, players)
+}
+
+/// A rated game has a player's account bound (the other's may be bound when they take the
+/// open seat, [`check_claim`]), and never one account on both sides.
+pub fn check_players(id: GameId, players: &crate::ratings::GamePlayers) -> Result<(), StoreError> {
+    if players.rated.is_none() {
+        return Ok(());
     }
-    Ok(())
+    match (players.white, players.black) {
+        (None, None) => Err(StoreError::Conflict(format!(
+            "game {id}: a rated game is between two accounts, and it has none"
+        ))),
+        (Some(w), Some(b)) if w == b => Err(StoreError::Conflict(format!(
+            "game {id}: a rated game is between two different accounts"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// A new game's players: as [`check_players`]; a rated game starts at its start position
+/// (`plies`, the moves it is created with, is 0).
+pub fn check_new_players(
+    players: &crate::ratings::GamePlayers,
+    plies: usize,
+) -> Result<(), StoreError> {
+    if players.rated.is_some() && plies > 0 {
+        return Err(StoreError::Conflict(
+            "a rated game starts from its start position, without moves".into(),
+        ));
+    }
+    check_players(GameId(0), players)
+}
+
+/// The open seat of `color` goes to a player whose account (if any) is now `players`'s for
+/// that colour: in a rated game, an account other than the other player's.
+pub fn check_claim(
+    id: GameId,
+    players: &crate::ratings::GamePlayers,
+    color: chess960_core::Color,
+) -> Result<(), StoreError> {
+    if players.rated.is_some() && (players.get(color).is_none() || players.get(!color).is_none()) {
+        return Err(StoreError::Conflict(format!(
+            "game {id} is rated: its seat is for a logged-in player"
+        )));
+    }
+    check_players(id, players)
 }
 
 /// A finished rated game stays finished: its ratings were updated once (a takeback after the

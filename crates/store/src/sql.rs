@@ -16,6 +16,7 @@ use crate::backend::{
 };
 use crate::explorer::{self, IndexEntry, KeyCount};
 use crate::filter::{self, and_where, Dialect};
+use crate::players::UserId;
 use crate::rules::{self, GameState, TagHome};
 use crate::util::{clocks, ms, now_ms};
 use crate::{
@@ -228,6 +229,7 @@ fn game_row(mut r: Cells) -> R<GameRow> {
             black: SeatRecord::from_column(r.opt_text(15)?),
         },
         packed: r.opt_bytes(16)?,
+        players: crate::ratings::players_from(&mut r, 17)?,
     })
 }
 
@@ -696,11 +698,22 @@ pub trait Tx {
         Ok(out)
     }
 
-    /// [`crate::GameStore::index_counts`].
-    fn index_counts(&mut self, key: u64) -> R<Vec<KeyCount>> {
-        let sql = "SELECT move, result, count(*) FROM positions WHERE key = $1
-                    GROUP BY move, result";
-        (self.query(sql, &[(key as i64).into()])?.into_iter())
+    /// [`crate::GameStore::index_counts`], of `account`'s games only when one is given.
+    fn index_counts(&mut self, key: u64, account: Option<UserId>) -> R<Vec<KeyCount>> {
+        let rows = match account {
+            None => self.query(
+                "SELECT move, result, count(*) FROM positions WHERE key = $1
+                  GROUP BY move, result",
+                &[(key as i64).into()],
+            )?,
+            Some(user) => self.query(
+                "SELECT p.move, p.result, count(*) FROM positions p JOIN games g ON g.id = p.game_id
+                  WHERE p.key = $1 AND (g.white_user = $2 OR g.black_user = $2)
+                  GROUP BY p.move, p.result",
+                &[(key as i64).into(), user.0.into()],
+            )?,
+        };
+        rows.into_iter()
             .map(|mut r| {
                 Ok(KeyCount {
                     uci: r.opt_u16(0)?.and_then(explorer::decode_move),
@@ -711,13 +724,29 @@ pub trait Tx {
             .collect()
     }
 
-    /// [`crate::GameStore::position_games`].
-    fn position_games(&mut self, key: u64, limit: u32) -> R<Vec<GameSummary>> {
-        let sql = format!(
+    /// [`crate::GameStore::position_games`], of `account`'s games only when one is given.
+    fn position_games(
+        &mut self,
+        key: u64,
+        limit: u32,
+        account: Option<UserId>,
+    ) -> R<Vec<GameSummary>> {
+        let head = format!(
             "SELECT {SUMMARY_COLUMNS} FROM positions p JOIN games g ON g.id = p.game_id
-              WHERE p.key = $1 ORDER BY p.game_id DESC LIMIT $2"
+              WHERE p.key = $1"
         );
-        let rows = self.query(&sql, &[(key as i64).into(), i64::from(limit).into()])?;
+        let mut args = vec![(key as i64).into(), i64::from(limit).into()];
+        let sql = match account {
+            None => format!("{head} ORDER BY p.game_id DESC LIMIT $2"),
+            Some(user) => {
+                args.push(user.0.into());
+                format!(
+                    "{head} AND (g.white_user = $3 OR g.black_user = $3)
+                     ORDER BY p.game_id DESC LIMIT $2"
+                )
+            }
+        };
+        let rows = self.query(&sql, &args)?;
         rows.into_iter().map(summary).collect()
     }
 

@@ -195,6 +195,9 @@ const MIGRATIONS: &[&str] = &[
         at_ms       INTEGER NOT NULL,
         PRIMARY KEY (user_id, speed, game_id)
     );",
+    // A player's games: their page, the games list and the explorer filtered to them.
+    "CREATE INDEX games_white_user ON games (white_user, id) WHERE white_user IS NOT NULL;
+    CREATE INDEX games_black_user ON games (black_user, id) WHERE black_user IS NOT NULL;",
 ];
 
 /// What a migration needs beyond its SQL, run in the same transaction right after the SQL

@@ -244,12 +244,13 @@ fn rated_on(b: &mut common::Backend) {
         s.bind_players(g, same),
         Err(StoreError::Conflict(_))
     ));
-    let alone = GamePlayers {
+    let nobody = GamePlayers {
+        white: None,
         black: None,
         ..rated
     };
     assert!(matches!(
-        s.bind_players(g, alone),
+        s.bind_players(g, nobody),
         Err(StoreError::Conflict(_))
     ));
     s.bind_players(g, rated).unwrap();
@@ -319,6 +320,47 @@ fn rated_on(b: &mut common::Backend) {
     let history = s.rating_history(bob, Speed::Blitz).unwrap();
     assert_eq!(history.iter().map(|p| p.game).collect::<Vec<_>>(), [g, g2]);
     assert!((history[1].rating - after.1.rating).abs() < 0.001);
+    // Each game's page: the ratings before and after it. The first game began from a new
+    // player's rating; the second from the first's result.
+    let close = |a: f64, b: f64| (a - b).abs() < 0.001;
+    let [Some(w1), Some(b1)] = s.game_ratings(g, rated, Speed::Blitz, now).unwrap() else {
+        panic!("both players have accounts")
+    };
+    assert!(close(w1.rating, INITIAL.rating) && close(w1.deviation, INITIAL.deviation));
+    assert!(close(w1.after.unwrap(), expect_w.rating), "{w1:?}");
+    assert!(close(b1.after.unwrap(), expect_b.rating), "{b1:?}");
+    let [Some(w2), Some(b2)] = s.game_ratings(g2, rated, Speed::Blitz, now).unwrap() else {
+        panic!("both players have accounts")
+    };
+    assert!(close(w2.rating, expect_w.rating) && close(w2.after.unwrap(), after.0.rating));
+    assert!(close(b2.rating, expect_b.rating) && close(b2.after.unwrap(), after.1.rating));
+    // A game not rated yet: the ratings as of now, nothing after; a guest's colour has none.
+    let g6 = game(b);
+    let guest = GamePlayers {
+        black: None,
+        ..rated
+    };
+    let [Some(w6), None] = s.game_ratings(g6, guest, Speed::Blitz, now).unwrap() else {
+        panic!("White has an account, Black none")
+    };
+    assert!(close(w6.rating, after.0.rating) && w6.after.is_none());
+
+    // The leaderboard: the higher rating first, a class without games is empty, a disabled
+    // account is left out.
+    let board = s.leaderboard(Speed::Blitz, now, 10).unwrap();
+    let names: Vec<&str> = board.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["ann", "bob"]);
+    assert!((board[0].1.rating.rating - after.0.rating).abs() < 0.001);
+    assert_eq!(board[0].1.games, 2);
+    assert_eq!(s.leaderboard(Speed::Blitz, now, 1).unwrap().len(), 1);
+    assert!(s.leaderboard(Speed::Rapid, now, 10).unwrap().is_empty());
+    s.set_disabled(ann, true).unwrap();
+    let board = s.leaderboard(Speed::Blitz, now, 10).unwrap();
+    assert_eq!(
+        board.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
+        ["bob"]
+    );
+    s.set_disabled(ann, false).unwrap();
 
     // An aborted rated game and a casual game rate nobody.
     let g3 = game(b);
@@ -351,10 +393,253 @@ fn rated_on(b: &mut common::Backend) {
     assert_eq!(s.ratings(ann, now).unwrap()[0].rating, after.0);
 }
 
+/// A game created for its players carries their accounts from the start (one transaction:
+/// a refused binding stores no game); the open seat of a rated challenge goes only to another
+/// logged-in player, and a guest's or the same player's claim leaves it open; a game read back
+/// names its players.
+#[test]
+fn seats_are_claimed_by_accounts() {
+    common::each_backend(claims_on);
+}
+
+fn claims_on(b: &mut common::Backend) {
+    use chess960_players::speed::Speed;
+    use chess960_store::{GamePlayers, SeatRecord, Seats};
+    let s = b.player_store().unwrap();
+    let (ann, bob) = (
+        register(s, "ann", None).unwrap().id,
+        register(s, "bob", None).unwrap().id,
+    );
+    let hash = |c: char| c.to_string().repeat(64);
+    let challenge = Seats {
+        white: SeatRecord::Held { hash: hash('a') },
+        black: SeatRecord::Open,
+    };
+    let rated = GamePlayers {
+        white: Some(ann),
+        black: None,
+        rated: Some(Speed::Blitz),
+    };
+    let meta = common::new_game(518, "ann", "?");
+    let before = b.rows("games");
+    // Refused before anything is stored: the same account on both sides, a rated game
+    // with moves.
+    let same = GamePlayers {
+        black: Some(ann),
+        ..rated
+    };
+    assert!(matches!(
+        s.create_game_for(&meta, &[], &challenge, same),
+        Err(StoreError::Conflict(_))
+    ));
+    let pos = chess960_core::StartId::new(518).unwrap().position();
+    let first = common::scripted_move(&pos, 0).unwrap();
+    assert!(matches!(
+        s.create_game_for(&meta, std::slice::from_ref(&first), &challenge, rated),
+        Err(StoreError::Conflict(_))
+    ));
+    assert_eq!(b.rows("games"), before);
+
+    let (g, key) = s.create_game_for(&meta, &[], &challenge, rated).unwrap();
+    assert_eq!(s.game_players(g).unwrap(), rated);
+    // A guest, then Ann herself, cannot take the rated seat; it stays open.
+    for user in [None, Some(ann)] {
+        assert!(matches!(
+            s.claim_seat_for(g, chess960_core::Color::Black, &hash('b'), "x", user),
+            Err(StoreError::Conflict(_))
+        ));
+        assert_eq!(
+            b.game_by_key(&key).unwrap().unwrap().seats.black,
+            SeatRecord::Open
+        );
+    }
+    s.claim_seat_for(g, chess960_core::Color::Black, &hash('b'), "bob", Some(bob))
+        .unwrap();
+    let stored = b.game_by_key(&key).unwrap().unwrap();
+    assert_eq!(
+        stored.players,
+        GamePlayers {
+            black: Some(bob),
+            ..rated
+        }
+    );
+    assert_eq!(stored.seats.black, SeatRecord::Held { hash: hash('b') });
+    assert_eq!(stored.game.black, "bob");
+
+    // A casual challenge: a guest takes the seat, nobody's account is bound to it.
+    let casual = GamePlayers {
+        rated: None,
+        ..rated
+    };
+    let (g2, key2) = s
+        .create_game_for(&meta, std::slice::from_ref(&first), &challenge, casual)
+        .unwrap();
+    s.claim_seat_for(g2, chess960_core::Color::Black, &hash('c'), "guest", None)
+        .unwrap();
+    let stored = b.game_by_key(&key2).unwrap().unwrap();
+    assert_eq!(stored.players, casual);
+    assert_eq!(stored.moves.len(), 1);
+    // A game of guests names nobody.
+    let (_, key3) = b.create_game_with_moves(&meta, &[], &challenge).unwrap();
+    assert_eq!(
+        b.game_by_key(&key3).unwrap().unwrap().players,
+        GamePlayers::NONE
+    );
+}
+
 /// Now, in Unix milliseconds.
 fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_millis() as i64
+}
+
+/// The moves `ucis` (Chess960 UCI) from start position `id`, as records.
+fn records(id: u16, ucis: &[&str]) -> Vec<chess960_store::MoveRecord> {
+    use chess960_core::CastlingMode;
+    let mut pos = chess960_core::StartId::new(id.into()).unwrap().position();
+    let mut out = Vec::new();
+    for (ply, uci) in ucis.iter().enumerate() {
+        let m = pos.parse_uci(uci, CastlingMode::Chess960).unwrap();
+        out.push(chess960_store::MoveRecord {
+            uci: uci.to_string(),
+            san: pos.san(m),
+            clocks: None,
+            played_at_ms: 1_700_000_000_000 + ply as i64,
+        });
+        pos = pos.play(m);
+    }
+    out
+}
+
+/// A player's finished games as their results per start position count them: the player's
+/// score by colour, how they castled (their own castling, not the opponent's), the opponent's
+/// rating before a rated game; unfinished games and other players' games are left out.
+#[test]
+fn a_players_finished_games_for_their_results() {
+    common::each_backend(played_on);
+}
+
+fn played_on(b: &mut common::Backend) {
+    use chess960_players::glicko2::{Score, INITIAL};
+    use chess960_players::results::Castled;
+    use chess960_players::speed::Speed;
+    use chess960_store::{Finish, GamePlayers, GameResult, Seats};
+    let s = b.player_store().unwrap();
+    let (ann, bob) = (
+        register(s, "ann", None).unwrap().id,
+        register(s, "bob", None).unwrap().id,
+    );
+    let finish = |r: GameResult| Finish {
+        result: r,
+        reason: "resignation".into(),
+    };
+    // Ann White, castles short (e1g1 is e1h1 in Chess960 UCI); Bob castles long; Ann wins,
+    // rated.
+    let short = records(
+        518,
+        &[
+            "e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "d7d6", "e1h1", "c8g4", "d2d3", "d8d7", "b1c3",
+            "e8a8",
+        ],
+    );
+    assert_eq!(short[6].san, "O-O");
+    assert_eq!(short[11].san, "O-O-O");
+    let rated = GamePlayers {
+        white: Some(ann),
+        black: Some(bob),
+        rated: Some(Speed::Blitz),
+    };
+    let (g1, _) = s
+        .create_game_for(
+            &common::new_game(518, "ann", "bob"),
+            &[],
+            &Seats::NONE,
+            rated,
+        )
+        .unwrap();
+    for (ply, m) in short.iter().enumerate() {
+        b.append_move(g1, ply as u32, m).unwrap();
+    }
+    b.finish_game(g1, &finish(GameResult::WhiteWins)).unwrap();
+    // Ann Black, a casual draw from 7; the same moves' castling is White's (Bob's).
+    let casual = GamePlayers {
+        white: Some(bob),
+        black: Some(ann),
+        rated: None,
+    };
+    let (g2, _) = s
+        .create_game_for(
+            &common::new_game(518, "bob", "ann"),
+            &short[..7],
+            &Seats::NONE,
+            casual,
+        )
+        .unwrap();
+    b.finish_game(g2, &finish(GameResult::Draw)).unwrap();
+    // A second rated game, Ann Black, lost: Bob's rating before it is his first game's.
+    let swapped = GamePlayers {
+        white: Some(bob),
+        black: Some(ann),
+        rated: Some(Speed::Blitz),
+    };
+    let (g3, _) = s
+        .create_game_for(
+            &common::new_game(518, "bob", "ann"),
+            &[],
+            &Seats::NONE,
+            swapped,
+        )
+        .unwrap();
+    b.finish_game(g3, &finish(GameResult::WhiteWins)).unwrap();
+    // Not counted: an unfinished game of Ann's, an aborted one, a game of guests.
+    s.create_game_for(
+        &common::new_game(518, "ann", "?"),
+        &[],
+        &Seats::NONE,
+        casual,
+    )
+    .unwrap();
+    let (g5, _) = s
+        .create_game_for(
+            &common::new_game(518, "ann", "?"),
+            &[],
+            &Seats::NONE,
+            casual,
+        )
+        .unwrap();
+    b.finish_game(g5, &Finish::aborted()).unwrap();
+    let (g6, _) = b
+        .create_game_with_moves(&common::new_game(518, "x", "y"), &[], &Seats::NONE)
+        .unwrap();
+    b.finish_game(g6, &finish(GameResult::Draw)).unwrap();
+
+    let played = s.played_games(ann, 100).unwrap();
+    assert_eq!(played.len(), 3, "{played:?}");
+    // Newest first: g3, g2, g1.
+    assert_eq!(played[0].score, Score::Loss);
+    assert_eq!(played[0].castled, Castled::Not);
+    let bob_after_first = s.rating_history(bob, Speed::Blitz).unwrap()[0].rating;
+    assert!((played[0].opponent_rating.unwrap() - bob_after_first).abs() < 0.001);
+    assert_eq!(
+        (played[1].score, played[1].castled),
+        (Score::Draw, Castled::Not)
+    );
+    assert_eq!(played[1].opponent_rating, None);
+    assert_eq!(
+        (played[2].score, played[2].castled),
+        (Score::Win, Castled::Short)
+    );
+    assert_eq!(played[2].opponent_rating, Some(INITIAL.rating));
+    assert_eq!(played[2].start_id, Some(518));
+    // Bob's side of the first game: long castling, a loss.
+    let bobs = s.played_games(bob, 100).unwrap();
+    assert_eq!(
+        (bobs[2].score, bobs[2].castled),
+        (Score::Loss, Castled::Long)
+    );
+    assert_eq!(bobs[1].castled, Castled::Short);
+    // The limit keeps the newest.
+    assert_eq!(s.played_games(ann, 1).unwrap()[0].score, Score::Loss);
 }

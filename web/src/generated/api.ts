@@ -17,7 +17,12 @@ level: LevelJson | null,
 /**
  * Who plays each colour.
  */
-sides: SidesView, white: string, black: string, moves: Array<MoveView>, time_control: TimeControl | null, 
+sides: SidesView, 
+/**
+ * The speed class of a rated game (`bullet`, `blitz`, `rapid`, `classical`); `null` for
+ * a casual one.
+ */
+rated: "bullet" | "blitz" | "rapid" | "classical" | null, white: string, black: string, moves: Array<MoveView>, time_control: TimeControl | null, 
 /**
  * How the start position was drawn at the board (`drawn.rs`), if it was.
  */
@@ -193,7 +198,16 @@ increment_ms: number, };
 
 export type SidesView = { white: SideView, black: SideView, };
 
-export type SideView = { "type": "engine", level: LevelJson, } | { "type": "human", seat: string, };
+export type SideView = { "type": "engine", level: LevelJson, } | { "type": "human", seat: string, 
+/**
+ * The player's account name (their page is `/@/name`); absent for a guest.
+ */
+account?: string, 
+/**
+ * The account's rating in the game's speed class (none for a guest, or an untimed
+ * casual game).
+ */
+rating?: RatingView, };
 
 export type LevelJson = { "elo": number } | { "depth": number };
 
@@ -305,7 +319,19 @@ color: ColorJson, start_id: number | null, back_rank: string | null, time_contro
 /**
  * When the challenge was created, milliseconds since the Unix epoch.
  */
-created_ms: number, };
+created_ms: number, 
+/**
+ * A rated game: only a logged-in player other than its creator may accept it.
+ */
+rated: boolean, 
+/**
+ * The creator's account name, when they are logged in.
+ */
+account: string | null, 
+/**
+ * The creator's rating in the game's speed class, when they are logged in.
+ */
+rating: RatingView | null, };
 
 export type PositionJson = { 
 /**
@@ -421,7 +447,12 @@ lobby?: boolean,
 /**
  * With `start.chosen`: the time each placement may take.
  */
-placement_ms?: number, } | { "opponent": "hotseat", 
+placement_ms?: number, 
+/**
+ * Rated (casual when absent): between two logged-in players, with a clock, from a
+ * Chess960 start.
+ */
+rated?: boolean, } | { "opponent": "hotseat", 
 /**
  * The other player's name (`name` is the one playing `color`).
  */
@@ -590,3 +621,87 @@ deviation: number,
  * When the game ended (Unix milliseconds).
  */
 at_ms: number, };
+
+export type TallyJson = { games: number, wins: number, draws: number, losses: number, 
+/**
+ * Points: a win is 1, a draw ½.
+ */
+score: number, };
+
+export type StartJson = { start_id: number, 
+/**
+ * The back rank, `RNBQKBNR` for 518.
+ */
+back_rank: string, 
+/**
+ * Over the rated games from it: the opponents' average rating before them plus 400 ×
+ * (wins − losses) / games, rounded; `null` without rated games.
+ */
+performance: number | null, games: number, wins: number, draws: number, losses: number, 
+/**
+ * Points: a win is 1, a draw ½.
+ */
+score: number, };
+
+export type CastlingJson = { 
+/**
+ * Towards the h-file rook (`O-O`).
+ */
+short: TallyJson, 
+/**
+ * Towards the a-file rook (`O-O-O`).
+ */
+long: TallyJson, 
+/**
+ * Not at all.
+ */
+none: TallyJson, };
+
+export type StartsJson = { name: string, 
+/**
+ * The finished games counted: the player's latest, at most 5,000.
+ */
+games: number, 
+/**
+ * Per start position, by number.
+ */
+starts: Array<StartJson>, 
+/**
+ * The positions where the player scores best (half the points or more; at least two
+ * games), best first, at most three.
+ */
+best: Array<number>, 
+/**
+ * Where they score worst (under half the points; at least two games), worst first.
+ */
+worst: Array<number>, castling: CastlingJson, };
+
+export type LeaderJson = { name: string, 
+/**
+ * As of now, rounded.
+ */
+rating: number, deviation: number, provisional: boolean, 
+/**
+ * Rated games in the class.
+ */
+games: number, };
+
+export type LeaderboardJson = { speed: string, 
+/**
+ * The highest rating first.
+ */
+players: Array<LeaderJson>, };
+
+export type RatingView = { 
+/**
+ * The rating before the game, rounded.
+ */
+rating: number, 
+/**
+ * Provisional (shown with `?`): its deviation is above 110.
+ */
+provisional: boolean, 
+/**
+ * The change the game made, once it was rated.
+ */
+change?: number, };

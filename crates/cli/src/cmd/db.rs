@@ -406,6 +406,7 @@ impl FilterArgs {
                 .transpose()?
                 .map(|id| id.get()),
             player: self.player.clone(),
+            account: None,
             result: self.result.as_deref().map(parse_result).transpose()?,
             date_from: self
                 .date_from

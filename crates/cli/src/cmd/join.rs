@@ -95,17 +95,19 @@ struct SeatBook {
     seats: BTreeMap<String, Value>,
 }
 
+/// The file `name` in the config directory (`$CHESS960_CONFIG_DIR`, else `chess960` in the
+/// user's config directory), if there is one.
+pub(crate) fn config_file(name: &str) -> Option<PathBuf> {
+    std::env::var_os(CONFIG_ENV)
+        .map(PathBuf::from)
+        .or_else(|| dirs::config_dir().map(|d| d.join("chess960")))
+        .map(|d| d.join(name))
+}
+
 impl SeatBook {
     fn open() -> SeatBook {
-        let path = std::env::var_os(CONFIG_ENV)
-            .map(PathBuf::from)
-            .or_else(|| dirs::config_dir().map(|d| d.join("chess960")))
-            .map(|d| d.join("seats.json"));
-        let seats = path
-            .as_ref()
-            .and_then(|p| std::fs::read_to_string(p).ok())
-            .and_then(|t| serde_json::from_str(&t).ok())
-            .unwrap_or_default();
+        let path = config_file("seats.json");
+        let seats = load_object(path.as_deref());
         SeatBook { path, seats }
     }
 
@@ -120,17 +122,30 @@ impl SeatBook {
     fn keep(&mut self, link: &Link, token: &str, color: &str) -> Result<PathBuf, String> {
         self.seats
             .insert(id_of(link), json!({"token": token, "color": color}));
-        let path = self
-            .path
-            .clone()
-            .ok_or("no config directory (set CHESS960_CONFIG_DIR)")?;
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        }
-        let text = serde_json::to_string_pretty(&self.seats).map_err(|e| e.to_string())?;
-        write_private(&path, &text).map_err(|e| format!("{}: {e}", path.display()))?;
-        Ok(path)
+        save_private(self.path.as_deref(), &self.seats)
     }
+}
+
+/// Reads a JSON object of the config directory (an empty one when it is missing or damaged).
+pub(crate) fn load_object(path: Option<&std::path::Path>) -> BTreeMap<String, Value> {
+    path.and_then(|p| std::fs::read_to_string(p).ok())
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default()
+}
+
+/// Writes `object` to `path` of the config directory (created if need be), readable by this
+/// user only; says where, or why it could not.
+pub(crate) fn save_private(
+    path: Option<&std::path::Path>,
+    object: &BTreeMap<String, Value>,
+) -> Result<PathBuf, String> {
+    let path = path.ok_or("no config directory (set CHESS960_CONFIG_DIR)")?;
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let text = serde_json::to_string_pretty(object).map_err(|e| e.to_string())?;
+    write_private(path, &text).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(path.to_owned())
 }
 
 /// Writes `text` to `path`, readable by this user only (the tokens are secrets).
@@ -159,6 +174,10 @@ struct Remote {
     agent: ureq::Agent,
     link: Link,
     seat: Option<String>,
+    /// The session `chess960 login` kept for this server: the account plays its games.
+    session: Option<String>,
+    /// The colour the server last said the account plays here (`X-Seat-Color`).
+    account_color: std::cell::Cell<Option<Color>>,
 }
 
 impl Remote {
@@ -167,53 +186,15 @@ impl Remote {
     }
 
     fn request(&self, path: &str, body: Option<Value>) -> Result<Value, Refused> {
-        let url = self.url(path);
-        let unreachable = |e: ureq::Error| Refused {
-            message: format!("cannot reach {}: {e}", self.link.base),
-        };
-        let mut response = match body {
-            None => {
-                let mut req = self.agent.get(&url);
-                if let Some(s) = &self.seat {
-                    req = req.header("X-Seat-Token", s);
-                }
-                if let Some(a) = &self.link.access {
-                    req = req.header("Authorization", &format!("Bearer {a}"));
-                }
-                req.call().map_err(unreachable)?
-            }
-            Some(body) => {
-                let mut req = self.agent.post(&url);
-                if let Some(s) = &self.seat {
-                    req = req.header("X-Seat-Token", s);
-                }
-                if let Some(a) = &self.link.access {
-                    req = req.header("Authorization", &format!("Bearer {a}"));
-                }
-                req.content_type("application/json")
-                    .send(body.to_string())
-                    .map_err(unreachable)?
-            }
-        };
-        let status = response.status().as_u16();
-        let text = response
-            .body_mut()
-            .with_config()
-            .limit(16 << 20)
-            .read_to_string()
-            .map_err(|e| Refused {
-                message: format!("the server's answer cannot be read: {e}"),
-            })?;
-        let value: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
-        if (200..300).contains(&status) {
-            Ok(value)
-        } else {
-            Err(Refused {
-                message: value["error"]
-                    .as_str()
-                    .map_or_else(|| format!("HTTP {status}"), str::to_owned),
-            })
+        let seat = self.seat.as_deref();
+        let access = self.link.access.as_deref();
+        let session = self.session.as_deref();
+        let answer = send(&self.agent, &self.url(path), seat, access, session, body);
+        let (value, color) = answer.map_err(|message| Refused { message })?;
+        if color.is_some() {
+            self.account_color.set(color);
         }
+        Ok(value)
     }
 
     fn game(&self) -> Result<Value, Refused> {
@@ -246,18 +227,202 @@ pub fn run(
 ) -> Result<(), String> {
     let link = parse_link(url)?;
     let mut book = SeatBook::open();
+    let remote = Remote::new(link, &book);
+    play_remote(remote, &mut book, name, input, out)
+}
+
+impl Remote {
+    /// The server of `link`, with the seat `book` keeps for it and the session `chess960
+    /// login` kept for its server.
+    fn new(link: Link, book: &SeatBook) -> Remote {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(Duration::from_secs(15)))
+            .build()
+            .into();
+        Remote {
+            agent,
+            seat: book.get(&link),
+            session: super::login::kept(&link.base).map(|k| k.session),
+            account_color: std::cell::Cell::new(None),
+            link,
+        }
+    }
+}
+
+/// One request to the server's API at `url` (a GET, or a POST of `body`), with the seat token,
+/// the server's access token and the kept session as given: the JSON answer and the colour the
+/// server says the session's account plays (`X-Seat-Color`), or the server's refusal in words.
+fn send(
+    agent: &ureq::Agent,
+    url: &str,
+    seat: Option<&str>,
+    access: Option<&str>,
+    session: Option<&str>,
+    body: Option<Value>,
+) -> Result<(Value, Option<Color>), String> {
+    let mut headers: Vec<(&str, String)> = Vec::new();
+    if let Some(s) = seat {
+        headers.push(("X-Seat-Token", s.to_owned()));
+    }
+    if let Some(a) = access {
+        headers.push(("Authorization", format!("Bearer {a}")));
+    }
+    if let Some(c) = session {
+        headers.push(("Cookie", format!("{}={c}", super::login::COOKIE)));
+    }
+    let server = url.split("/api/").next().unwrap_or(url);
+    let unreachable = |e: ureq::Error| format!("cannot reach {server}: {e}");
+    let mut response = match body {
+        None => {
+            let mut req = agent.get(url);
+            for (name, value) in &headers {
+                req = req.header(*name, value);
+            }
+            req.call().map_err(unreachable)?
+        }
+        Some(body) => {
+            let mut req = agent.post(url);
+            for (name, value) in &headers {
+                req = req.header(*name, value);
+            }
+            req.content_type("application/json")
+                .send(body.to_string())
+                .map_err(unreachable)?
+        }
+    };
+    let status = response.status().as_u16();
+    let color = match response.headers().get("x-seat-color").map(|v| v.as_bytes()) {
+        Some(b"white") => Some(Color::White),
+        Some(b"black") => Some(Color::Black),
+        _ => None,
+    };
+    let text = response
+        .body_mut()
+        .with_config()
+        .limit(16 << 20)
+        .read_to_string()
+        .map_err(|e| format!("the server's answer cannot be read: {e}"))?;
+    let value: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+    if (200..300).contains(&status) {
+        Ok((value, color))
+    } else {
+        Err(value["error"]
+            .as_str()
+            .map_or_else(|| format!("HTTP {status}"), str::to_owned))
+    }
+}
+
+/// What `play --seek` looks for: a clock, and whether the game is rated.
+pub struct Seek {
+    /// The clock's initial time.
+    pub initial_ms: u64,
+    /// Its increment.
+    pub increment_ms: u64,
+    /// A rated game (both players logged in).
+    pub rated: bool,
+}
+
+/// `chess960 play --seek URL`: plays the first challenge in the server's lobby with the same
+/// clock and rating (another player's), or lists one of its own there (a random Chess960
+/// start, colours by lot) and waits for an opponent; then plays the game as `--join` does.
+pub fn seek(
+    url: &str,
+    want: &Seek,
+    name: Option<&str>,
+    input: Box<dyn BufRead + Send>,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    let (base, access) = super::login::parse_server(url)?;
+    let kept = super::login::kept(&base);
+    if want.rated && kept.is_none() {
+        return Err(format!(
+            "a rated game is between logged-in players: log in first with 'chess960 login {base}'"
+        ));
+    }
+    let mut book = SeatBook::open();
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .http_status_as_error(false)
         .timeout_global(Some(Duration::from_secs(15)))
         .build()
         .into();
-    let mut remote = Remote {
-        agent,
-        seat: book.get(&link),
-        link,
+    let session = kept.as_ref().map(|k| k.session.as_str());
+    let call = |path: &str, body: Option<Value>| {
+        let url = format!("{base}{path}");
+        send(&agent, &url, None, access.as_deref(), session, body).map(|(v, _)| v)
     };
+    let me = kept.as_ref().map(|k| k.name.to_ascii_lowercase());
+    let lobby = call("/api/lobby", None)?;
+    let found = lobby["challenges"].as_array().and_then(|all| {
+        all.iter().find(|c| {
+            c["time_control"]["initial_ms"].as_u64() == Some(want.initial_ms)
+                && c["time_control"]["increment_ms"].as_u64() == Some(want.increment_ms)
+                && c["rated"].as_bool().unwrap_or(false) == want.rated
+                && (me.is_none() || c["account"].as_str().map(str::to_ascii_lowercase) != me)
+        })
+    });
+    let link = |key: &str| Link {
+        base: base.clone(),
+        key: key.to_string(),
+        access: access.clone(),
+    };
+    if let Some(c) = found {
+        let key = c["key"].as_str().ok_or("a lobby entry without a key")?;
+        writeln!(
+            out,
+            "Playing {}'s challenge from the lobby.",
+            c["name"].as_str().unwrap_or("?")
+        )
+        .map_err(|e| e.to_string())?;
+        let remote = Remote::new(link(key), &book);
+        return play_remote(remote, &mut book, name, input, out);
+    }
+    let mut body = json!({
+        "opponent": "human",
+        "lobby": true,
+        "start": {"random": true},
+        "color": "random",
+        "time_control": {"initial_ms": want.initial_ms, "increment_ms": want.increment_ms},
+    });
+    if want.rated {
+        body["rated"] = json!(true);
+    }
+    if let Some(n) = name {
+        body["name"] = json!(n);
+    }
+    let made =
+        call("/api/games", Some(body)).map_err(|e| format!("{base} refused the challenge: {e}"))?;
+    let key = made["key"].as_str().ok_or("a new game without a key")?;
+    let token = made["seat_token"].as_str().unwrap_or_default();
+    let color = made["seat_color"].as_str().unwrap_or("white");
+    let link = link(key);
+    if let Err(e) = book.keep(&link, token, color) {
+        writeln!(out, "The seat token could not be kept ({e}).").map_err(|e| e.to_string())?;
+    }
+    writeln!(
+        out,
+        "No challenge with this clock is waiting: yours is in the lobby of {base} ({} game, link \
+         {base}/game/{key}). Waiting for an opponent; 'quit' withdraws nothing (the challenge stays \
+         joinable by its link), 'abort' withdraws it.",
+        if want.rated { "a rated" } else { "a casual" }
+    )
+    .map_err(|e| e.to_string())?;
+    let remote = Remote::new(link, &book);
+    play_remote(remote, &mut book, name, input, out)
+}
+
+/// Joins the game of `remote` if it waits for its second player and this terminal has no
+/// seat in it yet, then plays (or watches) it.
+fn play_remote(
+    mut remote: Remote,
+    book: &mut SeatBook,
+    name: Option<&str>,
+    input: Box<dyn BufRead + Send>,
+    out: &mut dyn Write,
+) -> Result<(), String> {
     let mut view = remote.game().map_err(|r| r.message)?;
-    if remote.seat.is_none() && view["status"] == "waiting" {
+    let seated = remote.seat.is_some() || remote.account_color.get().is_some();
+    if !seated && view["status"] == "waiting" {
         let body = name.map_or(json!({}), |n| json!({"name": n}));
         match remote.act("join", body) {
             Ok(joined) => {
@@ -276,7 +441,7 @@ pub fn run(
             }
         }
     }
-    let me = my_color(&remote, &book, &view);
+    let me = my_color(&remote, book, &view);
     let mut session = Session {
         remote,
         me,
@@ -286,11 +451,14 @@ pub fn run(
     session.play(view, input, out).map_err(|e| e.to_string())
 }
 
-/// The colour this terminal plays: its kept seat's, else none (it watches).
+/// The colour this terminal plays: its kept seat's, or the one its account plays, else none
+/// (it watches).
 fn my_color(remote: &Remote, book: &SeatBook, view: &Value) -> Option<Color> {
-    remote.seat.as_ref()?;
     if view["hotseat"] == true {
         return None;
+    }
+    if remote.seat.is_none() {
+        return remote.account_color.get();
     }
     let color = book
         .seats

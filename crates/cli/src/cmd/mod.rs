@@ -9,6 +9,7 @@ pub mod fen;
 pub mod id;
 pub mod join;
 pub mod list;
+pub mod login;
 pub mod matchcmd;
 pub mod moves;
 pub mod perft;

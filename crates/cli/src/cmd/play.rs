@@ -86,6 +86,15 @@ pub struct PlayArgs {
     /// --join with the same link goes on later; a game whose seats are taken is watched.
     #[arg(long, value_name = "URL", conflicts_with_all = ["id", "random", "seed", "level", "tc", "resume", "db"])]
     pub join: Option<String>,
+    /// Find an opponent on a 'chess960 serve' server (http://HOST:8960) at the clock --tc:
+    /// play the first challenge in its lobby with that clock (and rating: --rated), or list
+    /// one of your own there (a random start, colours by lot) and wait for an opponent. Log
+    /// in first ('chess960 login URL') to play as your account.
+    #[arg(long, value_name = "URL", requires = "tc", conflicts_with_all = ["id", "random", "seed", "level", "resume", "db", "join"])]
+    pub seek: Option<String>,
+    /// With --seek: a rated game (between two logged-in players; 'chess960 login URL').
+    #[arg(long, requires = "seek")]
+    pub rated: bool,
 }
 
 /// `--color`.
@@ -101,6 +110,30 @@ const ENGINE_NAME: &str = "chess960-engine";
 
 /// Runs `chess960 play`.
 pub fn main(args: &PlayArgs) -> ExitCode {
+    if let Some(url) = &args.seek {
+        let input = Box::new(std::io::BufReader::new(std::io::stdin()));
+        let mut stdout = std::io::stdout();
+        let result = args
+            .tc
+            .as_deref()
+            .ok_or_else(|| "--seek needs a clock: --tc MINUTES+SECONDS".to_string())
+            .and_then(parse_tc)
+            .and_then(|tc| {
+                let want = super::join::Seek {
+                    initial_ms: tc.initial_ms,
+                    increment_ms: tc.increment_ms,
+                    rated: args.rated,
+                };
+                super::join::seek(url, &want, args.name.as_deref(), input, &mut stdout)
+            });
+        return match result {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("chess960: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     if let Some(url) = &args.join {
         let input = Box::new(std::io::BufReader::new(std::io::stdin()));
         let mut stdout = std::io::stdout();

@@ -220,8 +220,14 @@ fn read_new_password(user: &UserName) -> CliResult<NewPassword> {
         }
         return Ok(password);
     }
+    let text = first_line()?;
+    NewPassword::check(&text, user).map_err(|e| CliError::new(e.to_string()))
+}
+
+/// The first line of standard input (a password given by a script), without its line break.
+pub(crate) fn first_line() -> CliResult<String> {
     let mut line = String::new();
-    let n = stdin
+    let n = std::io::stdin()
         .lock()
         .read_line(&mut line)
         .map_err(|e| CliError::new(format!("cannot read the password from standard input: {e}")))?;
@@ -234,11 +240,11 @@ fn read_new_password(user: &UserName) -> CliResult<NewPassword> {
         .strip_suffix('\n')
         .map(|l| l.strip_suffix('\r').unwrap_or(l))
         .unwrap_or(&line);
-    NewPassword::check(text, user).map_err(|e| CliError::new(e.to_string()))
+    Ok(text.to_string())
 }
 
 /// Prints `text` on standard error and reads a line from the terminal without echo.
-fn prompt(text: &str) -> CliResult<String> {
+pub(crate) fn prompt(text: &str) -> CliResult<String> {
     let mut err = std::io::stderr().lock();
     let _ = err.write_all(text.as_bytes());
     let _ = err.flush();

@@ -162,6 +162,11 @@ pub struct PasswordRequest {
 pub struct Viewer(pub Option<(User, Session)>, Option<String>);
 
 impl Viewer {
+    /// The logged-in user's account; `None` for a guest.
+    pub fn user(&self) -> Option<chess960_store::players::UserId> {
+        self.0.as_ref().map(|(u, _)| u.id)
+    }
+
     /// The user and session, or 401 for a guest.
     fn required(self) -> ApiResult<(User, Session)> {
         self.0.ok_or_else(|| {
@@ -183,7 +188,15 @@ impl FromRequestParts<AppState> for Viewer {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> ApiResult<Viewer> {
-        let Some(id) = session_cookie(&parts.headers) else {
+        Viewer::of_headers(state, &parts.headers).await
+    }
+}
+
+impl Viewer {
+    /// The viewer of a request with these headers: its session cookie's user, if the session
+    /// is alive.
+    pub(crate) async fn of_headers(state: &AppState, headers: &HeaderMap) -> ApiResult<Viewer> {
+        let Some(id) = session_cookie(headers) else {
             return Ok(Viewer(None, None));
         };
         let store = state.store();

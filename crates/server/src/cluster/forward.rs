@@ -21,12 +21,15 @@ use std::time::{Duration, Instant};
 /// more than [`super::TTL`] plus a [`super::BEAT`].
 pub const TAKEOVER_WAIT: Duration = Duration::from_secs(10);
 
-/// The request headers the holder needs; the others (cookies, the access token) stay here,
-/// where the guard has checked them.
-const PASSED_ON: [HeaderName; 3] = [
+/// The request headers the holder needs: the body's type, the seat token, and the cookies (a
+/// logged-in player's session acts for their seat; the servers share the database that
+/// keeps sessions). The others (the access token among them) stay here, where the guard has
+/// checked them.
+const PASSED_ON: [HeaderName; 4] = [
     header::CONTENT_TYPE,
     header::ACCEPT,
     HeaderName::from_static("x-seat-token"),
+    header::COOKIE,
 ];
 
 /// The response headers not passed back: those of the connection to the holder (the answer

@@ -5,14 +5,18 @@
 
 use crate::game::error::{GameError, GameResult};
 use crate::game::placing::Placing;
+use crate::game::ratings::Ratings;
 use crate::game::seat;
+use crate::game::sides::Sides;
 use crate::game::{engine_game, people_game, GameView, Live, TimeControl};
 use crate::registry::Games;
-use crate::round::{blocking, RematchPlan};
+use crate::round::{blocking, ratings, RematchPlan};
 use chess960_core::{Color, Game, Move, Position, StartId};
 use chess960_engine::player::Level;
+use chess960_players::speed::Speed;
 use chess960_round::Event;
-use chess960_store::Finish;
+use chess960_store::players::User;
+use chess960_store::{Finish, GameId, GamePlayers, NewGame};
 use chess960_store::{GameKey, MoveRecord, SeatRecord, Seats};
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -56,6 +60,9 @@ pub enum Opponent {
         listed: bool,
         /// The players place the start position once the game begins (Northam).
         placing: Option<Placing>,
+        /// Rated: between two logged-in players (checked when the game is created and when
+        /// it is joined).
+        rated: bool,
     },
     /// A person at the same device: both seats are the creator's, the board is shared.
     Hotseat {
@@ -76,9 +83,43 @@ impl Opponent {
     }
 }
 
-/// Creates the game for `client` and starts it; the view in the answer carries the seat token
-/// (the only time it is ever shown).
-pub async fn create_game(games: &Games, spec: NewGameSpec, client: IpAddr) -> GameResult<GameView> {
+/// Stores a new game with its moves, seats and players' accounts in one transaction: through
+/// the store's players when an account is bound, else as a game of guests. The logged-in
+/// players' ratings are read in the same blocking call.
+pub(crate) async fn store_game(
+    games: &Games,
+    meta: &NewGame,
+    records: &[MoveRecord],
+    seats: &Seats,
+    players: GamePlayers,
+) -> GameResult<(GameId, GameKey, Ratings)> {
+    let store = Arc::clone(&games.ctx().store);
+    let (m, r, s) = (meta.clone(), records.to_vec(), seats.clone());
+    let tc = m.time_control.as_deref().and_then(TimeControl::parse);
+    blocking(move || {
+        if players == GamePlayers::NONE {
+            let (id, key) = store.create_game_with_moves(&m, &r, &s)?;
+            return Ok((id, key, [None, None]));
+        }
+        let (id, key) = crate::accounts::players(&*store)?.create_game_for(&m, &r, &s, players)?;
+        Ok((id, key, ratings::read(&*store, id, players, tc)?))
+    })
+    .await
+}
+
+/// Creates the game for `client`, logged in as `account` or a guest, and starts it; the view
+/// in the answer carries the seat token (the only time it is ever shown). A logged-in
+/// player plays under their account's name, bound to their seat (except at one device, where
+/// one person's account would hold both colours).
+pub async fn create_game(
+    games: &Games,
+    mut spec: NewGameSpec,
+    client: IpAddr,
+    account: Option<&User>,
+) -> GameResult<GameView> {
+    if let Some(user) = account {
+        spec.name = user.name.to_string();
+    }
     // Held until the challenge is in memory (where it counts as open): the count and the
     // creation are one step.
     let _place = match spec.opponent {
@@ -112,9 +153,13 @@ pub async fn create_game(games: &Games, spec: NewGameSpec, client: IpAddr) -> Ga
     };
     // The other seat: the engine's, open for the person who joins, or the creator's too at
     // one device.
+    let hotseat = matches!(spec.opponent, Opponent::Hotseat { .. });
+    let rated = matches!(spec.opponent, Opponent::Human { rated: true, .. });
     let (listed, placing, other_seat) = match &spec.opponent {
         Opponent::Engine(_) => (false, None, SeatRecord::None),
-        Opponent::Human { listed, placing } => (*listed, placing.clone(), SeatRecord::Open),
+        Opponent::Human {
+            listed, placing, ..
+        } => (*listed, placing.clone(), SeatRecord::Open),
         Opponent::Hotseat { placing, .. } => (false, placing.clone(), creator.clone()),
     };
     let mut meta = match spec.opponent {
@@ -137,11 +182,22 @@ pub async fn create_game(games: &Games, spec: NewGameSpec, client: IpAddr) -> Ga
     let mut seats = Seats::NONE;
     *seats.get_mut(spec.human) = creator;
     *seats.get_mut(!spec.human) = other_seat;
-    let store = Arc::clone(&games.ctx().store);
-    let (m2, recs, s2) = (meta.clone(), records.clone(), seats.clone());
-    let (id, key) = blocking(move || store.create_game_with_moves(&m2, &recs, &s2)).await?;
+    let mut players = GamePlayers::NONE;
+    if !hotseat {
+        *players.get_mut(spec.human) = account.map(|u| u.id);
+    }
+    if rated {
+        if account.is_none() {
+            return Err(GameError::RatedNeedsAccount);
+        }
+        // The request was checked to have a clock.
+        players.rated = spec.tc.map(|tc| Speed::of(tc.initial_ms, tc.increment_ms));
+    }
+    let (id, key, ratings) = store_game(games, &meta, &records, &seats, players).await?;
     // The PGN's moves were not played under this game's clocks.
-    let mut live = Live::new(id, key, meta, game, records, &seats, client);
+    let sides = Sides::of(&meta, &seats, players);
+    let mut live = Live::new(id, key, meta, game, records, sides, client);
+    live.ratings = ratings;
     live.listed = listed;
     live.placing = placing;
     if let Some(o) = live.round.game().outcome() {
@@ -173,18 +229,10 @@ pub async fn create_rematch(
         Some(id) => Game::chess960(id),
         None => Game::from_position(plan.start),
     };
-    let store = Arc::clone(&games.ctx().store);
-    let (m2, s2) = (plan.meta.clone(), plan.seats.clone());
-    let (id, key) = blocking(move || store.create_game_with_moves(&m2, &[], &s2)).await?;
-    let live = Live::new(
-        id,
-        key.clone(),
-        plan.meta,
-        game,
-        Vec::new(),
-        &plan.seats,
-        client,
-    );
+    let (id, key, ratings) = store_game(games, &plan.meta, &[], &plan.seats, plan.players).await?;
+    let sides = Sides::of(&plan.meta, &plan.seats, plan.players);
+    let mut live = Live::new(id, key.clone(), plan.meta, game, Vec::new(), sides, client);
+    live.ratings = ratings;
     let handle = games.insert(live).await?;
     let mut g = handle.lock().await;
     handle.begin(&mut g, None);
@@ -200,16 +248,15 @@ pub async fn create_seated(
     seats: Seats,
     client: IpAddr,
 ) -> GameResult<GameKey> {
-    let store = Arc::clone(&games.ctx().store);
-    let (m2, s2) = (meta.clone(), seats.clone());
-    let (id, key) = blocking(move || store.create_game_with_moves(&m2, &[], &s2)).await?;
+    let (id, key, _) = store_game(games, &meta, &[], &seats, GamePlayers::NONE).await?;
+    let sides = Sides::of(&meta, &seats, GamePlayers::NONE);
     let live = Live::new(
         id,
         key.clone(),
         meta,
         Game::chess960(start),
         Vec::new(),
-        &seats,
+        sides,
         client,
     );
     let handle = games.insert(live).await?;

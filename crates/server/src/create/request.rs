@@ -81,6 +81,7 @@ pub struct NewGameBody {
     lobby: Option<bool>,
     placement_ms: Option<u64>,
     drawn: Option<DrawnIn>,
+    rated: Option<bool>,
 }
 
 // ---- the typed request ---------------------------------------------------------------------
@@ -153,6 +154,11 @@ pub enum OpponentRequest {
         #[serde(skip_serializing_if = "Option::is_none")]
         #[cfg_attr(test, ts(optional))]
         placement_ms: Option<u64>,
+        /// Rated (casual when absent): between two logged-in players, with a clock, from a
+        /// Chess960 start.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(test, ts(optional))]
+        rated: Option<bool>,
     },
     /// Two people at one device, taking turns.
     Hotseat {
@@ -275,6 +281,12 @@ const FIELDS: &[(&str, Given, &[Kind], &str)] = &[
         "only a challenge (a game against a human) can be listed in the lobby",
     ),
     (
+        "rated",
+        |b| b.rated == Some(true),
+        &[Kind::Human],
+        "only a game between two people, each at their own device, can be rated",
+    ),
+    (
         "opponent_name",
         |b| b.opponent_name.is_some(),
         &[Kind::Hotseat],
@@ -332,6 +344,7 @@ impl NewGameRequest {
         // No study time and no listing say nothing: they are left out of the request.
         let study_ms = body.study_ms.filter(|&ms| ms > 0);
         let lobby = body.lobby.filter(|&listed| listed);
+        let rated = body.rated.filter(|&rated| rated);
         if study_ms.is_some_and(|ms| ms > MAX_STUDY_MS) {
             return Err(ApiError::bad_request(format!(
                 "study_ms: must be 0..{MAX_STUDY_MS}"
@@ -364,6 +377,7 @@ impl NewGameRequest {
             Kind::Human => OpponentRequest::Human {
                 lobby,
                 placement_ms: body.placement_ms,
+                rated,
             },
             Kind::Hotseat => OpponentRequest::Hotseat {
                 opponent_name: body
@@ -393,6 +407,23 @@ impl NewGameRequest {
             }
         };
         let time_control = body.time_control.map(time_control_of).transpose()?;
+        if rated.is_some() {
+            if time_control.is_none() {
+                return Err(ApiError::bad_request(
+                    "rated: a rated game has a clock (time_control); games without one are \
+                     casual",
+                ));
+            }
+            if matches!(
+                start,
+                Some(StartRequest::Fen { .. } | StartRequest::Pgn { .. })
+            ) {
+                return Err(ApiError::bad_request(
+                    "rated: a rated game starts from a Chess960 start position (start.id, \
+                     start.random or start.chosen), not from a FEN or a PGN",
+                ));
+            }
+        }
         let name = match body.name {
             Some(n) => Some(name_of(Some(n))?),
             None => None,
@@ -446,10 +477,12 @@ impl NewGameRequest {
             OpponentRequest::Human {
                 lobby,
                 placement_ms,
+                rated,
             } => (
                 Opponent::Human {
                     listed: lobby == Some(true),
                     placing: chosen.then(|| placing(placement_ms)),
+                    rated: rated == Some(true),
                 },
                 None,
             ),
@@ -664,11 +697,16 @@ mod tests {
                         exclude_classical: true,
                     }),
                     color: Some(ColorChoice::Black),
+                    time_control: Some(TimeControl {
+                        initial_ms: 180_000,
+                        increment_ms: 2_000,
+                    }),
                     ..GameRequest::default()
                 },
                 opponent: OpponentRequest::Human {
                     lobby: Some(true),
                     placement_ms: None,
+                    rated: Some(true),
                 },
             },
             NewGameRequest {
@@ -692,6 +730,7 @@ mod tests {
                 opponent: OpponentRequest::Human {
                     lobby: None,
                     placement_ms: None,
+                    rated: None,
                 },
             },
             NewGameRequest {
@@ -730,6 +769,10 @@ mod tests {
             (json!({"opponent": "human", "placement_ms": 5000}), "placement_ms: only with start.chosen"),
             (json!({"opponent": "human", "start": {"chosen": true}, "placement_ms": 10}), "placement_ms: must be 5000..600000"),
             (json!({"opponent": "human", "start": {"chosen": true}, "drawn": {"method": "die", "seed": 1}}), "drawn: a start the players place"),
+            (json!({"rated": true}), "rated: only a game between two people, each at their own device, can be rated (opponent is engine)"),
+            (json!({"opponent": "hotseat", "rated": true}), "rated: only a game between two people"),
+            (json!({"opponent": "human", "rated": true}), "rated: a rated game has a clock"),
+            (json!({"opponent": "human", "rated": true, "time_control": {"initial_ms": 60000}, "start": {"fen": "8/8/8/8/8/8/8/K6k w - - 0 1"}}), "rated: a rated game starts from a Chess960 start position"),
         ];
         for (body, says) in cases {
             let error = read(body.clone()).expect_err(&body.to_string());
@@ -738,7 +781,8 @@ mod tests {
         }
         // What says nothing is taken by every kind: no study time, not listed.
         for kind in ["engine", "human", "hotseat"] {
-            let r = read(json!({"opponent": kind, "study_ms": 0, "lobby": false})).unwrap();
+            let r = read(json!({"opponent": kind, "study_ms": 0, "lobby": false, "rated": false}))
+                .unwrap();
             assert_eq!(serde_json::to_value(&r).unwrap(), json!({"opponent": kind}));
         }
     }

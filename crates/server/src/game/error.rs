@@ -48,6 +48,8 @@ pub enum GameError {
     NotDeletable,
     /// Joining a game with no open seat.
     NoOpenSeat,
+    /// Creating or joining a rated game without being logged in.
+    RatedNeedsAccount,
     /// Joining a game whose seat the actor already holds.
     AlreadySeated {
         /// The colour the actor plays.
@@ -185,6 +187,10 @@ impl fmt::Display for GameError {
             GameError::NoOpenSeat => {
                 f.write_str("both seats of this game are taken: it can only be watched from here")
             }
+            GameError::RatedNeedsAccount => f.write_str(
+                "rated games are for logged-in players: log in (or register) first; a guest \
+                 plays casual games",
+            ),
             GameError::AlreadySeated { color } => write!(
                 f,
                 "you already play {} in this game",

@@ -3,26 +3,30 @@
 //! (seats and sides, presence, rematch, the engine's search, the version), and the game view
 //! the API returns. The files beside it hold the game's other parts: its seats (`seat.rs`,
 //! `sides.rs`), who is here (`presence.rs`), Northam's placement (`placing.rs`), the drawn
-//! start's record (`drawn.rs`) and why an action failed (`error.rs`). Everything here is
+//! start's record (`drawn.rs`), the players' ratings (`ratings.rs`) and why an action failed
+//! (`error.rs`). Everything here is
 //! synchronous and does no I/O; `round/` stores and broadcasts.
 
 pub(crate) mod drawn;
 pub(crate) mod error;
 pub(crate) mod placing;
 pub(crate) mod presence;
+pub(crate) mod ratings;
 pub(crate) mod seat;
 pub(crate) mod sides;
 
 use crate::game::presence::Presence;
+use crate::game::ratings::{RatingView, Ratings};
 use crate::game::sides::Sides;
 use crate::pool::Ticket;
 use chess960_core::{
     CastlingMode, CastlingSide, Color, Game, Move, Position, Role, StartId, Termination,
 };
 use chess960_engine::player::Level;
+use chess960_players::speed::Speed;
 use chess960_round::now::TimeSource;
 use chess960_round::{paused_on_load, Event, Player, Round};
-use chess960_store::{GameId, GameKey, MoveRecord, NewGame, Seats, StoredGame};
+use chess960_store::{GameId, GameKey, MoveRecord, NewGame, StoredGame};
 use serde::Serialize;
 use std::net::{IpAddr, Ipv4Addr};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -66,6 +70,12 @@ pub struct Live {
     pub round: Round,
     /// Who plays each colour.
     pub sides: Sides,
+    /// The logged-in players' ratings, as the view shows them (`ratings.rs`).
+    pub ratings: Ratings,
+    /// A listed challenge whose creator reads it over HTTP instead of holding a WebSocket
+    /// open (the terminal's `play --seek`) stays in the lobby until then
+    /// (`lobby::POLLED_FOR` after their last reading).
+    pub polled_until: Option<Instant>,
     pub engine: Option<EngineJob>,
     /// The address of the client that acted on the game last: the engine's searches are
     /// queued in its name (the search pool is fair between clients).
@@ -133,19 +143,19 @@ fn first_version() -> u64 {
 pub const DEFAULT_AWAY_AFTER: Duration = Duration::from_secs(30);
 
 impl Live {
-    /// A new game, just stored with `seats` (`id` and `key` are the store's answer);
-    /// `records` are the moves of the PGN it starts from (not played under its clocks).
+    /// A new game, just stored with the seats and accounts of `sides` (`id` and `key` are
+    /// the store's answer); `records` are the moves of the PGN it starts from (not played
+    /// under its clocks).
     pub fn new(
         id: GameId,
         key: GameKey,
         meta: NewGame,
         game: Game,
         records: Vec<MoveRecord>,
-        seats: &Seats,
+        sides: Sides,
         client: IpAddr,
     ) -> Live {
         let tc = tc_of(&meta);
-        let sides = Sides::of(&meta, seats);
         let phase = if sides.has_open_seat() {
             Phase::Open
         } else {
@@ -158,6 +168,8 @@ impl Live {
             meta,
             round,
             sides,
+            ratings: [None, None],
+            polled_until: None,
             engine: None,
             client,
             generation: 0,
@@ -183,7 +195,7 @@ impl Live {
         let game = stored.replay().map_err(|e| e.to_string())?;
         let meta = stored.game;
         let tc = tc_of(&meta);
-        let sides = Sides::of(&meta, &stored.seats);
+        let sides = Sides::of(&meta, &stored.seats, stored.players);
         let open = sides.has_open_seat();
         // A challenge still waits for its placement; a placement cut short by a restart is
         // not resumed (`placement_interrupted`).
@@ -205,6 +217,8 @@ impl Live {
             meta,
             round,
             sides,
+            ratings: [None, None],
+            polled_until: None,
             engine: None,
             // Until someone acts on it.
             client: IpAddr::V4(Ipv4Addr::LOCALHOST),
@@ -333,7 +347,8 @@ impl Live {
             start_castling: castling_view(self.round.game().start()),
             human: self.sides.human().map(ColorJson::from),
             level: self.sides.level().map(LevelJson::from),
-            sides: SidesView::of(&self.sides),
+            sides: SidesView::of(&self.sides, &self.meta, &self.ratings),
+            rated: self.sides.accounts.rated.map(Speed::name),
             version: self.version,
             white: self.meta.white.clone(),
             black: self.meta.black.clone(),
@@ -530,7 +545,7 @@ impl Live {
             start_id: self.meta.start_id,
             white: self.meta.white.clone(),
             black: self.meta.black.clone(),
-            sides: SidesView::of(&self.sides),
+            sides: SidesView::of(&self.sides, &self.meta, &self.ratings),
             turn: self.turn().into(),
             plies: self.ply(),
             clocks: self.round.clocks_at(now).map(|c| ClockView {
@@ -821,6 +836,13 @@ pub struct GameView {
     pub level: Option<LevelJson>,
     /// Who plays each colour.
     pub sides: SidesView,
+    /// The speed class of a rated game (`bullet`, `blitz`, `rapid`, `classical`); `null` for
+    /// a casual one.
+    #[cfg_attr(
+        test,
+        ts(type = "\"bullet\" | \"blitz\" | \"rapid\" | \"classical\" | null")
+    )]
+    pub rated: Option<&'static str>,
     /// The version of this state ([`Live::version`]): of two views of one game, the one with
     /// the higher version is the newer. Not in the JSON view (a game reloaded from the store
     /// gives the same view): HTTP answers carry it in the `X-Game-Version` header, events as
@@ -928,26 +950,51 @@ pub struct SidesView {
 
 /// Who plays one colour: `{"type": "engine", "level": {"elo": 1500}}` or `{"type": "human",
 /// "seat": "held"}` (`open` while the seat waits for its player, `none` for a game that cannot
-/// be played through the server).
+/// be played through the server), with `"account": "name"` when a logged-in player holds it.
 #[derive(Serialize, Clone, Debug)]
 #[serde(tag = "type", rename_all = "lowercase")]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub enum SideView {
-    Engine { level: LevelJson },
-    Human { seat: &'static str },
+    Engine {
+        level: LevelJson,
+    },
+    Human {
+        seat: &'static str,
+        /// The player's account name (their page is `/@/name`); absent for a guest.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(test, ts(optional))]
+        account: Option<String>,
+        /// The account's rating in the game's speed class (none for a guest, or an untimed
+        /// casual game).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(test, ts(optional))]
+        rating: Option<RatingView>,
+    },
 }
 
 impl SidesView {
-    /// Who plays each colour of `sides`.
-    fn of(sides: &Sides) -> SidesView {
+    /// Who plays each colour of `sides`, named as in `meta`, rated as `ratings` say.
+    fn of(sides: &Sides, meta: &NewGame, ratings: &Ratings) -> SidesView {
+        let view = |c: Color| {
+            let (name, rating) = match c {
+                Color::White => (&meta.white, ratings[0]),
+                Color::Black => (&meta.black, ratings[1]),
+            };
+            let account = sides.accounts.get(c).map(|_| name.clone());
+            side_view(sides.get(c), account, rating)
+        };
         SidesView {
-            white: side_view(&sides.white),
-            black: side_view(&sides.black),
+            white: view(Color::White),
+            black: view(Color::Black),
         }
     }
 }
 
-fn side_view(side: &crate::game::sides::Side) -> SideView {
+fn side_view(
+    side: &crate::game::sides::Side,
+    account: Option<String>,
+    rating: Option<RatingView>,
+) -> SideView {
     use crate::game::seat::Seat;
     use crate::game::sides::Side;
     match side {
@@ -960,6 +1007,8 @@ fn side_view(side: &crate::game::sides::Side) -> SideView {
                 Seat::Open => "open",
                 Seat::Unclaimed => "none",
             },
+            rating: rating.filter(|_| account.is_some()),
+            account,
         },
     }
 }

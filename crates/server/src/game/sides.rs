@@ -1,12 +1,16 @@
 //! Who plays each colour of a game in the server: a person, through a seat (`seat.rs`), or
 //! the engine at a level. A game against the engine has one of each; a game between two people
 //! has two seats, each bound to its own token.
+//!
+//! A logged-in player's seat is also bound to their account (`accounts`): from any browser
+//! where they are logged in, their session's account acts for that colour as the seat's token
+//! does from the browser that holds it.
 
 use crate::game::seat::{Seat, SeatError};
 use crate::game::{human_of, parse_level_tag, DEFAULT_LEVEL, LEVEL_TAG};
 use chess960_core::Color;
 use chess960_engine::player::Level;
-use chess960_store::{NewGame, Seats};
+use chess960_store::{GamePlayers, NewGame, Seats, UserId};
 
 /// Who plays one colour.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,6 +28,8 @@ pub struct Sides {
     pub white: Side,
     /// Black's player.
     pub black: Side,
+    /// The players' accounts, and whether the game is rated.
+    pub accounts: GamePlayers,
 }
 
 /// The value of `WhiteType` / `BlackType` for a person.
@@ -34,7 +40,8 @@ impl Sides {
     /// both `WhiteType` and `BlackType` say `human`; otherwise a game against the engine, the
     /// person on the colour [`human_of`] gives, the engine at the level of the `EngineLevel`
     /// tag (the default level without one).
-    pub fn of(meta: &NewGame, seats: &Seats) -> Sides {
+    /// `accounts` are the players' accounts the store bound to the game.
+    pub fn of(meta: &NewGame, seats: &Seats, accounts: GamePlayers) -> Sides {
         let tag = |name: &str| {
             meta.tags
                 .iter()
@@ -46,6 +53,7 @@ impl Sides {
             return Sides {
                 white: seat(Color::White),
                 black: seat(Color::Black),
+                accounts,
             };
         }
         let human = human_of(meta);
@@ -58,6 +66,7 @@ impl Sides {
         let mut sides = Sides {
             white: Side::Engine(level),
             black: Side::Engine(level),
+            accounts,
         };
         *sides.get_mut(human) = seat(human);
         sides
@@ -106,10 +115,15 @@ impl Sides {
         self.engine(Color::White).or(self.engine(Color::Black))
     }
 
-    /// The colour whose seat `token` holds. The refusals say why: no token, a token of no
-    /// seat here, or a game nobody can play through the server (its `id` named for
-    /// `chess960 play --resume`).
-    pub fn seat_of(&self, token: Option<&str>, id: i64) -> Result<Color, SeatError> {
+    /// The colour whose seat `token` holds, or else whose player's account is `user`. The
+    /// refusals say why: neither given, neither of a seat here, or a game nobody can play
+    /// through the server (its `id` named for `chess960 play --resume`).
+    pub fn seat_of(
+        &self,
+        token: Option<&str>,
+        user: Option<UserId>,
+        id: i64,
+    ) -> Result<Color, SeatError> {
         let seat = |c: Color| match self.get(c) {
             Side::Human(seat) => Some(seat),
             Side::Engine(_) => None,
@@ -120,11 +134,19 @@ impl Sides {
         if !playable {
             return Err(SeatError::Unclaimed { id });
         }
-        let token = token.ok_or(SeatError::Missing)?;
-        Color::ALL
-            .into_iter()
-            .find(|&c| seat(c).is_some_and(|s| s.holds(token)))
-            .ok_or(SeatError::Wrong)
+        if token.is_none() && user.is_none() {
+            return Err(SeatError::Missing);
+        }
+        let by_token = token.and_then(|token| {
+            Color::ALL
+                .into_iter()
+                .find(|&c| seat(c).is_some_and(|s| s.holds(token)))
+        });
+        let by_account = || {
+            let color = self.accounts.color_of(user?)?;
+            matches!(seat(color), Some(Seat::Held { .. })).then_some(color)
+        };
+        by_token.or_else(by_account).ok_or(SeatError::Wrong)
     }
 
     /// The colour whose seat waits for its player, if one does.
@@ -200,26 +222,38 @@ mod tests {
     fn a_game_against_the_engine_has_one_seat() {
         let token = new_token().unwrap();
         let seats = Seats::one(Color::Black, hash(&token));
-        let sides = Sides::of(&meta("program", "human", Some("depth 3")), &seats);
+        let sides = Sides::of(
+            &meta("program", "human", Some("depth 3")),
+            &seats,
+            GamePlayers::NONE,
+        );
         assert_eq!(sides.white, Side::Engine(Level::Depth(3)));
         assert_eq!(sides.human(), Some(Color::Black));
         assert_eq!(sides.level(), Some(Level::Depth(3)));
-        assert_eq!(sides.seat_of(Some(&token), 1), Ok(Color::Black));
-        assert_eq!(sides.seat_of(None, 1), Err(SeatError::Missing));
-        assert_eq!(sides.seat_of(Some("0000"), 1), Err(SeatError::Wrong));
+        assert_eq!(sides.seat_of(Some(&token), None, 1), Ok(Color::Black));
+        assert_eq!(sides.seat_of(None, None, 1), Err(SeatError::Missing));
+        assert_eq!(sides.seat_of(Some("0000"), None, 1), Err(SeatError::Wrong));
         assert!(sides.has_seat());
         assert!(sides.one_person());
         // Without a level tag, the default level.
-        let sides = Sides::of(&meta("human", "program", None), &Seats::NONE);
+        let sides = Sides::of(
+            &meta("human", "program", None),
+            &Seats::NONE,
+            GamePlayers::NONE,
+        );
         assert_eq!(sides.engine(Color::Black), Some(DEFAULT_LEVEL));
     }
 
     #[test]
     fn a_game_without_a_seat_is_refused_with_its_id() {
-        let sides = Sides::of(&meta("human", "program", None), &Seats::NONE);
+        let sides = Sides::of(
+            &meta("human", "program", None),
+            &Seats::NONE,
+            GamePlayers::NONE,
+        );
         assert!(!sides.has_seat());
         let token = new_token().unwrap();
-        let refused = sides.seat_of(Some(&token), 7);
+        let refused = sides.seat_of(Some(&token), None, 7);
         assert_eq!(refused, Err(SeatError::Unclaimed { id: 7 }));
         assert!(refused
             .unwrap_err()
@@ -234,14 +268,14 @@ mod tests {
             white: SeatRecord::Held { hash: hash(&a) },
             black: SeatRecord::Held { hash: hash(&b) },
         };
-        let sides = Sides::of(&meta("human", "Human", None), &seats);
+        let sides = Sides::of(&meta("human", "Human", None), &seats, GamePlayers::NONE);
         assert_eq!(sides.human(), None);
         assert_eq!(sides.level(), None);
         assert!(!sides.one_person());
-        assert_eq!(sides.seat_of(Some(&a), 1), Ok(Color::White));
-        assert_eq!(sides.seat_of(Some(&b), 1), Ok(Color::Black));
+        assert_eq!(sides.seat_of(Some(&a), None, 1), Ok(Color::White));
+        assert_eq!(sides.seat_of(Some(&b), None, 1), Ok(Color::Black));
         assert_eq!(
-            sides.seat_of(Some(&new_token().unwrap()), 1),
+            sides.seat_of(Some(&new_token().unwrap()), None, 1),
             Err(SeatError::Wrong)
         );
         // A seat still open: only the holder of the other can act.
@@ -249,11 +283,44 @@ mod tests {
             black: SeatRecord::Open,
             ..seats
         };
-        let sides = Sides::of(&meta("human", "human", None), &open);
+        let sides = Sides::of(&meta("human", "human", None), &open, GamePlayers::NONE);
         assert_eq!(sides.black, Side::Human(Seat::Open));
         assert_eq!(sides.open_seat(), Some(Color::Black));
         assert!(sides.one_person(), "nobody joined yet");
-        assert_eq!(sides.seat_of(Some(&b), 1), Err(SeatError::Wrong));
-        assert_eq!(sides.seat_of(Some(&a), 1), Ok(Color::White));
+        assert_eq!(sides.seat_of(Some(&b), None, 1), Err(SeatError::Wrong));
+        assert_eq!(sides.seat_of(Some(&a), None, 1), Ok(Color::White));
+    }
+
+    #[test]
+    fn a_players_account_acts_for_their_seat() {
+        let (a, b) = (new_token().unwrap(), new_token().unwrap());
+        let seats = Seats {
+            white: SeatRecord::Held { hash: hash(&a) },
+            black: SeatRecord::Held { hash: hash(&b) },
+        };
+        let (ann, bob, eve) = (UserId(1), UserId(2), UserId(3));
+        let accounts = GamePlayers {
+            white: Some(ann),
+            black: Some(bob),
+            rated: None,
+        };
+        let sides = Sides::of(&meta("human", "human", None), &seats, accounts);
+        assert_eq!(sides.seat_of(None, Some(ann), 1), Ok(Color::White));
+        assert_eq!(sides.seat_of(None, Some(bob), 1), Ok(Color::Black));
+        assert_eq!(sides.seat_of(None, Some(eve), 1), Err(SeatError::Wrong));
+        // The token is asked first; a token of no seat here still leaves the account.
+        assert_eq!(sides.seat_of(Some(&b), Some(ann), 1), Ok(Color::Black));
+        assert_eq!(sides.seat_of(Some("0000"), Some(ann), 1), Ok(Color::White));
+        assert_eq!(
+            sides.seat_of(Some("0000"), Some(eve), 1),
+            Err(SeatError::Wrong)
+        );
+        // An account bound to a seat nobody holds yet opens nothing.
+        let open = Seats {
+            black: SeatRecord::Open,
+            ..seats
+        };
+        let sides = Sides::of(&meta("human", "human", None), &open, accounts);
+        assert_eq!(sides.seat_of(None, Some(bob), 1), Err(SeatError::Wrong));
     }
 }

@@ -1,7 +1,8 @@
 //! The lobby: the open challenges anyone may accept, listed live on the home page. A challenge
 //! is listed when its creator asks for it (`"lobby": true` with `"opponent": "human"`), and only
-//! while its creator has the game's page open (a WebSocket with their seat), as lichess's seeks
-//! vanish when their author leaves; it stays joinable by its link either way. Whoever accepts
+//! while its creator has the game's page open (a WebSocket with their seat, or reading the game
+//! over HTTP at least every [`POLLED_FOR`], as the terminal does), as lichess's seeks vanish
+//! when their author leaves; it stays joinable by its link either way. Whoever accepts
 //! it joins it like anyone with the link (`POST …/join`). Listing is not stored: after a
 //! restart a challenge is joinable by its link only.
 //!
@@ -17,6 +18,7 @@ mod socket;
 
 pub use socket::websocket;
 
+use crate::game::ratings::RatingView;
 use crate::game::{ColorJson, Live, Phase, TimeControl};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -30,6 +32,9 @@ pub const MAX_LISTED: usize = 100;
 pub const MAX_SOCKETS_PER_CLIENT: usize = 16;
 /// How long an entry of another server stays listed without being heard of again.
 pub const REMOTE_TTL: Duration = Duration::from_secs(15);
+/// How long a challenge stays listed after its creator last read it over HTTP (a client that
+/// polls, as the terminal does every half second, instead of holding a WebSocket open).
+pub const POLLED_FOR: Duration = Duration::from_secs(3);
 
 /// One challenge in the lobby.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
@@ -45,6 +50,12 @@ pub struct LobbyEntry {
     pub time_control: Option<TimeControl>,
     /// When the challenge was created, milliseconds since the Unix epoch.
     pub created_ms: i64,
+    /// A rated game: only a logged-in player other than its creator may accept it.
+    pub rated: bool,
+    /// The creator's account name, when they are logged in.
+    pub account: Option<String>,
+    /// The creator's rating in the game's speed class, when they are logged in.
+    pub rating: Option<RatingView>,
 }
 
 impl Live {
@@ -54,25 +65,30 @@ impl Live {
             return None;
         }
         let creator = self.sides.open_seat().map(|open| !open)?;
-        self.presence
-            .away_for(creator, now)
-            .is_none()
-            .then(|| LobbyEntry {
-                key: self.key.to_string(),
-                name: match creator {
-                    chess960_core::Color::White => self.meta.white.clone(),
-                    chess960_core::Color::Black => self.meta.black.clone(),
-                },
-                color: creator.into(),
-                start_id: self.meta.start_id,
-                back_rank: self
-                    .meta
-                    .start_id
-                    .and_then(|n| chess960_core::StartId::new(n.into()).ok())
-                    .map(|id| id.back_rank().to_string()),
-                time_control: self.round.tc(),
-                created_ms: self.created_ms,
-            })
+        let here = self.presence.away_for(creator, now).is_none()
+            || self.polled_until.is_some_and(|until| now < until);
+        here.then(|| LobbyEntry {
+            key: self.key.to_string(),
+            name: match creator {
+                chess960_core::Color::White => self.meta.white.clone(),
+                chess960_core::Color::Black => self.meta.black.clone(),
+            },
+            color: creator.into(),
+            start_id: self.meta.start_id,
+            back_rank: self
+                .meta
+                .start_id
+                .and_then(|n| chess960_core::StartId::new(n.into()).ok())
+                .map(|id| id.back_rank().to_string()),
+            time_control: self.round.tc(),
+            created_ms: self.created_ms,
+            rated: self.sides.accounts.rated.is_some(),
+            account: self.sides.accounts.get(creator).map(|_| match creator {
+                chess960_core::Color::White => self.meta.white.clone(),
+                chess960_core::Color::Black => self.meta.black.clone(),
+            }),
+            rating: self.ratings[creator.index()],
+        })
     }
 }
 
@@ -198,6 +214,12 @@ pub struct RemoteEntry {
     back_rank: Option<String>,
     time_control: Option<TimeControl>,
     created_ms: i64,
+    #[serde(default)]
+    rated: bool,
+    #[serde(default)]
+    account: Option<String>,
+    #[serde(default)]
+    rating: Option<RatingView>,
 }
 
 impl RemoteEntry {
@@ -210,6 +232,9 @@ impl RemoteEntry {
             back_rank: self.back_rank,
             time_control: self.time_control,
             created_ms: self.created_ms,
+            rated: self.rated,
+            account: self.account,
+            rating: self.rating,
         }
     }
 }

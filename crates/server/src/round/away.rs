@@ -24,7 +24,7 @@ impl GameHandle {
     ) -> GameResult<(GameView, Option<Color>)> {
         let mut g = self.lock().await;
         self.settle(&mut g).await?;
-        let color = g.sides.seat_of(who.seat, g.id.0).ok();
+        let color = g.sides.seat_of(who.seat, who.user, g.id.0).ok();
         if let Some(c) = color {
             g.client = who.client;
             let now = g.now();

@@ -38,7 +38,7 @@ impl GameHandle {
             });
         }
         if g.sides.has_seat() {
-            g.sides.seat_of(who.seat, g.id.0)?;
+            g.sides.seat_of(who.seat, who.user, g.id.0)?;
             if !g.sides.one_person() {
                 return Err(GameError::NotDeletable);
             }

@@ -16,7 +16,7 @@ impl GameHandle {
     pub async fn join(self: &Arc<Self>, who: &Actor<'_>, name: String) -> GameResult<GameView> {
         let mut g = self.lock().await;
         over(&g)?;
-        if let Ok(color) = g.sides.seat_of(who.seat, g.id.0) {
+        if let Ok(color) = g.sides.seat_of(who.seat, who.user, g.id.0) {
             return Err(GameError::AlreadySeated { color });
         }
         let Some(color) = g.sides.open_seat() else {
@@ -27,15 +27,34 @@ impl GameHandle {
         let hash = seat::hash(&token);
         let store = Arc::clone(&self.ctx.store);
         let (id, h, n) = (g.id, hash.clone(), name.clone());
-        blocking(move || store.claim_seat(id, color, &h, &n))
-            .await
-            .map_err(|e| match e {
-                // Another process took it meanwhile (one server holds a game; this is the
-                // store's guarantee all the same).
-                GameError::Store(StoreError::Conflict(_)) => GameError::NoOpenSeat,
-                e => e,
-            })?;
+        // A logged-in player's account is bound to their seat (the creator's own account
+        // found its seat above). A rated game's seat is for a logged-in player only.
+        let user = who.user;
+        if g.sides.accounts.rated.is_some() && user.is_none() {
+            return Err(GameError::RatedNeedsAccount);
+        }
+        let mut accounts = g.sides.accounts;
+        *accounts.get_mut(color) = user;
+        let tc = g.round.tc();
+        let ratings = blocking(move || {
+            match user {
+                None => store.claim_seat(id, color, &h, &n)?,
+                Some(u) => {
+                    crate::accounts::players(&*store)?.claim_seat_for(id, color, &h, &n, Some(u))?
+                }
+            }
+            super::ratings::read(&*store, id, accounts, tc)
+        })
+        .await
+        .map_err(|e| match e {
+            // Another process took it meanwhile (one server holds a game; this is the
+            // store's guarantee all the same).
+            GameError::Store(StoreError::Conflict(_)) => GameError::NoOpenSeat,
+            e => e,
+        })?;
         *g.sides.get_mut(color) = Side::Human(Seat::Held { hash });
+        g.sides.accounts = accounts;
+        g.ratings = ratings;
         match color {
             Color::White => g.meta.white = name,
             Color::Black => g.meta.black = name,

@@ -25,6 +25,7 @@ mod engine;
 mod join;
 mod moves;
 mod placement;
+pub(crate) mod ratings;
 mod rematch;
 mod takeback;
 mod timer;
@@ -35,6 +36,7 @@ pub use rematch::{RematchAction, RematchPlan, RematchStep};
 pub use takeback::TakebackAction;
 
 use crate::game::error::{GameError, GameResult};
+use crate::game::ratings::Ratings;
 use crate::game::{GameView, Live, Phase};
 use crate::pool::{SearchPool, Ticket};
 use broadcast::Broadcast;
@@ -42,6 +44,8 @@ use chess960_core::{Color, Move, Position};
 use chess960_engine::player::Score;
 use chess960_round::{Command, Event};
 use chess960_store::explorer::IndexStep;
+use chess960_store::players::UserId;
+use chess960_store::GamePlayers;
 use chess960_store::MoveRecord;
 use chess960_store::{Finish, GameStore};
 use serde::Serialize;
@@ -85,11 +89,15 @@ pub async fn blocking<T: Send + 'static>(
         .map_err(GameError::from)
 }
 
-/// Who asks for an action: the seat token they sent, if any, and their address.
+/// Who asks for an action: the seat token they sent, if any, their account if they are
+/// logged in, and their address.
 #[derive(Clone, Copy, Debug)]
 pub struct Actor<'a> {
     /// The seat token (`X-Seat-Token`).
     pub seat: Option<&'a str>,
+    /// The account of the session the request came with (looked up only when it came
+    /// without a seat token).
+    pub user: Option<UserId>,
     /// The client's IP address: searches the action starts are queued in its name.
     pub client: IpAddr,
     /// When the client of the request goes away, if it is a request (not a socket's).
@@ -388,10 +396,17 @@ impl GameHandle {
         who: &Actor<'_>,
     ) -> GameResult<(GameView, Option<Color>)> {
         let mut g = self.lock().await;
-        let seat = g.sides.seat_of(who.seat, g.id.0).ok();
+        let seat = g.sides.seat_of(who.seat, who.user, g.id.0).ok();
         if let Some(c) = seat {
             let now = g.now();
             g.presence.seen(c, now);
+            if g.listed && g.round.phase() == Phase::Open {
+                // The creator of a listed challenge who reads it over HTTP keeps it listed
+                // for a while (the timer takes it out after).
+                g.polled_until = Some(now + crate::lobby::POLLED_FOR);
+                self.ctx.lobby.update(g.key.as_str(), g.lobby_entry(now));
+                self.wake.notify_one();
+            }
         }
         self.settle(&mut g).await?;
         let protocol = match who.reply {
@@ -423,7 +438,7 @@ impl GameHandle {
         if self.is_gone() {
             return Err(GameError::moved(g.key.as_str()));
         }
-        let mut color = g.sides.seat_of(who.seat, g.id.0)?;
+        let mut color = g.sides.seat_of(who.seat, who.user, g.id.0)?;
         if g.sides.hotseat() {
             // Two people at one device: the side to move (or to place) acts.
             color = g
@@ -487,7 +502,9 @@ impl GameHandle {
     pub(crate) async fn referee(&self, g: &mut Live, command: Command) -> GameResult<Vec<Event>> {
         let now = self.now();
         let events = g.round.decide(&command, now)?;
-        self.store_events(g, &events).await?;
+        if let Some(ratings) = self.store_events(g, &events).await? {
+            g.ratings = ratings;
+        }
         g.commit(&events, now);
         Ok(events)
     }
@@ -501,8 +518,10 @@ impl GameHandle {
         Ok(())
     }
 
-    /// Writes what `events` change in the store, in order, in one blocking call.
-    async fn store_events(&self, g: &Live, events: &[Event]) -> GameResult<()> {
+    /// Writes what `events` change in the store, in order, in one blocking call. When they end
+    /// a game of logged-in players, the same call reads back their ratings (changed if it was
+    /// rated): the view of the end shows them.
+    async fn store_events(&self, g: &Live, events: &[Event]) -> GameResult<Option<Ratings>> {
         enum Write {
             Move(u32, MoveRecord, IndexStep),
             Finish(Finish),
@@ -531,10 +550,11 @@ impl GameHandle {
             }
         }
         if writes.is_empty() {
-            return Ok(());
+            return Ok(None);
         }
         let store = Arc::clone(&self.ctx.store);
-        let id = g.id;
+        let (id, accounts, tc) = (g.id, g.sides.accounts, g.round.tc());
+        let ends = writes.iter().any(|w| matches!(w, Write::Finish(_)));
         blocking(move || {
             for w in writes {
                 match w {
@@ -545,7 +565,10 @@ impl GameHandle {
                     Write::Truncate(keep) => store.truncate_moves(id, keep)?,
                 }
             }
-            Ok(())
+            if ends && accounts != GamePlayers::NONE {
+                return Ok(Some(ratings::read(&*store, id, accounts, tc)?));
+            }
+            Ok(None)
         })
         .await
     }
@@ -579,7 +602,9 @@ impl GameHandle {
     /// not stored, a placement cut short) and ends the game.
     pub async fn finish(&self, g: &mut Live, finish: Finish) -> GameResult<()> {
         let events = [Event::Ended(finish)];
-        self.store_events(g, &events).await?;
+        if let Some(ratings) = self.store_events(g, &events).await? {
+            g.ratings = ratings;
+        }
         g.commit(&events, self.now());
         self.changed(g);
         Ok(())

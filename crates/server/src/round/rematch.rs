@@ -11,7 +11,7 @@ use crate::game::seat::Seat;
 use crate::game::sides::Side;
 use crate::game::{GameView, Live, Rematch};
 use chess960_core::{Color, Position, StartId};
-use chess960_store::{GameKey, NewGame, SeatRecord, Seats};
+use chess960_store::{GameKey, GamePlayers, NewGame, SeatRecord, Seats};
 use std::sync::Arc;
 
 /// What a player does about a rematch (`POST …/rematch`).
@@ -45,6 +45,8 @@ pub struct RematchPlan {
     pub meta: NewGame,
     /// The new game's seats: each bound to its player's old token.
     pub seats: Seats,
+    /// The new game's accounts, colours swapped; rated as the old game was.
+    pub players: GamePlayers,
     /// The colour (in the old game) of the player who accepted.
     pub acceptor: Color,
 }
@@ -134,6 +136,11 @@ fn rematch_plan(g: &Live, acceptor: Color) -> GameResult<RematchPlan> {
         seats: Seats {
             white: SeatRecord::Held { hash: black },
             black: SeatRecord::Held { hash: white },
+        },
+        players: GamePlayers {
+            white: g.sides.accounts.black,
+            black: g.sides.accounts.white,
+            rated: g.sides.accounts.rated,
         },
         acceptor,
     })

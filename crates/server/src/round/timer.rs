@@ -44,6 +44,17 @@ impl GameHandle {
             }
         }
         let mut wake = g.round.abandon_at();
+        if let Some(until) = g.polled_until {
+            if now >= until {
+                // The challenge's creator stopped reading it: out of the lobby.
+                g.polled_until = None;
+                if g.listed {
+                    self.ctx.lobby.update(g.key.as_str(), g.lobby_entry(now));
+                }
+            } else {
+                wake = Some(wake.map_or(until, |w| w.min(until)));
+            }
+        }
         if let Phase::Study { until } = g.round.phase() {
             wake = Some(wake.map_or(until, |w| w.min(until)));
         }

@@ -19,5 +19,6 @@ mod guard;
 mod nesting;
 mod people;
 mod protocol;
+mod rated;
 mod seats;
 mod versions;
