@@ -1,6 +1,7 @@
 // The HTTP API of `chess960 serve` (docs/api.md), one typed function per endpoint.
 
 import type {
+  Account,
   Ack,
   Analysis,
   DrawnPosition,
@@ -8,16 +9,21 @@ import type {
   Fairness,
   GameList,
   GameView,
+  Leaderboard,
   Levels,
   NewGame,
   NowPlaying,
+  Player,
+  PlayerStarts,
   Position,
+  Session,
+  Speed,
   Tables,
 } from './types';
 import type * as edge from './generated/api';
 import { playerName } from './playerName';
 import { rememberOrigin, type GameOrigin } from './origins';
-import { rememberSeat, seatOf } from './seats';
+import { holdsSeat, noteAccountSeat, rememberSeat, seatOf } from './seats';
 
 /** A non-2xx answer; `message` is the server's `{"error": ...}` text, meant for the user, and
  * `code` its stable name for programs (`illegal_move`, `stale_ply`, ...; docs/api.md). */
@@ -32,13 +38,16 @@ export class ApiError extends Error {
   }
 }
 
-/** A JSON request to the server; a non-2xx answer throws an [`ApiError`] with its message. */
+/** A JSON request to the server; a non-2xx answer throws an [`ApiError`] with its message.
+ * `onResponse` sees a 2xx answer's headers before its body is read (the game view's
+ * `X-Seat-Color`). */
 export async function request<T>(
   method: 'GET' | 'POST' | 'DELETE',
   path: string,
   body?: unknown,
   seat?: string,
   protocol2 = false,
+  onResponse?: (response: Response) => void,
 ): Promise<T> {
   const headers: Record<string, string> = {};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -57,6 +66,7 @@ export async function request<T>(
   }
   const text = await response.text();
   if (!response.ok) throw new ApiError(response.status, errorMessage(text, response), errorCode(text));
+  onResponse?.(response);
   const parsed: unknown = text === '' ? undefined : JSON.parse(text);
   // A game view's version comes in a header (docs/api.md): kept with the view.
   const version = response.headers.get('X-Game-Version');
@@ -92,6 +102,11 @@ export function describeError(error: unknown): string {
   return String(error);
 }
 
+/** The server's words as a sentence, to be followed by more (a link to act on them). */
+export function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
 const game = (key: string): string => `/api/games/${encodeURIComponent(key)}`;
 
 /** An action on the game `key`: a POST carrying this browser's seat token for it, answered in
@@ -125,25 +140,30 @@ export const api = {
     if (view.seat_token) rememberSeat(view.key, view.seat_token, view.seat_color);
     return view;
   },
-  games: (filter: { start_id?: number; result?: string; aborted?: string; limit: number; offset: number }) => {
+  games: (filter: { start_id?: number; result?: string; aborted?: string; account?: string; limit: number; offset: number }) => {
     const query = new URLSearchParams();
     for (const [name, value] of Object.entries(filter)) {
       if (value !== undefined && value !== '') query.set(name, String(value));
     }
     return request<GameList>('GET', `/api/games?${query.toString()}`);
   },
-  /** The explorer of start position `start` after `moves` (UCI, Chess960 form). */
-  explorer: (start: number, moves: string[], games = 20) => {
+  /** The explorer of start position `start` after `moves` (UCI, Chess960 form); with
+   * `account`, of that player's games only. */
+  explorer: (start: number, moves: string[], games = 20, account?: string) => {
     const query = new URLSearchParams({ start: String(start), games: String(games) });
     if (moves.length > 0) query.set('moves', moves.join(','));
+    if (account) query.set('account', account);
     return request<Explorer>('GET', `/api/explorer?${query.toString()}`);
   },
-  /** The game's view; for its player, in protocol 2, with their own premove. */
-  game: (key: string) => request<GameView>('GET', game(key), undefined, seatOf(key), true),
+  /** The game's view; for its player, in protocol 2, with their own premove. A logged-in
+   * player's seat without a token here is learnt from the answer's `X-Seat-Color`. */
+  game: (key: string) =>
+    request<GameView>('GET', game(key), undefined, seatOf(key), true, response => noteAccountSeat(key, response.headers.get('X-Seat-Color'))),
   /** The games being played now, the latest move first. */
   gamesNow: () => request<{ games: NowPlaying[] }>('GET', '/api/games/now'),
-  /** True if this browser holds a seat of the game (it created or joined it). */
-  seated: (key: string) => seatOf(key) !== undefined,
+  /** True if this browser holds a seat of the game (it created or joined it, or plays it
+   * through the account logged in). */
+  seated: (key: string) => holdsSeat(key),
   move: (key: string, move: string, ply: number) => act<Ack>(key, 'moves', { move, ply } satisfies edge.MoveRequest),
   /** Sets this player's premove, or clears it (`move` null): a clear names the premove it
    * clears, so that it cannot undo a newer one that overtook it. */
@@ -164,6 +184,23 @@ export const api = {
   /** Between people, after the game: offer, accept or decline a rematch. */
   rematch: (key: string, action: edge.RematchAction) => act<GameView>(key, 'rematch', { action } satisfies edge.RematchRequest),
   analysis: (key: string, ply: number, depth: number) => act<Analysis>(key, 'analysis', { depth, ply }),
+
+  // ---- accounts and players ----
+  /** Who is logged in (the session cookie), and who may register. */
+  account: () => request<Account>('GET', '/api/account'),
+  register: (body: edge.RegisterRequest) => request<Account>('POST', '/api/account/register', body),
+  login: (body: edge.LoginRequest) => request<Account>('POST', '/api/account/login', body),
+  logout: () => request<void>('POST', '/api/account/logout', {}),
+  sessions: () => request<Session[]>('GET', '/api/account/sessions'),
+  endSession: (id: number) => request<void>('DELETE', `/api/account/sessions/${id}`),
+  changePassword: (body: edge.PasswordRequest) => request<void>('POST', '/api/account/password', body),
+  player: (name: string) => request<Player>('GET', `/api/players/${encodeURIComponent(name)}`),
+  /** The results of a player's finished games per start position. */
+  playerStarts: (name: string) => request<PlayerStarts>('GET', `/api/players/${encodeURIComponent(name)}/starts`),
+  /** The best rated players of a speed class, best first. */
+  leaderboard: (speed: Speed, limit = 100) =>
+    request<Leaderboard>('GET', `/api/players?${new URLSearchParams({ speed, limit: String(limit) }).toString()}`),
+
   pgnUrl: (key: string) => `${game(key)}/pgn`,
   pgn: async (key: string): Promise<string> => {
     const response = await fetch(`${game(key)}/pgn`);

@@ -1,7 +1,7 @@
 // The single-page app: picks the page for the URL (the server answers index.html for /, /games,
 // /positions, /positions/<id>, /projector, /analysis, /events, /events/<key> (and its /projector
-// and /print) and /game/<key>) and navigates between pages without
-// reloading.
+// and /print), /game/<key>, /players, /@/<name>, /login, /register and /account) and navigates
+// between pages without reloading.
 
 import '@lichess-org/chessground/assets/chessground.base.css';
 import '@lichess-org/chessground/assets/chessground.brown.css';
@@ -9,6 +9,10 @@ import '@lichess-org/chessground/assets/chessground.cburnett.css';
 import './style.css';
 
 import { h } from './dom';
+import { accountNav } from './accounts/accountNav';
+import { accountPage } from './accounts/accountPage';
+import { loginPage } from './accounts/loginPage';
+import { registerPage } from './accounts/registerPage';
 import { analysisPage } from './analysis/analysisPage';
 import { eventPage } from './events/eventPage';
 import { eventPrint } from './events/eventPrint';
@@ -18,6 +22,8 @@ import { gamePage } from './game/gamePage';
 import { gamesPage } from './games/gamesPage';
 import { newGamePage } from './home/newGamePage';
 import type { Page } from './page';
+import { leaderboardPage } from './players/leaderboardPage';
+import { playerPage } from './players/playerPage';
 import { positionPage } from './positions/positionPage';
 import { positionsPage } from './positions/positionsPage';
 import { projectorPage } from './positions/projectorPage';
@@ -33,6 +39,7 @@ const NAV: [string, string][] = [
   ['/projector', 'Projector'],
   ['/analysis', 'Analyse'],
   ['/events', 'Events'],
+  ['/players', 'Players'],
 ];
 
 /** Opens the page at `path` (with its query) as a new history entry, from its top. Back and
@@ -61,6 +68,9 @@ function pageFor(path: string): Page {
     if (event[2] === '/print') return eventPrint(event[1], Number(new URLSearchParams(location.search).get('round') ?? '1'));
     return eventPage(event[1]);
   }
+  // An account name is 2 to 20 letters, digits, _ and -; the page says when there is none.
+  const player = /^\/@\/([^/]{1,60})\/?$/.exec(path);
+  if (player?.[1]) return playerPage(decodePath(player[1]));
   const position = /^\/positions\/(\d{1,3})\/?$/.exec(path);
   if (position?.[1] && Number(position[1]) <= 959) return positionPage(Number(position[1]), navigate);
   switch (path.replace(/\/$/, '') || '/') {
@@ -76,11 +86,28 @@ function pageFor(path: string): Page {
       return eventsPage(navigate);
     case '/analysis':
       return analysisPage(new URLSearchParams(location.search));
+    case '/players':
+      return leaderboardPage();
+    case '/login':
+      return loginPage(navigate);
+    case '/register':
+      return registerPage(navigate);
+    case '/account':
+      return accountPage(navigate);
     default:
       return {
         el: h('section', {}, h('h1', {}, 'Not found'), h('p', {}, `There is no page at ${path}.`)),
         title: 'Not found',
       };
+  }
+}
+
+/** A part of the path as typed (`%41` is `A`); one that is no valid escape stays as it is. */
+function decodePath(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
   }
 }
 
@@ -90,13 +117,15 @@ function route(): void {
   document.title = `${current.title} · chess960`;
   document.body.classList.toggle('projector', location.pathname.startsWith('/projector') || location.pathname.endsWith('/projector'));
   document.body.classList.toggle('print-page', location.pathname.endsWith('/print'));
+  accounts.update();
   for (const link of document.querySelectorAll<HTMLAnchorElement>('header nav a')) {
-    if (link.getAttribute('href') === location.pathname) link.setAttribute('aria-current', 'page');
+    if (link.pathname === location.pathname) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');
   }
   main.replaceChildren(current.el);
 }
 
+const accounts = accountNav();
 const header = h(
   'header',
   { class: 'site-header' },
@@ -106,6 +135,7 @@ const header = h(
     { 'aria-label': 'Main' },
     NAV.map(([path, label]) => h('a', { href: path }, label)),
   ),
+  accounts.el,
 );
 // Plain left clicks on same-site links stay in the app; others (new tab, download) go to the browser.
 document.addEventListener('click', event => {

@@ -1,7 +1,7 @@
 // The shapes of the server's JSON, as docs/api.md defines them. Those of a game (its view, its
 // WebSocket events, the answers to its actions), of the games being played, the lobby and the
 // analysis board, and the new-game request, are generated from the server's Rust types
-// (generated/api.ts); the rest are written here.
+// (generated/api.ts), as are those of accounts and players; the rest are written here.
 
 import type * as edge from './generated/api';
 
@@ -155,3 +155,27 @@ export interface Explorer {
   stats: StartStats | null;
 }
 
+
+/** `GET /api/account`: the player logged in (`null` for a guest), and who may register. */
+export type Account = edge.AccountJson;
+export type User = edge.UserJson;
+/** One of the logged-in player's sessions (`GET /api/account/sessions`). */
+export type Session = edge.SessionJson;
+/** `GET /api/players/{name}`. */
+export type Player = edge.PlayerJson;
+/** A player's rating in one speed class, with its history. */
+export type PlayerRating = edge.RatingJson;
+export type RatingPoint = edge.RatingPointJson;
+/** A player's rating on a game's page or in the lobby: before the game, and its change after. */
+export type GameRating = edge.RatingView;
+/** The speed classes a rating is kept in, fastest first. */
+export type Speed = NonNullable<edge.GameView['rated']>;
+
+/** Games won, drawn and lost, and the points scored (a win 1, a draw ½). */
+export type ResultCount = edge.TallyJson;
+/** A player's results from one start position. */
+export type StartResults = edge.StartJson;
+/** `GET /api/players/{name}/starts`: the player's finished games by start position. */
+export type PlayerStarts = edge.StartsJson;
+/** `GET /api/players?speed=`: the leaderboard of one speed class, best first. */
+export type Leaderboard = edge.LeaderboardJson;

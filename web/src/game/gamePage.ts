@@ -1,13 +1,18 @@
 // The game page (/game/<key>): board, clocks, moves, actions and export around one game. The
 // key in the URL is all the state there is, so a reload (or a server restart) restores the game.
+// The players' names show their accounts' ratings (and a rated game's change once it ended); a
+// logged-in player plays from any browser where they are logged in (the server names their
+// colour in the view's `X-Seat-Color`, seats.ts).
 
-import { api, describeError } from '../api';
+import { knownUser, loginHref, onAccount } from '../account';
+import { api, ApiError, describeError, sentence } from '../api';
 import { startLabel } from '../backRank';
 import { GameBoard } from '../board/gameBoard';
 import { castleLabel, castles } from '../board/gestures';
 import { firstMoveNumber, plyPositions, type PlyPosition } from '../board/replay';
 import { copyText, fill, h } from '../dom';
 import { randomSeed } from '../drawMethods';
+import { ratingBadge, speedLabel } from '../rating';
 import { originOf } from '../origins';
 import type { Page } from '../page';
 import type { Ack, Color, DrawnRecord, DrawSpec, GameView, NewGame, SocketMessage, StartSpec } from '../types';
@@ -59,6 +64,8 @@ class GamePage {
   private readonly topPlayer = h('div', { class: 'player top' });
   private readonly bottomPlayer = h('div', { class: 'player bottom' });
   private readonly castleButtons = h('div', { class: 'castle-buttons', 'aria-label': 'Castling' });
+  /** "Rated · Blitz" or "Casual", for a game between people. */
+  private readonly kind = h('p', { class: 'game-kind', 'data-testid': 'game-kind' });
   private readonly status = h('p', { class: 'status', role: 'status', 'data-testid': 'status' });
   private readonly message = h('p', { class: 'message', role: 'alert', 'data-testid': 'message' });
   private readonly thinkingLine = h('p', { class: 'thinking', 'data-testid': 'thinking' });
@@ -119,6 +126,7 @@ class GamePage {
       h(
         'aside',
         { class: 'side-column' },
+        this.kind,
         this.status,
         this.message,
         this.thinkingLine,
@@ -168,11 +176,15 @@ class GamePage {
     );
     const onKey = (event: KeyboardEvent): void => this.onKey(event);
     document.addEventListener('keydown', onKey);
+    // Whether the visitor is logged in decides how they may join (the server says it after
+    // the page has been drawn).
+    const stopAccount = onAccount(() => this.renderInvite());
     this.page = {
       el,
       title: 'Game',
       dispose: () => {
         document.removeEventListener('keydown', onKey);
+        stopAccount();
         this.socket.close();
         this.clocks.stop();
         window.clearInterval(this.studyTimer);
@@ -184,7 +196,23 @@ class GamePage {
     };
     this.status.textContent = 'Loading the game…';
     api.game(key).then(
-      view => this.apply(view),
+      view => {
+        // The answer may tell that this browser plays the game through the account logged in
+        // (no token here): the page then acts as that player, even for a view it has shown.
+        const seated = api.seated(key);
+        if (seated === this.seated) {
+          this.apply(view);
+          return;
+        }
+        this.seated = seated;
+        this.orientation = null;
+        this.apply(view, true);
+        if (this.view && this.orientation === null) {
+          this.orientation = this.me() ?? 'white';
+          this.board.setOrientation(this.orientation);
+          this.render();
+        }
+      },
       error => this.showError(error),
     );
   }
@@ -397,6 +425,7 @@ class GamePage {
     );
     this.renderBoard();
     this.renderPlayers();
+    this.kind.textContent = view.human === null ? (view.rated ? `Rated · ${speedLabel(view.rated)}` : 'Casual') : '';
     this.renderStatus();
     this.renderThinking();
     this.renderStudy();
@@ -416,6 +445,8 @@ class GamePage {
       view.level ? h('dd', {}, formatLevel(view.level)) : null,
       h('dt', {}, 'Time control'),
       h('dd', {}, formatTimeControl(view)),
+      view.human === null ? h('dt', {}, 'Game') : null,
+      view.human === null ? h('dd', {}, view.rated ? `Rated (${view.rated}): the result changes both players’ ratings` : 'Casual: no rating changes') : null,
       view.placement ? null : h('dt', {}, 'Start FEN'),
       view.placement ? null : h('dd', { class: 'fen' }, view.start_fen),
       drawnInfo(view),
@@ -445,10 +476,19 @@ class GamePage {
       [this.bottomPlayer, bottom],
     ] as const) {
       const name = color === 'white' ? view.white : view.black;
+      const side = view.sides?.[color];
+      const person = side?.type === 'human' ? side : null;
       fill(
         el,
         h('span', { class: `swatch ${color}`, 'aria-hidden': 'true' }),
-        h('span', { class: 'name' }, name, color === this.me() && !view.hotseat ? ' (you)' : ''),
+        h(
+          'span',
+          { class: 'name', 'data-testid': `name-${color}` },
+          person?.account ? h('a', { href: `/@/${encodeURIComponent(person.account)}`, class: 'player-link' }, name) : name,
+          person?.rating ? ' ' : '',
+          person?.rating ? ratingBadge(person.rating, `rating-${color}`) : null,
+          color === this.me() && !view.hotseat ? ' (you)' : '',
+        ),
         view.clocks ? h('span', { class: 'clock', 'data-color': color, 'data-testid': `clock-${color}` }) : null,
       );
     }
@@ -795,10 +835,14 @@ class GamePage {
       return;
     }
     const open = view.sides?.white.type === 'human' && view.sides.white.seat === 'open' ? 'White' : 'Black';
-    const name = h('input', { type: 'text', maxlength: 100, placeholder: 'Your name', 'aria-label': 'Your name', 'data-testid': 'join-name' });
+    const user = knownUser();
+    // Logged in, the player joins under their account's name.
+    const name = h('input', { type: 'text', maxlength: 100, placeholder: 'Your name', 'aria-label': 'Your name', 'data-testid': 'join-name', hidden: !!user || view.rated !== null });
     fill(
       this.invite,
-      h('p', {}, `${open === 'White' ? view.black : view.white} invites you to play this game.`),
+      h('p', {}, `${open === 'White' ? view.black : view.white} invites you to play this ${view.rated ? `rated ${view.rated} ` : ''}game.`),
+      view.rated && user === null ? h('p', { 'data-testid': 'rated-login' }, 'A rated game is played between accounts: ', this.loginLinks(), '.') : null,
+      user ? h('p', { class: 'muted' }, `You play as ${user.name}.`) : null,
       name,
       h(
         'button',
@@ -824,8 +868,25 @@ class GamePage {
       this.socket.reconnect(api.socketUrl(this.key));
       this.apply(view, true);
     } catch (error) {
+      // A guest at a rated game: the server's words, and the way to an account.
+      if (error instanceof ApiError && error.code === 'rated_needs_account') {
+        fill(this.message, sentence(error.message), ' ', this.loginLinks(), '.');
+        return;
+      }
       this.showError(error);
     }
+  }
+
+  /** "Log in or register", each coming back to this game. */
+  private loginLinks(): HTMLElement {
+    const here = `/game/${this.key}`;
+    return h(
+      'span',
+      {},
+      h('a', { href: loginHref(here), 'data-testid': 'join-login' }, 'Log in'),
+      ' or ',
+      h('a', { href: loginHref(here, 'register') }, 'register'),
+    );
   }
 
   /** The colour this browser plays: the person's in a game against the engine, this seat's

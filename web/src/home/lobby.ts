@@ -1,10 +1,14 @@
 // The lobby on the home page: the open challenges anyone may accept, live from the server's
 // `/api/lobby/ws` (the whole list on each change). Accepting one joins it, as its link does.
+// Each says whether it is rated and its creator's rating; a rating range (remembered in this
+// browser) hides the challenges of players outside it. A rated challenge needs an account.
 
-import { api, describeError } from '../api';
+import { account, knownUser, loginHref, onAccount, sameName } from '../account';
+import { api, ApiError, describeError, sentence } from '../api';
 import { startLabel } from '../backRank';
 import { fill, h } from '../dom';
 import { playerName } from '../playerName';
+import { ratingText } from '../rating';
 import { seatOf } from '../seats';
 import { formatTimeControl } from '../timeControl';
 import type * as edge from '../generated/api';
@@ -12,47 +16,142 @@ import type * as edge from '../generated/api';
 /** One challenge as the server lists it. */
 export type LobbyEntry = edge.LobbyEntry;
 
+const RANGE_KEY = 'chess960.lobbyRange';
+
+/** The creator ratings shown: either end may be open. */
+interface Range {
+  min: number | null;
+  max: number | null;
+}
+
+function loadRange(): Range {
+  try {
+    const stored: unknown = JSON.parse(localStorage.getItem(RANGE_KEY) ?? '{}');
+    const end = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+    return stored && typeof stored === 'object' ? { min: end((stored as Range).min), max: end((stored as Range).max) } : { min: null, max: null };
+  } catch {
+    return { min: null, max: null };
+  }
+}
+
+function saveRange(range: Range): void {
+  try {
+    if (range.min === null && range.max === null) localStorage.removeItem(RANGE_KEY);
+    else localStorage.setItem(RANGE_KEY, JSON.stringify(range));
+  } catch {
+    // storage disabled: the range holds for this page
+  }
+}
+
+/** Whether a challenge shows under the range: while one is set, only creators rated within it. */
+export function inRange(entry: LobbyEntry, range: Range): boolean {
+  if (range.min === null && range.max === null) return true;
+  const rating = entry.rating?.rating;
+  if (rating === undefined) return false;
+  return (range.min === null || rating >= range.min) && (range.max === null || rating <= range.max);
+}
+
 /** The lobby's panel and its socket; `dispose` closes the socket. */
 export function lobbyPanel(navigate: (path: string) => void): { el: HTMLElement; dispose: () => void } {
   const list = h('ul', { class: 'lobby-list' });
-  const note = h('p', { class: 'muted', 'aria-live': 'polite' }, 'Connecting…');
+  const note = h('p', { class: 'muted', 'aria-live': 'polite', 'data-testid': 'lobby-note' }, 'Connecting…');
   let socket: WebSocket | null = null;
   let closed = false;
   let retry: number | undefined;
   let retryMs = 500;
+  let challenges: LobbyEntry[] | null = null;
+  const range = loadRange();
 
-  const accept = async (key: string): Promise<void> => {
+  const needAccount = (key: string, text = 'A rated game needs an account.'): void =>
+    fill(note, text, ' ', h('a', { href: loginHref(`/game/${key}`), 'data-testid': 'lobby-login' }, 'Log in'), ' or ', h('a', { href: loginHref(`/game/${key}`, 'register') }, 'register'), ' to play it.');
+
+  const accept = async (entry: LobbyEntry): Promise<void> => {
+    if (entry.rated) {
+      // A guest is told at once; the server refuses them anyway (403 rated_needs_account).
+      const user = await account().then(a => a.user, () => null);
+      if (!user) {
+        needAccount(entry.key);
+        return;
+      }
+    }
     try {
-      await api.join(key, playerName() || undefined);
-      navigate(`/game/${key}`);
+      await api.join(entry.key, playerName() || undefined);
+      navigate(`/game/${entry.key}`);
     } catch (error) {
-      note.textContent = describeError(error);
+      if (error instanceof ApiError && error.code === 'rated_needs_account') needAccount(entry.key, sentence(error.message));
+      else note.textContent = describeError(error);
     }
   };
 
-  const show = (challenges: LobbyEntry[]): void => {
-    note.textContent = challenges.length === 0 ? 'No open challenges. Create one below and tick "List it in the lobby".' : '';
+  const show = (): void => {
+    if (challenges === null) return;
+    const shown = challenges.filter(c => inRange(c, range));
+    const hidden = challenges.length - shown.length;
+    note.textContent =
+      challenges.length === 0
+        ? 'No open challenges. Create one below and tick "List it in the lobby".'
+        : hidden > 0
+          ? `${hidden} challenge${hidden === 1 ? '' : 's'} outside your rating range ${hidden === 1 ? 'is' : 'are'} hidden.`
+          : '';
+    const me = knownUser();
     fill(
       list,
-      challenges.map(c => {
-        const mine = seatOf(c.key) !== undefined;
+      shown.map(c => {
+        const mine = seatOf(c.key) !== undefined || sameName(c.account, me?.name);
         const other = c.color === 'white' ? 'Black' : 'White';
         return h(
           'li',
-          { 'data-key': c.key, 'data-testid': 'lobby-entry' },
-          h('span', { class: 'lobby-name' }, c.name),
+          { 'data-key': c.key, 'data-testid': 'lobby-entry', 'data-rated': c.rated ? 'true' : 'false' },
+          h(
+            'span',
+            { class: 'lobby-name' },
+            c.account ? h('a', { href: `/@/${encodeURIComponent(c.account)}` }, c.name) : c.name,
+            c.rating ? h('span', { class: 'rating-value', 'data-testid': 'lobby-rating', title: c.rating.provisional ? 'Provisional rating' : 'Rating' }, ` ${ratingText(c.rating)}`) : null,
+          ),
           ' · ',
           startLabel(c.start_id, c.back_rank),
           ' · ',
           c.time_control ? formatTimeControl(c.time_control) : 'no clock',
           ' · ',
+          h('span', { class: c.rated ? 'rated-mark' : 'casual-mark', 'data-testid': 'lobby-kind' }, c.rated ? 'Rated' : 'Casual'),
+          ' · ',
           mine
             ? h('a', { href: `/game/${c.key}` }, 'your challenge')
-            : h('button', { type: 'button', class: 'primary', 'data-testid': 'lobby-accept', onclick: () => void accept(c.key) }, `Play as ${other}`),
+            : h('button', { type: 'button', class: 'primary', 'data-testid': 'lobby-accept', onclick: () => void accept(c) }, `Play as ${other}`),
         );
       }),
     );
   };
+
+  const rangeInput = (end: 'min' | 'max', label: string): HTMLInputElement => {
+    const input = h('input', {
+      type: 'number',
+      min: 0,
+      max: 4000,
+      step: 50,
+      inputmode: 'numeric',
+      placeholder: 'any',
+      value: range[end] ?? '',
+      'aria-label': label,
+      'data-testid': `lobby-${end}`,
+    });
+    input.addEventListener('input', () => {
+      const n = Number.parseInt(input.value, 10);
+      range[end] = input.value.trim() === '' || !Number.isFinite(n) ? null : n;
+      saveRange(range);
+      show();
+    });
+    return input;
+  };
+  const filter = h(
+    'div',
+    { class: 'lobby-range', role: 'group', 'aria-label': 'Rating range of the challenges shown' },
+    h('span', {}, 'Creators rated'),
+    rangeInput('min', 'Lowest creator rating shown'),
+    h('span', {}, 'to'),
+    rangeInput('max', 'Highest creator rating shown'),
+    h('span', { class: 'muted hint' }, 'Empty: any. With a range set, unrated players’ challenges are hidden.'),
+  );
 
   const open = (): void => {
     const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -65,7 +164,10 @@ export function lobbyPanel(navigate: (path: string) => void): { el: HTMLElement;
       if (typeof event.data !== 'string') return;
       try {
         const message = JSON.parse(event.data) as { type?: string; challenges?: LobbyEntry[] };
-        if (message.type === 'lobby' && Array.isArray(message.challenges)) show(message.challenges);
+        if (message.type === 'lobby' && Array.isArray(message.challenges)) {
+          challenges = message.challenges;
+          show();
+        }
       } catch {
         // a message we cannot read: keep the list shown
       }
@@ -78,14 +180,17 @@ export function lobbyPanel(navigate: (path: string) => void): { el: HTMLElement;
     };
   };
   open();
+  // Logging in elsewhere on the page changes which challenges are one's own.
+  const stopAccount = onAccount(show);
 
-  const el = h('section', { class: 'lobby', 'aria-label': 'Open challenges', 'data-testid': 'lobby' }, h('h2', {}, 'Open challenges'), list, note);
+  const el = h('section', { class: 'lobby', 'aria-label': 'Open challenges', 'data-testid': 'lobby' }, h('h2', {}, 'Open challenges'), filter, list, note);
   return {
     el,
     dispose: () => {
       closed = true;
       window.clearTimeout(retry);
       socket?.close();
+      stopAccount();
     },
   };
 }

@@ -1,6 +1,8 @@
 // The new-game page (/): start position, colour, level, time control, study time; or a PGN /
-// FEN to continue from. The last choices are remembered in localStorage.
+// FEN to continue from. The last choices are remembered in localStorage. A logged-in player
+// plays under their account's name, and may make a challenge rated.
 
+import { loginHref, onAccount } from '../account';
 import { api, describeError } from '../api';
 import { startLabel, startPlacement } from '../backRank';
 import { fill, h } from '../dom';
@@ -27,6 +29,8 @@ interface Settings {
   opponentName?: string;
   /** A challenge listed in the lobby. */
   listed?: boolean;
+  /** A rated challenge (logged in, with a clock, from a Chess960 start). */
+  rated?: boolean;
   levelKind: 'elo' | 'depth';
   elo: number;
   depth: number;
@@ -212,6 +216,9 @@ export function newGamePage(navigate: Navigate): Page {
     'data-testid': 'player-name',
   });
 
+  // Logged in, the player is named by their account (shown instead of the name box).
+  const accountName = h('strong', { class: 'account-name', 'data-testid': 'account-name', hidden: true });
+
   const opponentNameInput = h('input', {
     type: 'text',
     name: 'opponent-name',
@@ -222,6 +229,13 @@ export function newGamePage(navigate: Navigate): Page {
     'data-testid': 'opponent-name',
   });
 
+  // Rated: only a challenge between two logged-in players, with a clock, from a Chess960 start
+  // (the server's rules); the box says why it cannot be ticked now.
+  const ratedBox = h('input', { type: 'checkbox', name: 'rated', checked: settings.rated ?? false, 'data-testid': 'rated', 'aria-describedby': 'rated-hint' });
+  const ratedHint = h('span', { class: 'muted hint', id: 'rated-hint', 'data-testid': 'rated-hint' });
+  /** The account logged in (`undefined` until the server says). */
+  let user: string | null | undefined;
+
   const form = h(
     'form',
     { class: 'new-game', novalidate: true, onsubmit: (event: Event) => void submit(event) },
@@ -230,7 +244,7 @@ export function newGamePage(navigate: Navigate): Page {
       'fieldset',
       {},
       h('legend', {}, 'You play'),
-      h('div', { class: 'option' }, h('label', {}, 'Your name ', nameInput)),
+      h('div', { class: 'option' }, h('label', {}, 'Your name ', nameInput, accountName)),
       radio('color', 'white', settings.color === 'white', 'White'),
       radio('color', 'black', settings.color === 'black', 'Black'),
       radio('color', 'random', settings.color === 'random', 'Random'),
@@ -253,6 +267,7 @@ export function newGamePage(navigate: Navigate): Page {
           ' List it in the lobby too: anyone may accept it while you wait on its page',
         ),
       ),
+      h('div', { class: 'option human-only' }, h('label', {}, ratedBox, ' Rated: the result changes both players’ ratings'), ' ', ratedHint),
     ),
     h(
       'fieldset',
@@ -294,7 +309,25 @@ export function newGamePage(navigate: Navigate): Page {
     }
   }
 
+  /** Why the game cannot be rated as the form stands, or null when it can. */
+  function whyNotRated(): (Node | string)[] | null {
+    if (user === undefined) return ['Checking whether you are logged in…'];
+    if (user === null) return [h('a', { href: loginHref('/') }, 'Log in'), ' to play rated games: guests play casual ones.'];
+    const clock = clockSelect.value;
+    if (clock === 'none' || (clock === 'custom' && !(Number.parseFloat(minutesInput.value) > 0))) return ['A rated game needs a clock.'];
+    if (value('start') === 'import') return ['A rated game starts from one of the 960 start positions, not from a PGN or FEN.'];
+    return null;
+  }
+
+  function refreshRated(): void {
+    const why = whyNotRated();
+    ratedBox.disabled = why !== null;
+    ratedBox.title = why === null ? '' : why.map(part => (typeof part === 'string' ? part : part.textContent)).join('');
+    fill(ratedHint, why === null ? '' : why);
+  }
+
   function refresh(): void {
+    refreshRated();
     customClock.hidden = clockSelect.value !== 'custom';
     // A game between people has no engine level and (for now) no study time.
     for (const part of form.querySelectorAll<HTMLElement>('.engine-only')) part.hidden = value('opponent') !== 'engine';
@@ -322,6 +355,7 @@ export function newGamePage(navigate: Navigate): Page {
       opponent: value('opponent') === 'human' ? 'human' : value('opponent') === 'hotseat' ? 'hotseat' : 'engine',
       opponentName: opponentNameInput.value.trim(),
       listed: form.querySelector<HTMLInputElement>('input[name="listed"]')?.checked ?? false,
+      rated: ratedBox.checked,
       levelKind: (value('level') || 'elo') as Settings['levelKind'],
       elo: Number.parseInt(eloInput.value, 10) || DEFAULTS.elo,
       depth: Number.parseInt(depthInput.value, 10) || DEFAULTS.depth,
@@ -383,7 +417,9 @@ export function newGamePage(navigate: Navigate): Page {
     }
     const s = readSettings();
     localStorage.setItem(SETTINGS_KEY, JSON.stringify(s));
-    setPlayerName(nameInput.value);
+    // A logged-in player's name is their account's: the guest's name stays as it was.
+    if (!user) setPlayerName(nameInput.value);
+    const rated = s.opponent === 'human' && s.rated === true && !ratedBox.disabled;
     try {
       const clock = s.clock === 'custom' ? `${s.minutes}+${s.increment}` : s.clock;
       const [minutes, increment] = clock.split('+').map(Number);
@@ -401,12 +437,12 @@ export function newGamePage(navigate: Navigate): Page {
             }
           : s.opponent === 'hotseat'
             ? { opponent: 'hotseat' as const, opponent_name: s.opponentName || undefined }
-            : { opponent: 'human' as const, ...(s.listed ? { lobby: true } : {}) }),
+            : { opponent: 'human' as const, ...(s.listed ? { lobby: true } : {}), ...(rated ? { rated: true } : {}) }),
         time_control:
           clock === 'none' || minutes === undefined || increment === undefined
             ? null
             : { initial_ms: Math.round(minutes * 60_000), increment_ms: increment * 1000 },
-        name: playerName() || undefined,
+        name: user ? undefined : playerName() || undefined,
       };
       const view = await api.newGame(spec, { startKind: s.startKind, method: s.method });
       navigate(`/game/${view.key}`);
@@ -439,10 +475,21 @@ export function newGamePage(navigate: Navigate): Page {
     h('div', { class: 'home-columns' }, form, h('div', { class: 'preview-column' }, previewLabel, preview.el, lobby.el)),
   );
   requestAnimationFrame(refresh);
+  clockSelect.addEventListener('change', refreshRated);
+  minutesInput.addEventListener('input', refreshRated);
+  const stopAccount = onAccount(a => {
+    user = a.user?.name ?? null;
+    // Logged in, the server names the player by their account.
+    nameInput.hidden = user !== null;
+    accountName.hidden = user === null;
+    fill(accountName, user ?? '', user ? h('span', { class: 'muted' }, ' (your account)') : '');
+    refreshRated();
+  });
   return {
     el,
     title: 'New game',
     dispose: () => {
+      stopAccount();
       preview.destroy();
       lobby.dispose();
     },

@@ -1,7 +1,8 @@
 // The page of one start position (/positions/<0..959>): the position drawn, its database
 // statistics with a chart, the opening explorer of the stored games (click a move to play it,
 // go back along the line), the games that reached the position, and links to play or analyse.
-// The line explored is kept in the address (?moves=e2e4,e7e5) so that it survives a reload.
+// The line explored is kept in the address (?moves=e2e4,e7e5) so that it survives a reload;
+// `?account=ann` (a link from a player's page) explores that player's games only.
 
 import { Chessground } from '@lichess-org/chessground';
 import type { Api } from '@lichess-org/chessground/api';
@@ -241,8 +242,15 @@ function movesView(e: Explorer, play: (uci: string) => void): HTMLElement {
   );
 }
 
+/** The player whose games alone are explored (`?account=`), if any. */
+export function accountFromSearch(search: string): string | null {
+  const name = new URLSearchParams(search).get('account')?.trim() ?? '';
+  return /^[A-Za-z0-9_-]{1,40}$/.test(name) ? name : null;
+}
+
 export function positionPage(id: number, navigate: Navigate): Page {
   let line = lineFromSearch(location.search);
+  const account = accountFromSearch(location.search);
   let cg: Api | null = null;
   let disposed = false;
   let request = 0;
@@ -274,12 +282,16 @@ export function positionPage(id: number, navigate: Navigate): Page {
   const load = (): void => {
     const mine = ++request;
     back.disabled = line.length === 0;
-    api.explorer(id, line).then(
+    api.explorer(id, line, 20, account ?? undefined).then(
       e => {
         if (disposed || mine !== request) return;
         message.textContent = '';
         line = e.line.map(m => m.uci);
-        const query = line.length > 0 ? `?moves=${line.join(',')}` : '';
+        const params = new URLSearchParams();
+        if (account) params.set('account', account);
+        if (line.length > 0) params.set('moves', line.join(','));
+        // Commas stay readable in the address.
+        const query = params.size > 0 ? `?${params.toString().replace(/%2C/g, ',')}` : '';
         if (location.pathname + location.search !== `/positions/${id}${query}`) history.replaceState(null, '', `/positions/${id}${query}`);
         board(e.fen, line[line.length - 1]);
         fenText.textContent = e.fen;
@@ -349,12 +361,22 @@ export function positionPage(id: number, navigate: Navigate): Page {
         'div',
         { class: 'position-explorer' },
         h('h2', {}, 'Explorer'),
+        account
+          ? h(
+              'p',
+              { class: 'explorer-account', 'data-testid': 'explorer-account' },
+              'Only the games of ',
+              h('a', { href: `/@/${encodeURIComponent(account)}` }, account),
+              '. ',
+              h('a', { href: `/positions/${id}` }, 'All games'),
+            )
+          : null,
         h('div', { class: 'explorer-nav' }, back, lineBox),
         summary,
         explorerBox,
       ),
     ),
-    h('h2', {}, 'Games that reached this position'),
+    h('h2', {}, account ? `${account}'s games that reached this position` : 'Games that reached this position'),
     gamesBox,
     h('h2', {}, 'Database statistics of this start position'),
     statsBox,
