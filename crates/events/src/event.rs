@@ -141,6 +141,10 @@ pub struct Player {
     /// Byes asked for, by round.
     #[serde(default)]
     pub byes: Vec<(u32, ByeRequest)>,
+    /// The player's account on the server that runs the event, if they have one: the event's
+    /// games played on the server are bound to it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub account: Option<String>,
 }
 
 impl Player {
@@ -156,6 +160,7 @@ impl Player {
             joined: 1,
             withdrawn: None,
             byes: Vec::new(),
+            account: None,
         }
     }
 }
@@ -606,6 +611,18 @@ impl Event {
             return Err(EventError::Invalid(format!(
                 "an event takes at most {MAX_PLAYERS} players"
             )));
+        }
+        if let Some(account) = &p.account {
+            if let Some(k) = self.players.iter().position(|q| {
+                q.account
+                    .as_deref()
+                    .is_some_and(|a| a.eq_ignore_ascii_case(account))
+            }) {
+                return Err(EventError::Invalid(format!(
+                    "the account {account:?} is entered already (number {})",
+                    k + 1
+                )));
+            }
         }
         if let Some(k) = self
             .players

@@ -182,6 +182,7 @@ pub(crate) fn build_from_trf(f: &TrfFile) -> Result<Event, DocumentError> {
             joined: 1,
             withdrawn: None,
             byes: Vec::new(),
+            account: None,
         });
     }
     e.order = (0..by_rank.len()).collect();

@@ -19,6 +19,7 @@ fn player(name: &str, rating: u16) -> Player {
         joined: 1,
         withdrawn: None,
         byes: Vec::new(),
+        account: None,
     }
 }
 

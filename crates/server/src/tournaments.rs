@@ -25,6 +25,7 @@ use chess960_events::event::{
 use chess960_events::export::{to_pgn, to_trf};
 use chess960_events::standings::{crosstable_cell, standings};
 use chess960_events::trf;
+use chess960_players::speed::Speed;
 use chess960_store::{GameStore, StoredEvent};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -225,6 +226,7 @@ pub fn view(s: &StoredEvent) -> Value {
             "fide_id": p.fide_id,
             "federation": p.federation,
             "title": p.title,
+            "account": p.account,
             "pairing_number": e.pairing_number(i),
             "joined": p.joined,
             "withdrawn": p.withdrawn,
@@ -444,7 +446,13 @@ pub async fn get(State(state): State<AppState>, Path(key): Path<String>) -> ApiR
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlayerIn {
+    /// The name; the account's when left out with `account`.
+    #[serde(default)]
     name: String,
+    /// A player's account on this server: the event's games on the server are bound to it,
+    /// and its rating in the event's speed class is the pairing rating unless `rating` is
+    /// given.
+    account: Option<String>,
     rating: Option<u16>,
     fide_id: Option<u64>,
     #[serde(default)]
@@ -453,23 +461,64 @@ pub struct PlayerIn {
     title: String,
 }
 
-/// `POST /api/events/{key}/players`.
+/// `POST /api/events/{key}/players`. A player entered by `account` (404 `no_such_player` for
+/// none, or a disabled one) is named as the account unless `name` is given, and rated with the
+/// account's rating in the event's speed class (when it has rated games there) unless `rating`
+/// is given.
 pub async fn add_player(
     State(state): State<AppState>,
     Path(key): Path<String>,
     headers: HeaderMap,
     JsonBody(p): JsonBody<PlayerIn>,
 ) -> ApiResult<Json<Value>> {
+    let account = crate::players::account_name(p.account.as_deref())?;
+    let store = state.store();
+    let now = chess960_round::record::now_ms();
+    // The account and its ratings, read before the event is locked.
+    let found = match account {
+        None => None,
+        Some(name) => Some(
+            job(move || {
+                let players = crate::accounts::players(&*store)?;
+                let user = players
+                    .user_by_name(name.as_str())?
+                    .filter(|u| !u.disabled)
+                    .ok_or_else(crate::players::no_such_player)?;
+                let ratings = players.ratings(user.id, now)?;
+                Ok((user.name.to_string(), ratings))
+            })
+            .await?,
+        ),
+    };
     change(&state, key, headers, move |e| {
+        let (name, rating, account) = match found {
+            None => (p.name, p.rating, None),
+            Some((account, ratings)) => {
+                // The speed class of the event's games, from its announced time control.
+                let speed = time_control(&e.time_control)
+                    .map(|tc| Speed::of(tc.initial_ms, tc.increment_ms));
+                let server = ratings
+                    .iter()
+                    .find(|r| Some(r.speed) == speed)
+                    .map(|r| r.rating.rating.round().clamp(0.0, f64::from(u16::MAX)) as u16);
+                let name = if p.name.trim().is_empty() {
+                    account.clone()
+                } else {
+                    p.name
+                };
+                (name, p.rating.or(server), Some(account))
+            }
+        };
         e.add_player(Player {
-            name: p.name,
-            rating: p.rating,
+            name,
+            rating,
             fide_id: p.fide_id,
             federation: p.federation,
             title: p.title,
             joined: 1,
             withdrawn: None,
             byes: Vec::new(),
+            account,
         })
         .map(|_| ())
     })
@@ -735,7 +784,10 @@ fn time_control(text: &str) -> Option<crate::game::TimeControl> {
 /// `POST /api/events/{key}/rounds/{r}/games`: a game on the server for each board of the
 /// round that has neither a game nor a result, from the board's start position, with the
 /// event's time control. Each player gets a seat of his own: the answer gives the arbiter, once,
-/// the link for each (`/game/<key>#seat=<token>&color=white`). The results come into the event by themselves.
+/// the link for each (`/game/<key>#seat=<token>&color=white`); a player entered by account has
+/// the seat bound to it as well, and plays from wherever they are logged in, without a link.
+/// The games are casual: the event's results are its own. The results come into the event by
+/// themselves.
 pub async fn games(
     State(state): State<AppState>,
     path: Result<Path<(String, u32)>, PathRejection>,
@@ -765,19 +817,39 @@ pub async fn games(
                 |p| p.name.clone(),
             )
         };
-        let boards: Vec<(u32, u16, String, String)> = r
-            .boards
-            .iter()
-            .enumerate()
-            .filter(|(_, b)| b.game.is_none() && b.result.is_none())
-            .map(|(j, b)| {
-                let id = stored
-                    .event
-                    .board_position(round, j as u32 + 1)
-                    .unwrap_or(518);
-                (j as u32 + 1, id, name(b.white), name(b.black))
-            })
-            .collect();
+        // A player's account, if they were entered by one that still exists (a disabled one
+        // still plays: its seat token does).
+        let players = store.player_store();
+        let account = |i: usize| -> Result<Option<chess960_store::UserId>, ApiError> {
+            let Some(name) = stored
+                .event
+                .players
+                .get(i)
+                .and_then(|p| p.account.as_deref())
+            else {
+                return Ok(None);
+            };
+            let Some(players) = players else {
+                return Ok(None);
+            };
+            Ok(players.user_by_name(name)?.map(|u| u.id))
+        };
+        let mut boards = Vec::new();
+        for (j, b) in r.boards.iter().enumerate() {
+            if b.game.is_some() || b.result.is_some() {
+                continue;
+            }
+            let id = stored
+                .event
+                .board_position(round, j as u32 + 1)
+                .unwrap_or(518);
+            let accounts = chess960_store::GamePlayers {
+                white: account(b.white)?,
+                black: account(b.black)?,
+                rated: None,
+            };
+            boards.push((j as u32 + 1, id, name(b.white), name(b.black), accounts));
+        }
         Ok((stored, boards))
     })
     .await?;
@@ -788,7 +860,7 @@ pub async fn games(
     }
     let tc = time_control(&stored.event.time_control);
     let mut made = Vec::new();
-    for (board, id, white, black) in boards {
+    for (board, id, white, black, accounts) in boards {
         let start = StartId::new(id as u32)
             .map_err(|e| ApiError::internal(format!("round {round}, board {board}: {e}")))?;
         let tokens = (
@@ -813,7 +885,8 @@ pub async fn games(
             },
         };
         let game_key =
-            crate::create::create_seated(state.games(), start, meta, seats, client).await?;
+            crate::create::create_seated(state.games(), start, meta, seats, accounts, client)
+                .await?;
         made.push((board, game_key.to_string(), tokens));
     }
     let links: Vec<(u32, String)> = made.iter().map(|(b, k, _)| (*b, k.clone())).collect();

@@ -17,6 +17,7 @@ fn player(name: &str) -> Player {
         joined: 1,
         withdrawn: None,
         byes: Vec::new(),
+        account: None,
     }
 }
 

@@ -9,6 +9,8 @@ export interface EventPlayer {
   fide_id: number | null;
   federation: string;
   title: string;
+  /** Their account on this server, if they were entered by one. */
+  account: string | null;
   pairing_number: number | null;
   joined: number;
   withdrawn: number | null;
@@ -121,7 +123,7 @@ export const events = {
     if (view.arbiter_token) rememberToken(view.key, view.arbiter_token);
     return view;
   },
-  addPlayer: (key: string, p: { name: string; rating?: number; federation?: string; fide_id?: number }) => change(key, '/players', p),
+  addPlayer: (key: string, p: { name: string; rating?: number; federation?: string; fide_id?: number; account?: string }) => change(key, '/players', p),
   withdraw: (key: string, n: number) => change(key, `/players/${n}/withdraw`, {}),
   bye: (key: string, n: number, round: number, kind: string) => change(key, `/players/${n}/bye`, { round, kind }),
   draw: (key: string, round: number, body: Record<string, unknown>) => change(key, `/rounds/${round}/draw`, body),

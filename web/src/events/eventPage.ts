@@ -86,7 +86,13 @@ export function eventPage(key: string): Page {
         'tr',
         {},
         h('td', {}, p.number),
-        h('td', {}, p.title ? `${p.title} ${p.name}` : p.name),
+        h(
+          'td',
+          {},
+          p.title ? `${p.title} ${p.name}` : p.name,
+          // Entered by account: their page, and their games on the server are bound to it.
+          p.account ? h('a', { href: `/@/${encodeURIComponent(p.account)}`, class: 'player-link', 'data-testid': 'player-account' }, ` @${p.account}`) : null,
+        ),
         h('td', {}, p.rating ?? ''),
         h('td', {}, p.federation),
         h('td', {}, p.fide_id ?? ''),
@@ -99,6 +105,9 @@ export function eventPage(key: string): Page {
     const rating = h('input', { name: 'rating', type: 'number', min: 0, max: 3500, placeholder: 'rating', 'aria-label': 'Rating' });
     const fed = h('input', { name: 'federation', maxlength: 3, placeholder: 'FED', 'aria-label': 'Federation', size: 4 });
     const fideId = h('input', { name: 'fide_id', type: 'number', min: 1, placeholder: 'FIDE ID', 'aria-label': 'FIDE ID' });
+    // A player's account on this server: the name and rating come from it when left empty, and
+    // their games here are bound to it (no link to hand out).
+    const account = h('input', { name: 'account', maxlength: 20, placeholder: 'account (optional)', 'aria-label': 'Account on this server', size: 12 });
     const form =
       arbiter && e.next_round !== null
         ? h(
@@ -108,7 +117,8 @@ export function eventPage(key: string): Page {
               'data-testid': 'add-player',
               onsubmit: (ev: Event) => {
                 ev.preventDefault();
-                const body: { name: string; rating?: number; federation?: string; fide_id?: number } = { name: name.value };
+                const body: { name: string; rating?: number; federation?: string; fide_id?: number; account?: string } = { name: name.value };
+                if (account.value.trim()) body.account = account.value.trim();
                 if (rating.value) body.rating = Number(rating.value);
                 if (fed.value) body.federation = fed.value;
                 if (fideId.value) body.fide_id = Number(fideId.value);
@@ -116,6 +126,7 @@ export function eventPage(key: string): Page {
                   name.value = '';
                   rating.value = '';
                   fideId.value = '';
+                  account.value = '';
                   name.focus();
                 });
               },
@@ -124,6 +135,7 @@ export function eventPage(key: string): Page {
             rating,
             fed,
             fideId,
+            account,
             h('button', { type: 'submit' }, 'Add player'),
           )
         : null;

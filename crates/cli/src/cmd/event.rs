@@ -464,6 +464,7 @@ pub fn run(args: &EventArgs) -> CliResult<String> {
                     joined: 1,
                     withdrawn: None,
                     byes: Vec::new(),
+                    account: None,
                 })
                 .map_err(ev_err)?;
             save(&store, &s)?;

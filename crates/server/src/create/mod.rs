@@ -240,25 +240,21 @@ pub async fn create_rematch(
 }
 
 /// Creates a game whose two seats are held already (an event's board: each player has his own
-/// token, `tournaments.rs`) and starts it; returns its key.
+/// token, and their accounts if they were entered by one, `tournaments.rs`) and starts it;
+/// returns its key.
 pub async fn create_seated(
     games: &Games,
     start: StartId,
     meta: chess960_store::NewGame,
     seats: Seats,
+    accounts: GamePlayers,
     client: IpAddr,
 ) -> GameResult<GameKey> {
-    let (id, key, _) = store_game(games, &meta, &[], &seats, GamePlayers::NONE).await?;
-    let sides = Sides::of(&meta, &seats, GamePlayers::NONE);
-    let live = Live::new(
-        id,
-        key.clone(),
-        meta,
-        Game::chess960(start),
-        Vec::new(),
-        sides,
-        client,
-    );
+    let (id, key, ratings) = store_game(games, &meta, &[], &seats, accounts).await?;
+    let sides = Sides::of(&meta, &seats, accounts);
+    let game = Game::chess960(start);
+    let mut live = Live::new(id, key.clone(), meta, game, Vec::new(), sides, client);
+    live.ratings = ratings;
     let handle = games.insert(live).await?;
     let mut g = handle.lock().await;
     handle.begin(&mut g, None);

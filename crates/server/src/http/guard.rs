@@ -864,6 +864,27 @@ mod tests {
         for _ in 0..50 {
             assert!(g.admit(post_from(&mv, "192.0.2.7:5000")).await.is_ok());
         }
+        // Registrations and logins share one bucket: of 10,000 registrations from one
+        // address at once, ten get through, and its logins wait too; loopback is not held back.
+        let mut through = 0;
+        for _ in 0..10_000 {
+            if g.admit(post_from("/api/account/register", "192.0.2.50:5000"))
+                .await
+                .is_ok()
+            {
+                through += 1;
+            }
+        }
+        assert_eq!(through, 10);
+        let login = g
+            .admit(post_from("/api/account/login", "192.0.2.50:5000"))
+            .await
+            .unwrap_err();
+        assert_eq!(login.status(), StatusCode::TOO_MANY_REQUESTS);
+        assert!(g
+            .admit(post_from("/api/account/login", "127.0.0.1:5000"))
+            .await
+            .is_ok());
     }
 
     #[test]

@@ -322,6 +322,25 @@ async fn guesses_are_slowed_down_but_the_owner_still_gets_in() {
         (429, Some("login_delayed"))
     );
     assert_eq!(slowed.retry_after.as_deref(), Some("1"));
+    // A thousand more guesses from the same address are all held back, none checked.
+    let started = std::time::Instant::now();
+    for n in 6..1006 {
+        let r = call(
+            &a,
+            guesser,
+            "POST",
+            "/api/account/login",
+            Some(guess(n)),
+            None,
+        )
+        .await;
+        assert_eq!(r.status, 429, "guess {n}: {}", r.json);
+    }
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(60),
+        "no password was hashed for them: {:?}",
+        started.elapsed()
+    );
     // Even the right password waits, from there.
     let right = json!({"name": "dora", "password": "rook lift to h3"});
     assert_eq!(

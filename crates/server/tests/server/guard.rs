@@ -150,6 +150,29 @@ async fn a_foreign_origin_is_refused_on_every_route_and_changes_nothing() {
                 format!("/api/games/{key}/moves"),
                 r#"{"move": "e2e4"}"#,
             ),
+            ("POST", format!("/api/games/{key}/join"), "{}"),
+            ("GET", "/api/account".to_owned(), ""),
+            (
+                "POST",
+                "/api/account/register".to_owned(),
+                r#"{"name": "eve", "password": "long castle on c1"}"#,
+            ),
+            (
+                "POST",
+                "/api/account/login".to_owned(),
+                r#"{"name": "eve", "password": "long castle on c1"}"#,
+            ),
+            ("POST", "/api/account/logout".to_owned(), "{}"),
+            (
+                "POST",
+                "/api/account/password".to_owned(),
+                r#"{"current": "a", "new": "b"}"#,
+            ),
+            ("GET", "/api/account/sessions".to_owned(), ""),
+            ("DELETE", "/api/account/sessions/1".to_owned(), ""),
+            ("GET", "/api/players".to_owned(), ""),
+            ("GET", "/api/players/eve".to_owned(), ""),
+            ("GET", "/api/players/eve/starts".to_owned(), ""),
         ] {
             let r = raw(
                 addr(&a),
@@ -169,6 +192,8 @@ async fn a_foreign_origin_is_refused_on_every_route_and_changes_nothing() {
         }
     }
     assert_eq!(game_count(&a).await, 1, "no game was created");
+    let nobody = a.get("/api/players/eve").await;
+    assert_eq!(nobody.status, 404, "nobody registered: {}", nobody.text);
     let after = a.get(&format!("/api/games/{key}")).await;
     assert_eq!(
         after.json["status"], game["status"],

@@ -465,3 +465,177 @@ async fn a_challenge_read_over_http_is_listed_while_its_creator_reads_it() {
     }
     a.stop().await;
 }
+
+/// An arbiter enters players by their accounts: named as the account, rated with the
+/// account's rating in the event's speed class unless a rating is typed; the round's games on
+/// the server are bound to the accounts, so each player plays from their own login, without a
+/// link. An unknown account is refused, and an account is entered once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_events_players_by_account_play_by_their_login() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut a = app_on(&dir.path().join("games.sqlite3")).await;
+    let ann = register(&a, "ann").await;
+    let bob = register(&a, "bob").await;
+    // Ann gets a blitz rating: she beats Bob in a rated 3+2 game.
+    let made = call(
+        &a,
+        "POST",
+        "/api/games",
+        Some(blitz_challenge(true)),
+        Some(&ann),
+        None,
+    )
+    .await;
+    let key = made.json["key"].as_str().unwrap().to_string();
+    let r = call(
+        &a,
+        "POST",
+        &format!("/api/games/{key}/join"),
+        Some(json!({})),
+        Some(&bob),
+        None,
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.json);
+    let r = call(
+        &a,
+        "POST",
+        &format!("/api/games/{key}/resign"),
+        Some(json!({})),
+        Some(&bob),
+        None,
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.json);
+
+    let event = a
+        .post(
+            "/api/events",
+            json!({"name": "Club blitz", "format": "round_robin", "time_control": "3+2"}),
+        )
+        .await;
+    let ekey = event.json["key"].as_str().unwrap().to_string();
+    let token = event.json["arbiter_token"].as_str().unwrap().to_string();
+    let add = |body: Value| {
+        let (a, ekey, token) = (&a, ekey.clone(), token.clone());
+        async move { a.arbiter(&ekey, "/players", body, &token).await }
+    };
+    let r = add(json!({"account": "ANN"})).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let r = add(json!({"account": "bob", "name": "Bob B.", "rating": 1600})).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let r = add(json!({"account": "zed"})).await;
+    assert_eq!(
+        (r.status, r.json["code"].as_str()),
+        (404, Some("no_such_player"))
+    );
+    let r = add(json!({"account": "ann", "name": "Ann again"})).await;
+    assert_eq!(r.status, 400, "{}", r.text);
+    assert!(r.error().contains("entered already"), "{}", r.text);
+    let e = a.get(&format!("/api/events/{ekey}")).await;
+    let players = &e.json["players"];
+    assert_eq!(players[0]["name"], "ann");
+    assert_eq!(players[0]["account"], "ann");
+    assert_eq!(players[0]["rating"], 1742, "the server's blitz rating");
+    assert_eq!(
+        (players[1]["name"].as_str(), players[1]["rating"].as_u64()),
+        (Some("Bob B."), Some(1600))
+    );
+
+    assert_eq!(
+        a.arbiter(
+            &ekey,
+            "/rounds/1/draw",
+            json!({"method": "set", "id": 7}),
+            &token
+        )
+        .await
+        .status,
+        200
+    );
+    assert_eq!(
+        a.arbiter(&ekey, "/rounds/1/pair", json!({}), &token)
+            .await
+            .status,
+        200
+    );
+    let g = a.arbiter(&ekey, "/rounds/1/games", json!({}), &token).await;
+    assert_eq!(g.status, 200, "{}", g.text);
+    let game_key = g.json["games"][0]["key"].as_str().unwrap().to_string();
+    let view = call(
+        &a,
+        "GET",
+        &format!("/api/games/{game_key}"),
+        None,
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(view.json["rated"], Value::Null, "an event's game is casual");
+    // Each plays by their login alone: White moves first.
+    let white_is_ann = view.json["sides"]["white"]["account"] == "ann";
+    let (white, black) = if white_is_ann {
+        (&ann, &bob)
+    } else {
+        (&bob, &ann)
+    };
+    let moves = format!("/api/games/{game_key}/moves");
+    let r = call(
+        &a,
+        "POST",
+        &moves,
+        Some(json!({"move": "e2e4", "ply": 0})),
+        Some(black),
+        None,
+    )
+    .await;
+    assert_eq!(r.status, 409, "not Black's turn: {}", r.json);
+    let r = call(
+        &a,
+        "POST",
+        &moves,
+        Some(json!({"move": "e2e4", "ply": 0})),
+        Some(white),
+        None,
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.json);
+    let r = call(
+        &a,
+        "POST",
+        &format!("/api/games/{game_key}/resign"),
+        Some(json!({})),
+        Some(black),
+        None,
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.json);
+    let e = a.get(&format!("/api/events/{ekey}")).await;
+    assert_eq!(
+        e.json["round_list"][0]["boards"][0]["result"], "1-0",
+        "{}",
+        e.text
+    );
+    // The game is on both players' lists.
+    for name in ["ann", "bob"] {
+        let list = call(
+            &a,
+            "GET",
+            &format!("/api/games?account={name}"),
+            None,
+            None,
+            None,
+        )
+        .await;
+        assert!(
+            list.json["games"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|g| g["key"] == game_key.as_str()),
+            "{name}: {}",
+            list.json
+        );
+    }
+    a.stop().await;
+}
