@@ -114,7 +114,9 @@ python3 scripts/server-load.py "$target_dir/ci/chess960" --games 500 --flood 2 -
 step "games between people under load: WebSockets, latency, no move lost"
 # The full run (200 games) is in docs/server.md; this one holds the server to the same targets
 # (p99 under 50 ms, no error, no move lost, also after a restart). Built with the binaries above.
-"$target_dir/ci/examples/people_load" "$target_dir/ci/chess960" --games 100 --plies 30 --check
+# The players are logged in (registered first) and the games rated; afterwards every player's
+# rating and every game's rating change are checked against Glicko-2's.
+"$target_dir/ci/examples/people_load" "$target_dir/ci/chess960" --games 100 --plies 30 --rated --check
 
 step "two servers on one PostgreSQL under load, the first killed (kill -9) halfway"
 # docs/deploy.md: every move crosses between the processes; no error, no move lost, every game

@@ -13,8 +13,7 @@ mod common;
 
 use chess960_players::speed::Speed;
 use chess960_store::{
-    Finish, GameId, GamePlayers, GameResult, GameStore, NewUser, PlayerStore, Seats, SqliteStore,
-    UserId,
+    Finish, GameId, GamePlayers, GameResult, GameStore, NewUser, Seats, SqliteStore, UserId,
 };
 use common::{new_game, scratch};
 use std::io::{BufRead, BufReader, Write};

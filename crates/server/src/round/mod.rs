@@ -45,7 +45,6 @@ use chess960_engine::player::Score;
 use chess960_round::{Command, Event};
 use chess960_store::explorer::IndexStep;
 use chess960_store::players::UserId;
-use chess960_store::GamePlayers;
 use chess960_store::MoveRecord;
 use chess960_store::{Finish, GameStore};
 use serde::Serialize;
@@ -519,8 +518,8 @@ impl GameHandle {
     }
 
     /// Writes what `events` change in the store, in order, in one blocking call. When they end
-    /// a game of logged-in players, the same call reads back their ratings (changed if it was
-    /// rated): the view of the end shows them.
+    /// a rated game, the same call reads back both players' ratings: the view of the end shows
+    /// their changes.
     async fn store_events(&self, g: &Live, events: &[Event]) -> GameResult<Option<Ratings>> {
         enum Write {
             Move(u32, MoveRecord, IndexStep),
@@ -565,7 +564,8 @@ impl GameHandle {
                     Write::Truncate(keep) => store.truncate_moves(id, keep)?,
                 }
             }
-            if ends && accounts != GamePlayers::NONE {
+            // Only a rated game's end changes the ratings its view shows.
+            if ends && accounts.rated.is_some() {
                 return Ok(Some(ratings::read(&*store, id, accounts, tc)?));
             }
             Ok(None)
