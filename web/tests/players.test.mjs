@@ -138,6 +138,18 @@ test('two players register, play a rated game, see their ratings change; one pla
   assert.equal(await blitz.locator('[data-testid=rating-value]').textContent(), `${1500 + ended.sides.white.rating.change}?`);
   assert.equal(await blitz.locator('svg[data-testid=rating-chart-blitz] path[data-testid=rating-line]').count(), 1);
   await ann.locator(`[data-testid=player-game][data-key="${key}"]`, { hasText: 'won' }).waitFor();
+  // Her games narrowed to a result: none where Black won; back to all.
+  await ann.locator('[data-testid=player-games-result]').selectOption('0-1');
+  await ann.locator('[data-testid=player-games-count]', { hasText: '0 games' }).waitFor();
+  await ann.locator('[data-testid=player-games-result]').selectOption('1-0');
+  await ann.locator(`[data-testid=player-game][data-key="${key}"]`).waitFor();
+  await ann.locator('[data-testid=player-games-start]').fill('7');
+  await ann.locator('[data-testid=player-games-start]').dispatchEvent('change');
+  await ann.locator('[data-testid=player-games-count]', { hasText: '0 games' }).waitFor();
+  await ann.locator('[data-testid=player-games-start]').fill('');
+  await ann.locator('[data-testid=player-games-start]').dispatchEvent('change');
+  await ann.locator('[data-testid=player-games-result]').selectOption('');
+  await ann.locator(`[data-testid=player-game][data-key="${key}"]`).waitFor();
   const row = ann.locator('[data-testid=start-row][data-start="518"]');
   await row.waitFor();
   assert.match(await row.textContent(), /RNBQKBNR/);

@@ -16,7 +16,13 @@ export function accountNav(): { el: HTMLElement; update: () => void } {
   };
   const draw = (): void => {
     if (user === undefined) {
-      fill(el);
+      // Until the server has said, the corner holds the guest's links unseen: the header keeps
+      // its size when they come (the board below must not move under a player's drag).
+      fill(
+        el,
+        h('a', { 'aria-hidden': 'true', tabindex: -1, style: 'visibility: hidden' }, 'Log in'),
+        h('a', { 'aria-hidden': 'true', tabindex: -1, style: 'visibility: hidden' }, 'Register'),
+      );
       return;
     }
     // The login pages themselves keep the `next` they were opened with.
@@ -35,6 +41,7 @@ export function accountNav(): { el: HTMLElement; update: () => void } {
       h('a', { href: '/account', 'data-testid': 'nav-account' }, 'Account'),
     );
   };
+  draw();
   onAccount(a => {
     user = a.user?.name ?? null;
     render();

@@ -54,6 +54,26 @@ export function playerPage(name: string): Page {
   const own = h('p', {});
   const ratings = h('div', { class: 'rating-cards', 'data-testid': 'ratings' });
   const games = h('div', { class: 'games-table', 'data-testid': 'player-games' });
+  // The games can be narrowed to a result and a start position, as the games page's list.
+  const resultFilter = h(
+    'select',
+    { 'aria-label': 'Result', 'data-testid': 'player-games-result', onchange: () => ((offset = 0), void loadGames()) },
+    h('option', { value: '' }, 'Any result'),
+    h('option', { value: '1-0' }, 'White won (1-0)'),
+    h('option', { value: '0-1' }, 'Black won (0-1)'),
+    h('option', { value: '1/2-1/2' }, 'Drawn (½-½)'),
+    h('option', { value: '*' }, 'Not finished'),
+  );
+  const startFilter = h('input', {
+    type: 'number',
+    min: 0,
+    max: 959,
+    placeholder: 'start no.',
+    'aria-label': 'Start position number',
+    'data-testid': 'player-games-start',
+    onchange: () => ((offset = 0), void loadGames()),
+  });
+  const gamesFilter = h('div', { class: 'games-filter' }, resultFilter, ' ', startFilter);
   const gamesNote = h('p', { class: 'message', role: 'alert' });
   const pager = h('div', { class: 'pager' });
   const starts = h('div', { 'data-testid': 'player-starts' }, h('p', { class: 'muted' }, 'Loading…'));
@@ -64,6 +84,7 @@ export function playerPage(name: string): Page {
     h('h2', {}, 'Ratings'),
     ratings,
     h('h2', {}, 'Games'),
+    gamesFilter,
     gamesNote,
     games,
     pager,
@@ -80,7 +101,8 @@ export function playerPage(name: string): Page {
 
   const loadGames = async (): Promise<void> => {
     try {
-      const list = await api.games({ account: canonical, limit: PAGE_SIZE, offset });
+      const start = startFilter.value.trim() === '' ? undefined : Number(startFilter.value) % 960;
+      const list = await api.games({ account: canonical, result: resultFilter.value || undefined, start_id: start, limit: PAGE_SIZE, offset });
       if (disposed) return;
       gamesNote.textContent = '';
       fill(games, list.games.length === 0 ? h('p', { class: 'muted' }, 'No games yet.') : gamesTable(list.games, canonical));
