@@ -20,13 +20,17 @@ pub fn hash(token: &str) -> String {
     hex(&Sha256::digest(token.trim().as_bytes()))
 }
 
-fn random_hex(bytes: usize) -> Result<String, getrandom::Error> {
+/// `bytes` random bytes from the operating system, as `2 × bytes` lowercase hex digits (every
+/// secret token of the project: sessions and invitations here, the server's seat and access
+/// tokens).
+pub fn random_hex(bytes: usize) -> Result<String, getrandom::Error> {
     let mut buf = vec![0u8; bytes];
     getrandom::fill(&mut buf)?;
     Ok(hex(&buf))
 }
 
-fn hex(bytes: &[u8]) -> String {
+/// `bytes` as lowercase hex digits, two a byte.
+pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().fold(String::new(), |mut s, b| {
         let _ = write!(s, "{b:02x}");
         s
