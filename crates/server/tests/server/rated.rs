@@ -55,6 +55,16 @@ async fn call(
     }
 }
 
+/// POSTs `body` to `path` with the session cookie `cookie` (no seat token).
+async fn post(a: &App, path: &str, body: Value, cookie: Option<&str>) -> Answer {
+    call(a, "POST", path, Some(body), cookie, None).await
+}
+
+/// GETs `path` as a guest.
+async fn get(a: &App, path: &str) -> Answer {
+    call(a, "GET", path, None, None, None).await
+}
+
 /// Registers `name`; its session cookie.
 async fn register(a: &App, name: &str) -> String {
     let body = json!({"name": name, "password": "long castle on c1"});
@@ -90,32 +100,16 @@ async fn a_rated_challenge_between_two_accounts_rates_both() {
     let bob = register(&a, "Bob").await;
 
     // A guest cannot offer a rated game, nor one without a clock.
-    let guest = call(
-        &a,
-        "POST",
-        "/api/games",
-        Some(blitz_challenge(true)),
-        None,
-        None,
-    )
-    .await;
+    let guest = post(&a, "/api/games", blitz_challenge(true), None).await;
     assert_eq!(guest.status, 403, "{}", guest.json);
     assert_eq!(guest.json["code"], "rated_needs_account");
     let mut untimed = blitz_challenge(true);
     untimed["time_control"] = Value::Null;
-    let r = call(&a, "POST", "/api/games", Some(untimed), Some(&ann), None).await;
+    let r = post(&a, "/api/games", untimed, Some(&ann)).await;
     assert_eq!(r.status, 400, "{}", r.json);
 
     // Ann offers one: she plays under her account's name, with her provisional rating.
-    let made = call(
-        &a,
-        "POST",
-        "/api/games",
-        Some(blitz_challenge(true)),
-        Some(&ann),
-        None,
-    )
-    .await;
+    let made = post(&a, "/api/games", blitz_challenge(true), Some(&ann)).await;
     assert_eq!(made.status, 201, "{}", made.json);
     let key = made.json["key"].as_str().unwrap().to_string();
     let ann_seat = made.json["seat_token"].as_str().unwrap().to_string();
@@ -133,27 +127,19 @@ async fn a_rated_challenge_between_two_accounts_rates_both() {
 
     // A guest, and Ann from a second browser, cannot take Black's seat.
     let join = format!("/api/games/{key}/join");
-    let r = call(&a, "POST", &join, Some(json!({})), None, None).await;
+    let r = post(&a, &join, json!({}), None).await;
     assert_eq!(
         (r.status, r.json["code"].as_str()),
         (403, Some("rated_needs_account"))
     );
     let ann2 = login(&a, "ann").await;
-    let r = call(&a, "POST", &join, Some(json!({})), Some(&ann2), None).await;
+    let r = post(&a, &join, json!({}), Some(&ann2)).await;
     assert_eq!(
         (r.status, r.json["code"].as_str()),
         (409, Some("already_seated"))
     );
     // Bob takes it.
-    let r = call(
-        &a,
-        "POST",
-        &join,
-        Some(json!({"name": "x"})),
-        Some(&bob),
-        None,
-    )
-    .await;
+    let r = post(&a, &join, json!({"name": "x"}), Some(&bob)).await;
     assert_eq!(r.status, 200, "{}", r.json);
     assert_eq!(r.json["black"], "Bob");
     assert_eq!(r.json["sides"]["black"]["account"], "Bob");
@@ -162,28 +148,12 @@ async fn a_rated_challenge_between_two_accounts_rates_both() {
     // Ann moves from her second browser, by her session alone; a stranger's session cannot.
     let moves = format!("/api/games/{key}/moves");
     let eve = register(&a, "eve").await;
-    let r = call(
-        &a,
-        "POST",
-        &moves,
-        Some(json!({"move": "e2e4", "ply": 0})),
-        Some(&eve),
-        None,
-    )
-    .await;
+    let r = post(&a, &moves, json!({"move": "e2e4", "ply": 0}), Some(&eve)).await;
     assert_eq!(
         (r.status, r.json["code"].as_str()),
         (403, Some("seat_wrong"))
     );
-    let r = call(
-        &a,
-        "POST",
-        &moves,
-        Some(json!({"move": "e2e4", "ply": 0})),
-        Some(&ann2),
-        None,
-    )
-    .await;
+    let r = post(&a, &moves, json!({"move": "e2e4", "ply": 0}), Some(&ann2)).await;
     assert_eq!(r.status, 200, "{}", r.json);
     // The game tells a logged-in reader which colour is theirs.
     let url = format!("{}/api/games/{key}", a.base);
@@ -219,17 +189,15 @@ async fn a_rated_challenge_between_two_accounts_rates_both() {
 
     // Bob resigns from a browser where he is only logged in.
     let bob2 = login(&a, "Bob").await;
-    let r = call(
+    let r = post(
         &a,
-        "POST",
         &format!("/api/games/{key}/resign"),
-        Some(json!({})),
+        json!({}),
         Some(&bob2),
-        None,
     )
     .await;
     assert_eq!(r.status, 200, "{}", r.json);
-    let end = call(&a, "GET", &format!("/api/games/{key}"), None, None, None).await;
+    let end = get(&a, &format!("/api/games/{key}")).await;
     assert_eq!(end.json["result"], "1-0");
     let white = &end.json["sides"]["white"]["rating"];
     let black = &end.json["sides"]["black"]["rating"];
@@ -246,23 +214,23 @@ async fn a_rated_challenge_between_two_accounts_rates_both() {
     assert_eq!((up, down), (242, -242), "{}", end.json["sides"]);
 
     // Their pages say the same.
-    let page = call(&a, "GET", "/api/players/ann", None, None, None).await;
+    let page = get(&a, "/api/players/ann").await;
     assert_eq!(page.json["ratings"][0]["speed"], "blitz", "{}", page.json);
     assert_eq!(page.json["ratings"][0]["rating"], 1742);
 
     // Ann's games, her results per start position, the leaderboard, the explorer of her
     // games; Eve has played nothing.
-    let games = call(&a, "GET", "/api/games?account=ANN", None, None, None).await;
+    let games = get(&a, "/api/games?account=ANN").await;
     assert_eq!(games.json["total"], 1, "{}", games.json);
     assert_eq!(games.json["games"][0]["key"], key.as_str());
-    let none = call(&a, "GET", "/api/games?account=eve", None, None, None).await;
+    let none = get(&a, "/api/games?account=eve").await;
     assert_eq!(none.json["total"], 0);
-    let nobody = call(&a, "GET", "/api/games?account=zed", None, None, None).await;
+    let nobody = get(&a, "/api/games?account=zed").await;
     assert_eq!(
         (nobody.status, nobody.json["code"].as_str()),
         (404, Some("no_such_player"))
     );
-    let starts = call(&a, "GET", "/api/players/ann/starts", None, None, None).await;
+    let starts = get(&a, "/api/players/ann/starts").await;
     assert_eq!(starts.status, 200, "{}", starts.json);
     assert_eq!(starts.json["games"], 1);
     assert_eq!(
@@ -276,7 +244,7 @@ async fn a_rated_challenge_between_two_accounts_rates_both() {
         json!([]),
         "one game is too few to rank"
     );
-    let board = call(&a, "GET", "/api/players?speed=blitz", None, None, None).await;
+    let board = get(&a, "/api/players?speed=blitz").await;
     assert_eq!(board.json["speed"], "blitz");
     let names: Vec<&str> = board.json["players"]
         .as_array()
@@ -286,34 +254,18 @@ async fn a_rated_challenge_between_two_accounts_rates_both() {
         .collect();
     assert_eq!(names, ["ann", "Bob"]);
     assert_eq!(board.json["players"][0]["rating"], 1742);
-    let bad = call(&a, "GET", "/api/players?speed=fast", None, None, None).await;
+    let bad = get(&a, "/api/players?speed=fast").await;
     assert_eq!(bad.status, 400);
-    let explored = call(
-        &a,
-        "GET",
-        "/api/explorer?start=518&account=bob",
-        None,
-        None,
-        None,
-    )
-    .await;
+    let explored = get(&a, "/api/explorer?start=518&account=bob").await;
     assert_eq!(explored.json["total"]["games"], 1, "{}", explored.json);
     assert_eq!(explored.json["moves"][0]["san"], "e4");
-    let explored = call(
-        &a,
-        "GET",
-        "/api/explorer?start=518&account=eve",
-        None,
-        None,
-        None,
-    )
-    .await;
+    let explored = get(&a, "/api/explorer?start=518&account=eve").await;
     assert_eq!(explored.json["total"]["games"], 0, "{}", explored.json);
 
     // After a restart the game still shows the change.
     a.stop().await;
     a = app_on(&db).await;
-    let back = call(&a, "GET", &format!("/api/games/{key}"), None, None, None).await;
+    let back = get(&a, &format!("/api/games/{key}")).await;
     assert_eq!(
         back.json["sides"]["white"]["rating"]["change"], 242,
         "{}",
@@ -331,7 +283,7 @@ async fn a_players_games_go_on_from_any_browser_where_they_are_logged_in() {
     let ann = register(&a, "ann").await;
     // A game against the engine, made in one browser.
     let body = json!({"level": {"depth": 1}, "start": {"id": 518}, "color": "white"});
-    let made = call(&a, "POST", "/api/games", Some(body), Some(&ann), None).await;
+    let made = post(&a, "/api/games", body, Some(&ann)).await;
     assert_eq!(made.status, 201, "{}", made.json);
     let key = made.json["key"].as_str().unwrap().to_string();
     assert_eq!(made.json["rated"], Value::Null);
@@ -344,70 +296,34 @@ async fn a_players_games_go_on_from_any_browser_where_they_are_logged_in() {
     a = app_on(&db).await;
     let second = login(&a, "ann").await;
     let moves = format!("/api/games/{key}/moves");
-    let r = call(
-        &a,
-        "POST",
-        &moves,
-        Some(json!({"move": "e2e4", "ply": 0})),
-        None,
-        None,
-    )
-    .await;
+    let r = post(&a, &moves, json!({"move": "e2e4", "ply": 0}), None).await;
     assert_eq!(
         (r.status, r.json["code"].as_str()),
         (403, Some("seat_missing"))
     );
-    let r = call(
-        &a,
-        "POST",
-        &moves,
-        Some(json!({"move": "e2e4", "ply": 0})),
-        Some(&second),
-        None,
-    )
-    .await;
+    let r = post(&a, &moves, json!({"move": "e2e4", "ply": 0}), Some(&second)).await;
     assert_eq!(r.status, 200, "{}", r.json);
     // Logged out, the session no longer plays it.
-    let out = call(
-        &a,
-        "POST",
-        "/api/account/logout",
-        Some(json!({})),
-        Some(&second),
-        None,
-    )
-    .await;
+    let out = post(&a, "/api/account/logout", json!({}), Some(&second)).await;
     assert!(out.status < 300, "{}", out.json);
-    let r = call(
+    let r = post(
         &a,
-        "POST",
         &format!("/api/games/{key}/resign"),
-        Some(json!({})),
+        json!({}),
         Some(&second),
-        None,
     )
     .await;
     assert_eq!(r.status, 403, "{}", r.json);
 
     // A casual challenge accepted by a guest: only the creator's account is bound, and the
     // guest plays with their token as before.
-    let made = call(
-        &a,
-        "POST",
-        "/api/games",
-        Some(blitz_challenge(false)),
-        Some(&ann),
-        None,
-    )
-    .await;
+    let made = post(&a, "/api/games", blitz_challenge(false), Some(&ann)).await;
     let key = made.json["key"].as_str().unwrap().to_string();
     assert_eq!(made.json["rated"], Value::Null);
-    let r = call(
+    let r = post(
         &a,
-        "POST",
         &format!("/api/games/{key}/join"),
-        Some(json!({"name": "Guest"})),
-        None,
+        json!({"name": "Guest"}),
         None,
     )
     .await;
@@ -429,7 +345,7 @@ async fn a_challenge_read_over_http_is_listed_while_its_creator_reads_it() {
     let mut a = app_on(&dir.path().join("games.sqlite3")).await;
     let mut body = blitz_challenge(false);
     body["lobby"] = json!(true);
-    let made = call(&a, "POST", "/api/games", Some(body), None, None).await;
+    let made = post(&a, "/api/games", body, None).await;
     let key = made.json["key"].as_str().unwrap().to_string();
     let seat = made.json["seat_token"].as_str().unwrap().to_string();
     let listed = |a: &App| {
@@ -442,7 +358,7 @@ async fn a_challenge_read_over_http_is_listed_while_its_creator_reads_it() {
     };
     // Nobody has read it yet: not listed. A spectator's reading does not list it.
     assert_eq!(listed(&a).await, 0);
-    call(&a, "GET", &format!("/api/games/{key}"), None, None, None).await;
+    get(&a, &format!("/api/games/{key}")).await;
     assert_eq!(listed(&a).await, 0);
     call(
         &a,
@@ -454,7 +370,7 @@ async fn a_challenge_read_over_http_is_listed_while_its_creator_reads_it() {
     )
     .await;
     assert_eq!(listed(&a).await, 1);
-    let lobby = call(&a, "GET", "/api/lobby", None, None, None).await;
+    let lobby = get(&a, "/api/lobby").await;
     assert_eq!(lobby.json["challenges"][0]["rated"], false);
     assert_eq!(lobby.json["challenges"][0]["account"], Value::Null);
     // Unread for longer than the lobby waits: gone.
@@ -477,33 +393,15 @@ async fn an_events_players_by_account_play_by_their_login() {
     let ann = register(&a, "ann").await;
     let bob = register(&a, "bob").await;
     // Ann gets a blitz rating: she beats Bob in a rated 3+2 game.
-    let made = call(
-        &a,
-        "POST",
-        "/api/games",
-        Some(blitz_challenge(true)),
-        Some(&ann),
-        None,
-    )
-    .await;
+    let made = post(&a, "/api/games", blitz_challenge(true), Some(&ann)).await;
     let key = made.json["key"].as_str().unwrap().to_string();
-    let r = call(
-        &a,
-        "POST",
-        &format!("/api/games/{key}/join"),
-        Some(json!({})),
-        Some(&bob),
-        None,
-    )
-    .await;
+    let r = post(&a, &format!("/api/games/{key}/join"), json!({}), Some(&bob)).await;
     assert_eq!(r.status, 200, "{}", r.json);
-    let r = call(
+    let r = post(
         &a,
-        "POST",
         &format!("/api/games/{key}/resign"),
-        Some(json!({})),
+        json!({}),
         Some(&bob),
-        None,
     )
     .await;
     assert_eq!(r.status, 200, "{}", r.json);
@@ -562,15 +460,7 @@ async fn an_events_players_by_account_play_by_their_login() {
     let g = a.arbiter(&ekey, "/rounds/1/games", json!({}), &token).await;
     assert_eq!(g.status, 200, "{}", g.text);
     let game_key = g.json["games"][0]["key"].as_str().unwrap().to_string();
-    let view = call(
-        &a,
-        "GET",
-        &format!("/api/games/{game_key}"),
-        None,
-        None,
-        None,
-    )
-    .await;
+    let view = get(&a, &format!("/api/games/{game_key}")).await;
     assert_eq!(view.json["rated"], Value::Null, "an event's game is casual");
     // Each plays by their login alone: White moves first.
     let white_is_ann = view.json["sides"]["white"]["account"] == "ann";
@@ -580,33 +470,15 @@ async fn an_events_players_by_account_play_by_their_login() {
         (&bob, &ann)
     };
     let moves = format!("/api/games/{game_key}/moves");
-    let r = call(
-        &a,
-        "POST",
-        &moves,
-        Some(json!({"move": "e2e4", "ply": 0})),
-        Some(black),
-        None,
-    )
-    .await;
+    let r = post(&a, &moves, json!({"move": "e2e4", "ply": 0}), Some(black)).await;
     assert_eq!(r.status, 409, "not Black's turn: {}", r.json);
-    let r = call(
-        &a,
-        "POST",
-        &moves,
-        Some(json!({"move": "e2e4", "ply": 0})),
-        Some(white),
-        None,
-    )
-    .await;
+    let r = post(&a, &moves, json!({"move": "e2e4", "ply": 0}), Some(white)).await;
     assert_eq!(r.status, 200, "{}", r.json);
-    let r = call(
+    let r = post(
         &a,
-        "POST",
         &format!("/api/games/{game_key}/resign"),
-        Some(json!({})),
+        json!({}),
         Some(black),
-        None,
     )
     .await;
     assert_eq!(r.status, 200, "{}", r.json);
@@ -618,15 +490,7 @@ async fn an_events_players_by_account_play_by_their_login() {
     );
     // The game is on both players' lists.
     for name in ["ann", "bob"] {
-        let list = call(
-            &a,
-            "GET",
-            &format!("/api/games?account={name}"),
-            None,
-            None,
-            None,
-        )
-        .await;
+        let list = get(&a, &format!("/api/games?account={name}")).await;
         assert!(
             list.json["games"]
                 .as_array()
