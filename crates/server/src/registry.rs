@@ -110,7 +110,7 @@ impl Games {
             };
             let tc = stored.game.time_control.as_deref();
             let tc = tc.and_then(crate::game::TimeControl::parse);
-            let ratings = crate::round::ratings::read(&*store, stored.id, stored.players, tc)?;
+            let ratings = crate::round::ratings::read(&*store, stored.id, stored.players, tc);
             Ok(Some((stored, ratings)))
         })
         .await?

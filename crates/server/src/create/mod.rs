@@ -102,7 +102,7 @@ pub(crate) async fn store_game(
             return Ok((id, key, [None, None]));
         }
         let (id, key) = crate::accounts::players(&*store)?.create_game_for(&m, &r, &s, players)?;
-        Ok((id, key, ratings::read(&*store, id, players, tc)?))
+        Ok((id, key, ratings::read(&*store, id, players, tc)))
     })
     .await
 }

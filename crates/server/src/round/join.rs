@@ -43,7 +43,7 @@ impl GameHandle {
                     crate::accounts::players(&*store)?.claim_seat_for(id, color, &h, &n, Some(u))?
                 }
             }
-            super::ratings::read(&*store, id, accounts, tc)
+            Ok(super::ratings::read(&*store, id, accounts, tc))
         })
         .await
         .map_err(|e| match e {

@@ -566,7 +566,7 @@ impl GameHandle {
             }
             // Only a rated game's end changes the ratings its view shows.
             if ends && accounts.rated.is_some() {
-                return Ok(Some(ratings::read(&*store, id, accounts, tc)?));
+                return Ok(Some(ratings::read(&*store, id, accounts, tc)));
             }
             Ok(None)
         })

@@ -5,8 +5,22 @@ use crate::game::TimeControl;
 use chess960_store::{GameId, GamePlayers, GameStore, StoreError};
 
 /// Reads the ratings of game `id`'s players with `accounts` (no database access for a game of
-/// guests). For a blocking thread.
+/// guests), for a blocking thread, right after a write the game depends on (its creation, a
+/// seat taken, its end): the write stands whatever happens here, so a failure to read only
+/// leaves the ratings unshown (and is logged), never the write unapplied in memory.
 pub(crate) fn read(
+    store: &dyn GameStore,
+    id: GameId,
+    accounts: GamePlayers,
+    tc: Option<TimeControl>,
+) -> Ratings {
+    try_read(store, id, accounts, tc).unwrap_or_else(|e| {
+        tracing::warn!("game {id}: the players' ratings cannot be read: {e}");
+        [None, None]
+    })
+}
+
+fn try_read(
     store: &dyn GameStore,
     id: GameId,
     accounts: GamePlayers,
