@@ -161,6 +161,8 @@ export const api = {
     request<GameView>('GET', game(key), undefined, seatOf(key), true, response => noteAccountSeat(key, response.headers.get('X-Seat-Color'))),
   /** The games being played now, the latest move first. */
   gamesNow: () => request<{ games: NowPlaying[] }>('GET', '/api/games/now'),
+  /** The open challenges of the lobby, oldest first. */
+  lobby: () => request<{ challenges: edge.LobbyEntry[] }>('GET', '/api/lobby'),
   /** True if this browser holds a seat of the game (it created or joined it, or plays it
    * through the account logged in). */
   seated: (key: string) => holdsSeat(key),

@@ -1,6 +1,6 @@
 // The single-page app: picks the page for the URL (the server answers index.html for /, /games,
 // /positions, /positions/<id>, /projector, /analysis, /events, /events/<key> (and its /projector
-// and /print), /game/<key>, /players, /@/<name>, /login, /register and /account) and navigates
+// and /print), /game/<key>, /players, /@/<name>, /login, /register, /account, /settings and /editor) and navigates
 // between pages without reloading.
 
 import '@lichess-org/chessground/assets/chessground.base.css';
@@ -14,6 +14,7 @@ import { accountPage } from './accounts/accountPage';
 import { loginPage } from './accounts/loginPage';
 import { registerPage } from './accounts/registerPage';
 import { analysisPage } from './analysis/analysisPage';
+import { editorPage } from './editor/editorPage';
 import { eventPage } from './events/eventPage';
 import { eventPrint } from './events/eventPrint';
 import { eventProjector } from './events/eventProjector';
@@ -28,6 +29,8 @@ import { positionPage } from './positions/positionPage';
 import { positionsPage } from './positions/positionsPage';
 import { projectorPage } from './positions/projectorPage';
 import { rememberSeat } from './seats';
+import { applySettings } from './settings/settings';
+import { settingsPage } from './settings/settingsPage';
 
 const main = h('main', { id: 'main' });
 let current: Page | null = null;
@@ -38,6 +41,7 @@ const NAV: [string, string][] = [
   ['/positions', 'Positions'],
   ['/projector', 'Projector'],
   ['/analysis', 'Analyse'],
+  ['/editor', 'Editor'],
   ['/events', 'Events'],
   ['/players', 'Players'],
 ];
@@ -51,7 +55,8 @@ function navigate(path: string): void {
 }
 
 function pageFor(path: string): Page {
-  const game = /^\/game\/([0-9a-f]{32})\/?$/.exec(path);
+  // Any key: the game page says "No such game" for one that names none.
+  const game = /^\/game\/([^/]{1,100})\/?$/.exec(path);
   if (game?.[1]) {
     // A player's link from an event (`#seat=<token>&color=white`): the seat is this browser's
     // from now on, and the token leaves the address bar.
@@ -72,7 +77,15 @@ function pageFor(path: string): Page {
   const player = /^\/@\/([^/]{1,60})\/?$/.exec(path);
   if (player?.[1]) return playerPage(decodePath(player[1]));
   const position = /^\/positions\/(\d{1,3})\/?$/.exec(path);
-  if (position?.[1] && Number(position[1]) <= 959) return positionPage(Number(position[1]), navigate);
+  if (position?.[1]) {
+    const n = Number(position[1]);
+    // 960 is 0, as everywhere else (the CLI, the API, the new-game form): the address says 0.
+    if (n === 960) {
+      history.replaceState(null, '', `/positions/0${location.search}${location.hash}`);
+      return positionPage(0, navigate);
+    }
+    if (n <= 959) return positionPage(n, navigate);
+  }
   switch (path.replace(/\/$/, '') || '/') {
     case '/':
       return newGamePage(navigate);
@@ -86,6 +99,8 @@ function pageFor(path: string): Page {
       return eventsPage(navigate);
     case '/analysis':
       return analysisPage(new URLSearchParams(location.search));
+    case '/editor':
+      return editorPage(new URLSearchParams(location.search), navigate);
     case '/players':
       return leaderboardPage();
     case '/login':
@@ -94,6 +109,8 @@ function pageFor(path: string): Page {
       return registerPage(navigate);
     case '/account':
       return accountPage(navigate);
+    case '/settings':
+      return settingsPage();
     default:
       return {
         el: h('section', {}, h('h1', {}, 'Not found'), h('p', {}, `There is no page at ${path}.`)),
@@ -118,13 +135,14 @@ function route(): void {
   document.body.classList.toggle('projector', location.pathname.startsWith('/projector') || location.pathname.endsWith('/projector'));
   document.body.classList.toggle('print-page', location.pathname.endsWith('/print'));
   accounts.update();
-  for (const link of document.querySelectorAll<HTMLAnchorElement>('header nav a')) {
+  for (const link of document.querySelectorAll<HTMLAnchorElement>('header nav a, header a.settings-link')) {
     if (link.pathname === location.pathname) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');
   }
   main.replaceChildren(current.el);
 }
 
+applySettings();
 const accounts = accountNav();
 const header = h(
   'header',
@@ -136,6 +154,7 @@ const header = h(
     NAV.map(([path, label]) => h('a', { href: path }, label)),
   ),
   accounts.el,
+  h('a', { class: 'settings-link', href: '/settings', title: 'Settings: board, pieces, sound, dark pages', 'aria-label': 'Settings', 'data-testid': 'nav-settings' }, '⚙'),
 );
 // Plain left clicks on same-site links stay in the app; others (new tab, download) go to the browser.
 document.addEventListener('click', event => {

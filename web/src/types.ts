@@ -56,6 +56,8 @@ export type DrawSpec = edge.DrawnIn;
 export interface Levels {
   elo: { min: number; max: number };
   depth: { min: number; max: number };
+  /** Full strength: no cap on the search, at most this long a move (and its own clock). */
+  full?: { movetime_ms: { min: number; max: number; default: number } };
   default: { elo: number } | { depth: number };
 }
 

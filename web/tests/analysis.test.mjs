@@ -137,8 +137,11 @@ describe('the analysis board', () => {
     await eventually(async () => (await page.locator('[data-testid=engine-lines] li').count()) === 3, 'three engine lines');
     await page.locator('[data-testid=engine-info]', { hasText: /Depth \d+ · \S+ nodes/ }).waitFor();
     assert.equal((await searches()).running, 1);
-    // An arrow for the engine's best move.
-    await eventually(async () => (await page.locator('[data-testid=board]').getAttribute('data-arrows'))?.length === 4, 'the engine arrow');
+    // An arrow for each line's first move (issue 40: one per engine line).
+    await eventually(
+      async () => ((await page.locator('[data-testid=board]').getAttribute('data-arrows')) ?? '').split(' ').filter(a => /^[a-h][1-8][a-h][1-8]$/.test(a)).length === 3,
+      'an engine arrow for each of the three lines',
+    );
     await shot(page, 'analysis-engine-1366');
     await page.setViewportSize({ width: 390, height: 844 });
     await shot(page, 'analysis-engine-390');

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { eventually, newFenGame, shot, start, takeSeat } from './harness.mjs';
+import { DESKTOP, PHONE, eventually, freshHome, gameKey, newFenGame, openAt, previewId, quickSettings, shot, sideways, start, stepsShown, takeSeat } from './harness.mjs';
 
 let env;
 
@@ -16,46 +16,7 @@ after(async () => {
   await env?.close();
 });
 
-const DESKTOP = { width: 1366, height: 900 };
-const PHONE = { width: 390, height: 844 };
-
-async function pageAt(size) {
-  const page = await env.newPage();
-  await page.setViewportSize(size);
-  return page;
-}
-
-/** Forgets the new-game form's remembered choices (the pages share one browser profile). */
-async function freshHome(page, path = '/') {
-  await page.goto('/');
-  await page.evaluate(() => localStorage.removeItem('chess960.newGame'));
-  await page.goto(path);
-  await page.locator('[data-testid=start-game]').waitFor();
-}
-
-/** A quick game from the form: depth 1, no clock, no study time. */
-async function quickSettings(page) {
-  await page.locator('[data-testid=level-depth]').check();
-  await page.locator('[data-testid=depth]').fill('1');
-  await page.locator('[data-testid=clock]').selectOption('none');
-  await page.locator('[data-testid=study]').fill('0');
-}
-
-/** The number in the preview label ("#350 ..."), or null. */
-async function previewId(page) {
-  const text = await page.locator('[data-testid=preview-label]').textContent();
-  const m = /#(\d+)/.exec(text ?? '');
-  return m ? Number(m[1]) : null;
-}
-
-async function stepsShown(page) {
-  return page.locator('[data-testid=draw-steps] li').allTextContents();
-}
-
-async function gameKey(page) {
-  await page.waitForURL(/\/game\/[0-9a-f]{32}$/);
-  return page.url().split('/').pop();
-}
+const pageAt = size => openAt(env, size);
 
 describe('1. the drawn position', () => {
   test('switching the method clears the drawn position; Play starts exactly the one shown, and the game page shows its draw', async () => {
@@ -156,7 +117,6 @@ describe('2. only the chosen option is checked; 960 is 0', () => {
 });
 
 /** Whether the page scrolls sideways. */
-const sideways = page => page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
 
 describe('3. the positions grid', () => {
   test('no entry runs into the next at 1366 px, every column shows, no sideways scroll on a phone', async () => {

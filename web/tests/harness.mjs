@@ -248,3 +248,73 @@ export async function takeSeat(page, view) {
     localStorage.setItem('chess960.seats', JSON.stringify(seats));
   }, [view.key, view.seat_token]);
 }
+
+/** The two sizes the pages are tried at: a laptop and a phone. */
+export const DESKTOP = { width: 1366, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
+/** A new page of `env`'s browser at `size`. */
+export async function openAt(env, size) {
+  const page = await env.newPage();
+  await page.setViewportSize(size);
+  return page;
+}
+
+/** Whether the page scrolls sideways (the document wider than the window). */
+export const sideways = page => page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+
+/** Forgets the new-game form's remembered choices (the pages share one browser profile). */
+export async function freshHome(page, path = '/') {
+  await page.goto('/');
+  await page.evaluate(() => localStorage.removeItem('chess960.newGame'));
+  await page.goto(path);
+  await page.locator('[data-testid=start-game]').waitFor();
+}
+
+/** A quick game from the form: depth 1, no clock, no study time. */
+export async function quickSettings(page) {
+  await page.locator('[data-testid=level-depth]').check();
+  await page.locator('[data-testid=depth]').fill('1');
+  await page.locator('[data-testid=clock]').selectOption('none');
+  await page.locator('[data-testid=study]').fill('0');
+}
+
+/** The number in the new-game preview's label ("#350 ..."), or null. */
+export async function previewId(page) {
+  const text = await page.locator('[data-testid=preview-label]').textContent();
+  const m = /#(\d+)/.exec(text ?? '');
+  return m ? Number(m[1]) : null;
+}
+
+/** The steps of the drawn position shown on the new-game page. */
+export async function stepsShown(page) {
+  return page.locator('[data-testid=draw-steps] li').allTextContents();
+}
+
+/** The key of the game the page has gone to. */
+export async function gameKey(page) {
+  await page.waitForURL(/\/game\/[0-9a-f]{32}$/);
+  return page.url().split('/').pop();
+}
+
+/**
+ * The server and a browser in which each person has a context of their own (their own cookies
+ * and storage): { server, browser, errors, person(viewport), close }.
+ */
+export async function people() {
+  const server = await startServer();
+  const browser = await launchChromium();
+  const errors = [];
+  async function person(viewport = DESKTOP) {
+    const context = await browser.newContext({ baseURL: server.base, viewport });
+    const page = await context.newPage();
+    page.on('pageerror', error => errors.push(String(error)));
+    page.on('dialog', dialog => void dialog.accept());
+    return page;
+  }
+  async function close() {
+    await browser.close().catch(() => {});
+    await server.close();
+  }
+  return { server, browser, errors, person, close };
+}

@@ -40,7 +40,23 @@ pub enum Level {
     Elo(u32),
     /// A fixed search depth in plies (1 or more).
     Depth(u32),
+    /// Full strength: the engine's normal search with the net and no node cap, as the
+    /// unlimited UCI engine plays. With a clock it manages its own time (as `go wtime btime`
+    /// would) and never thinks longer than `movetime` on a move; without one it thinks up to
+    /// `movetime` on every move. The range offered to players is
+    /// [`FULL_MOVETIME_MIN`]..=[`FULL_MOVETIME_MAX`]; here any time is taken (at least 1 ms).
+    Full {
+        /// The longest a move may take.
+        movetime: Duration,
+    },
 }
+
+/// The shortest time per move of [`Level::Full`] that players are offered.
+pub const FULL_MOVETIME_MIN: Duration = Duration::from_millis(100);
+/// The longest time per move of [`Level::Full`] that players are offered.
+pub const FULL_MOVETIME_MAX: Duration = Duration::from_millis(10_000);
+/// The time per move of [`Level::Full`] when none is asked for.
+pub const FULL_MOVETIME_DEFAULT: Duration = Duration::from_millis(1_000);
 
 /// The clock of the side the engine plays, for a timed game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -179,6 +195,20 @@ const MOVE_OVERHEAD: Duration = Duration::from_millis(50);
 /// How often a caller's stop flag is looked at during a search.
 const STOP_POLL: Duration = Duration::from_millis(5);
 
+/// The shortest time per move of [`Level::Full`] (a shorter `movetime` is raised to it).
+const MIN_THINK: Duration = Duration::from_millis(1);
+
+/// `deadlines` (the clock's, or none) brought forward to `end` at the latest: full strength
+/// manages its time on a clock and never thinks past its time per move; without a clock it
+/// thinks until `end`.
+fn capped(deadlines: Deadlines, end: Instant) -> Deadlines {
+    let cap = |d: Option<Instant>| Some(d.map_or(end, |d| d.min(end)));
+    Deadlines {
+        soft: cap(deadlines.soft),
+        hard: cap(deadlines.hard),
+    }
+}
+
 /// The deepest fixed depth accepted; deeper requests are clamped to it.
 pub const MAX_DEPTH: u32 = 64;
 
@@ -287,7 +317,8 @@ impl Player {
             ..Limits::default()
         };
         // A rating level plays with the hand-crafted evaluation, on which the `UCI_Elo` node
-        // table was measured; a depth level with the engine's own evaluation (the net).
+        // table was measured; a depth level and full strength with the engine's own
+        // evaluation (the net).
         let net = match level {
             Level::Elo(elo) => {
                 limits.nodes = Some(nodes_for_elo(elo));
@@ -297,6 +328,7 @@ impl Player {
                 limits.depth = Some(d.clamp(1, MAX_DEPTH) as i32);
                 nnue::default_net()
             }
+            Level::Full { .. } => nnue::default_net(),
         };
         let started = Instant::now();
         let deadlines = match clock {
@@ -311,6 +343,10 @@ impl Player {
                 MOVE_OVERHEAD,
             ),
             None => Deadlines::default(),
+        };
+        let deadlines = match level {
+            Level::Full { movetime } => capped(deadlines, started + movetime.max(MIN_THINK)),
+            Level::Elo(_) | Level::Depth(_) => deadlines,
         };
         let (outcome, pv) = self.search(
             (&pos, hashes),
@@ -610,6 +646,95 @@ mod tests {
             .unwrap();
         assert!(start.is_legal(chosen.mv));
         assert!(t.elapsed() < Duration::from_millis(300));
+    }
+
+    /// Full strength is the engine without its node cap: on the same position it searches
+    /// more nodes and deeper than the strongest rating level, within its time.
+    #[test]
+    fn full_strength_searches_past_the_top_level_within_its_time() {
+        let start = StartId::new(249).unwrap().position();
+        let stop = AtomicBool::new(false);
+        let mut top = (0, 0);
+        let player = Player::new(16);
+        let t = Instant::now();
+        player
+            .choose_move(&start, &[], Level::Elo(ELO_MAX), None, &stop, |t| {
+                top = (t.depth, t.nodes)
+            })
+            .unwrap();
+        let top_took = t.elapsed();
+        assert!(
+            top.1 <= crate::levels::nodes_for_elo(ELO_MAX) + 1024,
+            "{top:?}"
+        );
+
+        // Eight times the top level's time (at least 1.5 s), so that a slow or busy machine
+        // slows both alike.
+        let movetime = (top_took * 8).clamp(Duration::from_millis(1500), FULL_MOVETIME_MAX);
+        let player = Player::new(16);
+        let mut full = (0, 0);
+        let t = Instant::now();
+        let chosen = player
+            .choose_move(&start, &[], Level::Full { movetime }, None, &stop, |t| {
+                full = (t.depth, t.nodes)
+            })
+            .unwrap();
+        let took = t.elapsed();
+        assert!(start.is_legal(chosen.mv));
+        eprintln!("Elo {ELO_MAX}: depth {} nodes {} in {top_took:?}; full {movetime:?}: depth {} nodes {} in {took:?}", top.0, top.1, full.0, full.1);
+        assert!(took <= movetime + Duration::from_millis(200), "{took:?}");
+        // Without a clock it thinks for its time (a settled best move may end it a little
+        // early: an iteration is not begun that could not end in time).
+        assert!(took >= movetime / 2, "{took:?}");
+        assert!(full.1 > top.1, "full {full:?}, Elo {ELO_MAX} {top:?}");
+        assert!(full.0 > top.0, "full {full:?}, Elo {ELO_MAX} {top:?}");
+    }
+
+    /// On a clock, full strength keeps to the clock and to its time per move, whichever is
+    /// shorter.
+    #[test]
+    fn full_strength_keeps_to_the_clock_and_its_time_per_move() {
+        let player = Player::new(1);
+        let start = StartId::new(518).unwrap().position();
+        let stop = AtomicBool::new(false);
+        let short_clock = PlayClock {
+            remaining: Duration::from_millis(300),
+            increment: Duration::ZERO,
+        };
+        let long_clock = PlayClock {
+            remaining: Duration::from_secs(3600),
+            increment: Duration::from_secs(10),
+        };
+        for (movetime, clock, bound) in [
+            (FULL_MOVETIME_MAX, short_clock, Duration::from_millis(300)),
+            (FULL_MOVETIME_MIN, long_clock, FULL_MOVETIME_MIN),
+        ] {
+            let t = Instant::now();
+            let chosen = player
+                .choose_move(
+                    &start,
+                    &[],
+                    Level::Full { movetime },
+                    Some(clock),
+                    &stop,
+                    |_| {},
+                )
+                .unwrap();
+            assert!(start.is_legal(chosen.mv));
+            let took = t.elapsed();
+            assert!(
+                took < bound + Duration::from_millis(100),
+                "{movetime:?} on {clock:?}: {took:?}"
+            );
+        }
+        // The stop flag still ends it at once.
+        let stop = AtomicBool::new(true);
+        let t = Instant::now();
+        let movetime = FULL_MOVETIME_MAX;
+        player
+            .choose_move(&start, &[], Level::Full { movetime }, None, &stop, |_| {})
+            .unwrap();
+        assert!(t.elapsed() < Duration::from_secs(2));
     }
 
     #[test]

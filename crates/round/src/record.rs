@@ -2,12 +2,12 @@
 //! `chess960 serve` and `chess960 play`, so that either can continue the other's games.
 
 use chess960_core::{Color, Position, StartId};
-use chess960_engine::player::Level;
+use chess960_engine::player::{Level, FULL_MOVETIME_MAX, FULL_MOVETIME_MIN};
 use chess960_store::{Clocks, NewGame};
 use serde::Serialize;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-/// PGN tag holding the engine's level (`elo 1500` or `depth 4`), so that a game loaded from the
+/// PGN tag holding the engine's level (`elo 1500`, `depth 4` or `full 1000ms`), so that a game loaded from the
 /// store after a restart is played on at the same level.
 pub const LEVEL_TAG: &str = "EngineLevel";
 
@@ -16,6 +16,7 @@ pub fn engine_name(level: Level) -> String {
     match level {
         Level::Elo(elo) => format!("chess960-engine {elo}"),
         Level::Depth(d) => format!("chess960-engine depth {d}"),
+        Level::Full { .. } => "chess960-engine full strength".to_string(),
     }
 }
 
@@ -100,21 +101,30 @@ fn casual_game(
     }
 }
 
-/// `elo 1500` / `depth 4`, the value of [`LEVEL_TAG`].
+/// `elo 1500` / `depth 4` / `full 1000ms` (full strength, at most 1000 ms a move), the value
+/// of [`LEVEL_TAG`].
 pub fn level_tag(level: Level) -> String {
     match level {
         Level::Elo(elo) => format!("elo {elo}"),
         Level::Depth(d) => format!("depth {d}"),
+        Level::Full { movetime } => format!("full {}ms", movetime.as_millis()),
     }
 }
 
-/// Reads [`level_tag`]'s form back.
+/// Reads [`level_tag`]'s form back. A full-strength time per move outside the range offered
+/// ([`FULL_MOVETIME_MIN`]..=[`FULL_MOVETIME_MAX`], as in a hand-edited record) is brought
+/// into it, so that no stored game makes the engine think longer than a new one may.
 pub fn parse_level_tag(s: &str) -> Option<Level> {
     let (kind, n) = s.trim().split_once(' ')?;
-    let n: u32 = n.trim().parse().ok()?;
+    let n = n.trim();
     match kind {
-        "elo" => Some(Level::Elo(n)),
-        "depth" => Some(Level::Depth(n)),
+        "elo" => Some(Level::Elo(n.parse().ok()?)),
+        "depth" => Some(Level::Depth(n.parse().ok()?)),
+        "full" => {
+            let ms: u64 = n.strip_suffix("ms").unwrap_or(n).trim_end().parse().ok()?;
+            let movetime = Duration::from_millis(ms).clamp(FULL_MOVETIME_MIN, FULL_MOVETIME_MAX);
+            Some(Level::Full { movetime })
+        }
         _ => None,
     }
 }
@@ -228,6 +238,30 @@ mod tests {
         assert_eq!(small.to_pgn(), "1.5+0.25");
         assert_eq!(TimeControl::parse(&small.to_pgn()), Some(small));
         assert_eq!(TimeControl::parse("-"), None);
+    }
+
+    #[test]
+    fn level_tag_round_trip() {
+        let full = Level::Full {
+            movetime: Duration::from_millis(1500),
+        };
+        for level in [Level::Elo(1500), Level::Depth(4), full] {
+            assert_eq!(parse_level_tag(&level_tag(level)), Some(level));
+        }
+        assert_eq!(level_tag(full), "full 1500ms");
+        assert_eq!(parse_level_tag("full 1500"), Some(full));
+        assert_eq!(engine_name(full), "chess960-engine full strength");
+        // Out of the offered range: brought into it.
+        let long = Level::Full {
+            movetime: FULL_MOVETIME_MAX,
+        };
+        assert_eq!(parse_level_tag("full 999999ms"), Some(long));
+        let short = Level::Full {
+            movetime: FULL_MOVETIME_MIN,
+        };
+        assert_eq!(parse_level_tag("full 0ms"), Some(short));
+        assert_eq!(parse_level_tag("full fast"), None);
+        assert_eq!(parse_level_tag("speed 3"), None);
     }
 
     #[test]

@@ -2,7 +2,10 @@
 
 use crate::catalog;
 use crate::create;
-use crate::create::request::{name_of, NewGameBody, NewGameRequest, MAX_DEPTH};
+use crate::create::request::{
+    name_of, NewGameBody, NewGameRequest, FULL_MOVETIME_MS_DEFAULT, FULL_MOVETIME_MS_MAX,
+    FULL_MOVETIME_MS_MIN, MAX_DEPTH,
+};
 use crate::error::{ApiError, ApiResult, JsonBody};
 use crate::game::seat;
 use crate::game::GameView;
@@ -23,7 +26,7 @@ use axum::Json;
 use chess960_core::{Color, StartId};
 use chess960_draw::rng::SplitMix64;
 use chess960_engine::levels::{ELO_MAX, ELO_MIN};
-use chess960_engine::player::{AnalysisLimit, Level};
+use chess960_engine::player::AnalysisLimit;
 use chess960_store::players::{User, UserId};
 use chess960_store::GameFilter;
 use serde::Deserialize;
@@ -42,13 +45,15 @@ const MAX_LIMIT: u32 = 500;
 /// `GET /api/levels`: the levels a new game accepts, so that the UI offers exactly the range
 /// the engine is calibrated for (docs/strength.md) instead of a copy of it.
 pub async fn levels() -> Json<serde_json::Value> {
-    let default = match crate::game::DEFAULT_LEVEL {
-        Level::Elo(elo) => json!({"elo": elo}),
-        Level::Depth(depth) => json!({"depth": depth}),
-    };
+    let default = crate::game::LevelJson::from(crate::game::DEFAULT_LEVEL);
     Json(json!({
         "elo": {"min": ELO_MIN, "max": ELO_MAX},
         "depth": {"min": 1, "max": MAX_DEPTH},
+        "full": {"movetime_ms": {
+            "min": FULL_MOVETIME_MS_MIN,
+            "max": FULL_MOVETIME_MS_MAX,
+            "default": FULL_MOVETIME_MS_DEFAULT,
+        }},
         "default": default,
     }))
 }

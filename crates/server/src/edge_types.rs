@@ -44,6 +44,7 @@ fn declarations() -> String {
         crate::game::drawn::DrawnView::decl(&cfg),
         crate::game::placing::PlacingView::decl(&cfg),
         crate::game::placing::PlacedView::decl(&cfg),
+        crate::game::EventRef::decl(&cfg),
         crate::game::DrawAnswer::decl(&cfg),
         crate::game::DrawClaim::decl(&cfg),
         ColorJson::decl(&cfg),

@@ -155,6 +155,7 @@ pub fn code_of(e: &GameError) -> &'static str {
         E::NotAway { .. } => "not_away",
         E::NoRematch { .. } => "no_rematch",
         E::StillPlacing => "still_placing",
+        E::StartNotPlaced => "start_not_placed",
         E::NotPlacing => "not_placing",
         E::NotYourPlacement => "not_your_placement",
         E::BadPlacement(_) => "bad_placement",
@@ -194,6 +195,7 @@ fn status_of(e: &GameError) -> StatusCode {
         | E::NotAbortable
         | E::NotAway { .. }
         | E::StillPlacing
+        | E::StartNotPlaced
         | E::NotPlacing
         | E::NotYourPlacement
         | E::NoRematch { .. }

@@ -35,6 +35,7 @@ mod create;
 mod edge_types;
 pub mod error;
 mod explorer;
+mod fen;
 mod game;
 mod http;
 mod tournaments;
@@ -289,6 +290,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/tables", get(api::tables))
         .route("/api/fairness", get(api::fairness))
         .route("/api/explorer", get(explorer::explore))
+        .route("/api/fen", get(fen::check))
         .route("/api/draw", post(api::draw))
         .route("/api/games", get(api::list_games).post(api::create_game))
         .route("/api/games/now", get(api::games_now))
@@ -342,6 +344,10 @@ pub fn router(state: AppState) -> Router {
         .route(
             &format!("{event}/rounds/{{r}}/games"),
             post(tournaments::games),
+        )
+        .route(
+            &format!("{event}/rounds/{{r}}/links"),
+            get(tournaments::links),
         )
         .route(&format!("{event}/export"), get(tournaments::export))
         .route("/api/account", get(accounts::account))

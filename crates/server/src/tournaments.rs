@@ -111,6 +111,67 @@ fn check_arbiter(stored: &StoredEvent, headers: &HeaderMap) -> Result<(), ApiErr
     Ok(())
 }
 
+/// The arbiter's token as sent (checked by [`check_arbiter`] before it is used).
+fn given_token(headers: &HeaderMap) -> String {
+    headers
+        .get(HEADER)
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim)
+        .unwrap_or("")
+        .to_string()
+}
+
+/// HMAC-SHA256 (RFC 2104) of `message` under `key`.
+fn hmac_sha256(key: &[u8], message: &[u8]) -> [u8; 32] {
+    use sha2::{Digest, Sha256};
+    let mut block = [0u8; 64];
+    if key.len() > block.len() {
+        block[..32].copy_from_slice(&Sha256::digest(key));
+    } else {
+        block[..key.len()].copy_from_slice(key);
+    }
+    let mut inner = Sha256::new();
+    inner.update(block.map(|b| b ^ 0x36));
+    inner.update(message);
+    let inner = inner.finalize();
+    let mut outer = Sha256::new();
+    outer.update(block.map(|b| b ^ 0x5c));
+    outer.update(inner);
+    let mut out = [0u8; 32];
+    out.copy_from_slice(&outer.finalize());
+    out
+}
+
+/// The seat token of one colour of an event's game, derived from the arbiter's token: the
+/// first 128 bits of HMAC-SHA256 under the arbiter's token of the event, the round, the board,
+/// both players and the colour, as 32 hex digits (a seat token's form). Only whoever holds the
+/// arbiter's token can make it, and the server stores neither (only their SHA-256), so the
+/// arbiter can show a board's links again (`GET …/rounds/{r}/links`) without the server
+/// keeping a secret it could leak. A board paired anew with other players gets other tokens.
+fn event_seat_token(
+    arbiter_token: &str,
+    event: &str,
+    round: u32,
+    board: u32,
+    players: (usize, usize),
+    white: bool,
+) -> String {
+    let message = format!(
+        "chess960 event seat 1\n{event}\n{round}\n{board}\n{}\n{}\n{}",
+        players.0,
+        players.1,
+        if white { "white" } else { "black" }
+    );
+    let mac = hmac_sha256(arbiter_token.as_bytes(), message.as_bytes());
+    crate::secret::hex(&mac[..16])
+}
+
+/// A player's link to their seat.
+fn seat_link(game: &str, token: &str, white: bool) -> String {
+    let color = if white { "white" } else { "black" };
+    format!("/game/{game}#seat={token}&color={color}")
+}
+
 /// Runs `f` on a blocking thread (the store is synchronous).
 async fn job<T: Send + 'static>(
     f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
@@ -783,8 +844,9 @@ fn time_control(text: &str) -> Option<crate::game::TimeControl> {
 
 /// `POST /api/events/{key}/rounds/{r}/games`: a game on the server for each board of the
 /// round that has neither a game nor a result, from the board's start position, with the
-/// event's time control. Each player gets a seat of his own: the answer gives the arbiter, once,
-/// the link for each (`/game/<key>#seat=<token>&color=white`); a player entered by account has
+/// event's time control. Each player gets a seat of his own: the answer gives the arbiter the
+/// link for each (`/game/<key>#seat=<token>&color=white`; [`links`] shows them again, the
+/// tokens being derived from the arbiter's: [`event_seat_token`]); a player entered by account has
 /// the seat bound to it as well, and plays from wherever they are logged in, without a link.
 /// The games are casual: the event's results are its own. The results come into the event by
 /// themselves.
@@ -848,7 +910,13 @@ pub async fn games(
                 black: account(b.black)?,
                 rated: None,
             };
-            boards.push((j as u32 + 1, id, name(b.white), name(b.black), accounts));
+            boards.push((
+                j as u32 + 1,
+                id,
+                (b.white, b.black),
+                (name(b.white), name(b.black)),
+                accounts,
+            ));
         }
         Ok((stored, boards))
     })
@@ -859,13 +927,16 @@ pub async fn games(
         )));
     }
     let tc = time_control(&stored.event.time_control);
+    // The seats' tokens come from the arbiter's (checked above), so that the arbiter can show
+    // the links again later (`links`); the server keeps only their SHA-256, as for any seat.
+    let arbiter = given_token(&headers);
     let mut made = Vec::new();
-    for (board, id, white, black, accounts) in boards {
+    for (board, id, players, (white, black), accounts) in boards {
         let start = StartId::new(id as u32)
             .map_err(|e| ApiError::internal(format!("round {round}, board {board}: {e}")))?;
         let tokens = (
-            seat::new_token().map_err(|e| ApiError::internal(format!("no random numbers: {e}")))?,
-            seat::new_token().map_err(|e| ApiError::internal(format!("no random numbers: {e}")))?,
+            event_seat_token(&arbiter, &key, round, board, players, true),
+            event_seat_token(&arbiter, &key, round, board, players, false),
         );
         let mut meta = crate::game::people_pair(
             &start.position(),
@@ -915,9 +986,113 @@ pub async fn games(
         .map(|(b, k, (w, bl))| json!({
             "board": b,
             "key": k,
-            "white_link": format!("/game/{k}#seat={w}&color=white"),
-            "black_link": format!("/game/{k}#seat={bl}&color=black"),
+            "white_link": seat_link(k, w, true),
+            "black_link": seat_link(k, bl, false),
         }))
         .collect::<Vec<_>>());
     Ok(Json(v))
+}
+
+/// `GET /api/events/{key}/rounds/{r}/links`: the players' links of the round's games on this
+/// server, again, for the arbiter only (403 without the event's arbiter token). The tokens
+/// are derived anew from the arbiter's ([`event_seat_token`]) and given only where they are
+/// the seats the game holds (checked against the stored SHA-256): a game made by an older
+/// server, whose tokens were random, has `null` links. Nothing changes: the links handed out
+/// before stay valid, so a player in the middle of a game keeps playing.
+pub async fn links(
+    State(state): State<AppState>,
+    path: Result<Path<(String, u32)>, PathRejection>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let Path((key, round)) = path.map_err(|e| ApiError::bad_request(e.body_text()))?;
+    let store = Arc::clone(&state.games().ctx().store);
+    let games = job(move || {
+        let stored = load(store.as_ref(), &key)?;
+        check_arbiter(&stored, &headers)?;
+        let arbiter = given_token(&headers);
+        let r = (round as usize)
+            .checked_sub(1)
+            .and_then(|i| stored.event.played.get(i))
+            .filter(|r| r.paired)
+            .ok_or_else(|| event_err(EventError::NotPaired(round)))?;
+        let mut games = Vec::new();
+        for (j, b) in r.boards.iter().enumerate() {
+            let Some(game) = &b.game else { continue };
+            let board = j as u32 + 1;
+            let seats = chess960_store::GameKey::parse(game)
+                .map(|k| store.game_by_key(&k))
+                .transpose()?
+                .flatten()
+                .map(|g| g.seats);
+            let link = |white: bool| -> Value {
+                let token =
+                    event_seat_token(&arbiter, &key, round, board, (b.white, b.black), white);
+                let record = seats
+                    .as_ref()
+                    .map(|s| if white { &s.white } else { &s.black });
+                let holds = matches!(record, Some(r) if seat::Seat::from_record(r).holds(&token));
+                if holds {
+                    json!(seat_link(game, &token, white))
+                } else {
+                    Value::Null
+                }
+            };
+            games.push(json!({
+                "board": board,
+                "key": game,
+                "result": b.result.map(BoardResult::text),
+                "white_link": link(true),
+                "black_link": link(false),
+            }));
+        }
+        Ok(games)
+    })
+    .await?;
+    let mut resp = Json(json!({"round": round, "games": games})).into_response();
+    // Secrets: kept by no cache.
+    resp.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    Ok(resp)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hmac_sha256_is_rfc_4231s() {
+        // RFC 4231, test case 2.
+        assert_eq!(
+            crate::secret::hex(&hmac_sha256(b"Jefe", b"what do ya want for nothing?")),
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+        );
+        // Test case 6: a key longer than the block.
+        assert_eq!(
+            crate::secret::hex(&hmac_sha256(
+                &[0xaa; 131],
+                b"Test Using Larger Than Block-Size Key - Hash Key First"
+            )),
+            "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"
+        );
+    }
+
+    #[test]
+    fn event_seat_tokens_differ_by_everything_they_name() {
+        let t = |a: &str, r, b, p, w| event_seat_token(a, "ab", r, b, p, w);
+        let one = t("arbiter", 1, 1, (0, 1), true);
+        assert_eq!(one.len(), 32);
+        assert!(one.bytes().all(|c| c.is_ascii_hexdigit()));
+        assert_eq!(one, t("arbiter", 1, 1, (0, 1), true), "repeatable");
+        for other in [
+            t("arbiter2", 1, 1, (0, 1), true),
+            t("arbiter", 2, 1, (0, 1), true),
+            t("arbiter", 1, 2, (0, 1), true),
+            t("arbiter", 1, 1, (1, 0), true),
+            t("arbiter", 1, 1, (0, 2), true),
+            t("arbiter", 1, 1, (0, 1), false),
+            event_seat_token("arbiter", "cd", 1, 1, (0, 1), true),
+        ] {
+            assert_ne!(one, other);
+        }
+    }
 }

@@ -19,8 +19,10 @@
 //! (`tests/explorer.rs` pins the key of a few positions, so such a change cannot pass
 //! unnoticed).
 //!
-//! **Which results count.** Only `1-0`, `0-1` and `1/2-1/2`; every other game (in progress,
-//! abandoned, aborted) is counted apart as unfinished and never in the percentages.
+//! **Which results count.** Only `1-0`, `0-1` and `1/2-1/2`; the other games (in progress,
+//! abandoned) are counted apart as unfinished and never in the percentages. Aborted games
+//! (result `*`, reason [`crate::ABORTED`]) keep their rows but are not counted or listed at
+//! all, as they count nowhere else: the backend's reads leave them out.
 //!
 //! This module holds the rules every backend shares (what the entries of a game are, how a
 //! move and a result are encoded, how the counts become an [`Explorer`]); the backend only
@@ -254,7 +256,8 @@ pub struct Results {
     pub white: u64,
     pub draws: u64,
     pub black: u64,
-    /// Games without a result (in progress, abandoned, aborted): never in the percentages.
+    /// Games without a result (in progress, abandoned; aborted games are not counted at all):
+    /// never in the percentages.
     pub unfinished: u64,
 }
 

@@ -540,11 +540,12 @@ pub trait GameStore: Send + Sync {
     fn import_games(&self, games: &[ImportGame]) -> Result<Vec<ImportOutcome>, StoreError>;
 
     /// The position index (see [`explorer`]): the games that reached the position with
-    /// Zobrist key `key`, counted by the move they played from it and their result.
+    /// Zobrist key `key`, counted by the move they played from it and their result. Aborted
+    /// games are left out.
     fn index_counts(&self, key: u64) -> Result<Vec<explorer::KeyCount>, StoreError>;
 
     /// The newest `limit` games that reached the position with Zobrist key `key`, newest
-    /// first.
+    /// first; aborted games are left out.
     fn position_games(&self, key: u64, limit: u32) -> Result<Vec<GameSummary>, StoreError>;
 
     /// The explorer for `pos`: the moves played from it in the stored games with their

@@ -21,7 +21,7 @@ use crate::rules::{self, GameState, TagHome};
 use crate::util::{clocks, ms, now_ms};
 use crate::{
     packed, Finish, GameFilter, GameId, GameKey, GameResult, GameSummary, MoveRecord, NewGame,
-    PositionCounts, SeatRecord, Seats, StoreError,
+    PositionCounts, SeatRecord, Seats, StoreError, ABORTED,
 };
 use chess960_core::Color;
 use std::collections::HashMap;
@@ -254,6 +254,15 @@ fn summary(mut r: Cells) -> R<GameSummary> {
         created_at_ms,
     };
     Ok(s)
+}
+
+/// The condition that leaves aborted games (result `*`, reason [`ABORTED`]) out of the
+/// explorer, over `positions p` joined with `games g`: they count nowhere else either
+/// (docs/store.md, "Aborted games"). A row with a result is never an aborted game's, so only
+/// the unfinished games' rows need their game's reason (the `NOT EXISTS` form of
+/// `index_counts` reads the games table for those alone).
+fn not_aborted() -> String {
+    format!("(p.result IS NOT NULL OR g.reason IS NULL OR g.reason <> '{ABORTED}')")
 }
 
 /// `LIMIT … OFFSET …` of a filter (no limit: the largest, which both dialects take).
@@ -699,17 +708,25 @@ pub trait Tx {
     }
 
     /// [`crate::GameStore::index_counts`], of `account`'s games only when one is given.
+    /// Aborted games are left out ([`not_aborted`]).
     fn index_counts(&mut self, key: u64, account: Option<UserId>) -> R<Vec<KeyCount>> {
         let rows = match account {
             None => self.query(
-                "SELECT move, result, count(*) FROM positions WHERE key = $1
-                  GROUP BY move, result",
+                &format!(
+                    "SELECT p.move, p.result, count(*) FROM positions p
+                      WHERE p.key = $1 AND (p.result IS NOT NULL OR NOT EXISTS (
+                            SELECT 1 FROM games a WHERE a.id = p.game_id AND a.reason = '{ABORTED}'))
+                      GROUP BY p.move, p.result"
+                ),
                 &[(key as i64).into()],
             )?,
             Some(user) => self.query(
-                "SELECT p.move, p.result, count(*) FROM positions p JOIN games g ON g.id = p.game_id
-                  WHERE p.key = $1 AND (g.white_user = $2 OR g.black_user = $2)
-                  GROUP BY p.move, p.result",
+                &format!(
+                    "SELECT p.move, p.result, count(*) FROM positions p JOIN games g ON g.id = p.game_id
+                      WHERE p.key = $1 AND (g.white_user = $2 OR g.black_user = $2) AND {}
+                      GROUP BY p.move, p.result",
+                    not_aborted()
+                ),
                 &[(key as i64).into(), user.0.into()],
             )?,
         };
@@ -725,6 +742,7 @@ pub trait Tx {
     }
 
     /// [`crate::GameStore::position_games`], of `account`'s games only when one is given.
+    /// Aborted games are left out ([`not_aborted`]).
     fn position_games(
         &mut self,
         key: u64,
@@ -733,7 +751,8 @@ pub trait Tx {
     ) -> R<Vec<GameSummary>> {
         let head = format!(
             "SELECT {SUMMARY_COLUMNS} FROM positions p JOIN games g ON g.id = p.game_id
-              WHERE p.key = $1"
+              WHERE p.key = $1 AND {}",
+            not_aborted()
         );
         let mut args = vec![(key as i64).into(), i64::from(limit).into()];
         let sql = match account {

@@ -8,8 +8,11 @@
 mod common;
 
 use chess960_core::{CastlingMode, Position, StartId};
+use chess960_players::password::StoredHash;
 use chess960_store::explorer::{self, ExplorerMove, IndexStep, MAX_GAMES};
+use chess960_store::players::NewUser;
 use chess960_store::sqlite::SCHEMA_VERSION;
+use chess960_store::GamePlayers;
 use chess960_store::{
     Finish, GameFilter, GameId, GameResult, GameStore, ImportGame, MoveRecord, Results, Seats,
     SqliteStore, StoreError, StoredGame,
@@ -69,6 +72,10 @@ fn brute_force(games: &[(StoredGame, Vec<String>)], target: &Position) -> Expect
     let want = identity(target);
     let mut e = Expected::default();
     for (g, line) in games.iter().rev() {
+        // Aborted games count nowhere: neither in the totals nor in the games listed.
+        if g.finish.as_ref().is_some_and(Finish::is_aborted) {
+            continue;
+        }
         let result = g.finish.as_ref().map(|f| f.result.as_str());
         let Some(ply) = line.iter().position(|p| *p == want) else {
             continue;
@@ -210,9 +217,21 @@ fn the_index_follows_every_change_to_the_games() {
             pos = pos.play(m);
         }
         store.finish_game(rep, &finish("0-1")).unwrap();
+        // Two aborted games: one with White's first move, one with none.
+        let (aborted, _) = store.create_game(&new_game(518, "W", "B")).unwrap();
+        let first = line(&start, 1, 1);
+        store.append_move(aborted, 0, &first[0]).unwrap();
+        store.finish_game(aborted, &Finish::aborted()).unwrap();
+        let (aborted_empty, _) = store.create_game(&new_game(518, "W", "B")).unwrap();
+        store
+            .finish_game(aborted_empty, &Finish::aborted())
+            .unwrap();
         assert!(check_all(store.store()) > 20);
         let at_start = store.explore(&start, MAX_GAMES).unwrap();
-        assert_eq!(at_start.results.games, 11);
+        assert_eq!(
+            at_start.results.games, 11,
+            "the aborted games are not counted"
+        );
         assert_eq!(at_start.ended.games, 1, "the game without a move");
 
         // Takebacks: to the middle of a finished game (which clears its result), to nothing.
@@ -338,6 +357,84 @@ fn counts_percentages_and_the_games_list() {
         assert_eq!(got.ended.unfinished, 1);
         let sans: Vec<&str> = got.moves.iter().map(|m| m.san.as_str()).collect();
         assert_eq!(sans, ["e5", "c5"]);
+    });
+}
+
+#[test]
+fn aborted_games_are_neither_counted_nor_listed() {
+    // Issue 40: the explorer and the games that reached a position counted aborted games
+    // (shown as "no result yet"), which count nowhere else.
+    common::each_backend(|store| {
+        let start = StartId::new(518).unwrap().position();
+        let e4 = start.parse_uci("e2e4", CastlingMode::Chess960).unwrap();
+        // One player's games too (`?account=`): Ann plays White in each game.
+        let players = store.player_store().expect("every backend keeps players");
+        let (name, password) = (
+            "ann".parse().unwrap(),
+            StoredHash::from_stored("$argon2id$v=19$m=19456,t=2,p=1$salt$ann".into()),
+        );
+        let new_user = NewUser {
+            name: &name,
+            password: &password,
+            admin: false,
+            invite: None,
+        };
+        let ann = players
+            .create_user(&new_user, 1_800_000_000_000)
+            .unwrap()
+            .id;
+        let hers = GamePlayers {
+            white: Some(ann),
+            black: None,
+            rated: None,
+        };
+        let game = |moved: bool, finish: Option<Finish>| -> GameId {
+            let (id, _) = store.create_game(&new_game(518, "ann", "B")).unwrap();
+            players.bind_players(id, hers).unwrap();
+            if moved {
+                store
+                    .append_move(id, 0, &MoveRecord::of(&start, e4, None, 0))
+                    .unwrap();
+            }
+            if let Some(f) = finish {
+                store.finish_game(id, &f).unwrap();
+            }
+            id
+        };
+        let won = game(true, Some(finish("1-0")));
+        let playing = game(true, None);
+        game(true, Some(Finish::aborted()));
+        game(false, Some(Finish::aborted()));
+        let unfinished_only = Results {
+            games: 2,
+            white: 1,
+            draws: 0,
+            black: 0,
+            unfinished: 1,
+        };
+        let check = |got: explorer::Explorer| {
+            assert_eq!(got.results, unfinished_only);
+            assert_eq!(
+                got.ended,
+                Results::default(),
+                "the aborted game without a move"
+            );
+            assert_eq!(got.moves.len(), 1);
+            assert_eq!(got.moves[0].results, unfinished_only);
+            let ids: Vec<GameId> = got.games.iter().map(|g| g.id).collect();
+            assert_eq!(ids, [playing, won]);
+        };
+        check(store.explore(&start, MAX_GAMES).unwrap());
+        check(players.explore_account(&start, MAX_GAMES, ann).unwrap());
+        let after = start.play(e4);
+        for got in [
+            store.explore(&after, MAX_GAMES).unwrap(),
+            players.explore_account(&after, MAX_GAMES, ann).unwrap(),
+        ] {
+            assert_eq!(got.results, unfinished_only);
+            assert_eq!(got.ended, unfinished_only);
+            assert_eq!(got.games.len(), 2);
+        }
     });
 }
 

@@ -1,7 +1,8 @@
 // The analysis board (/analysis): a board on which moves and variations are played without
 // touching any game (the server gives each position's legal moves), the engine's live lines
-// (MultiPV 1–5), and a whole-game analysis run on the server with a progress bar, an evaluation
-// graph, every move judged as lichess does, the best move as an arrow, and the PGN with [%eval].
+// (MultiPV 1–5, an arrow for each), and a whole-game analysis run on the server with a progress
+// bar, an evaluation graph, every move judged as lichess does, the best move as an arrow, and the
+// PGN with [%eval], named by its players, date and start position.
 //
 //   /analysis?game=<key>   analyses a saved game at once
 //   /analysis?fen=<FEN>    a position
@@ -16,12 +17,16 @@ import { copyText, fill, h } from '../dom';
 import { formatScore } from '../game/describe';
 import type { Page } from '../page';
 import type { Color, GameView, LegalMove } from '../types';
+import { analysisFileName } from './fileName';
 import { evalGraph, JUDGEMENT_WORD } from './graph';
 import { AnalysisSocket } from './socket';
 import { moveNumber, MoveTree, onMainline, pathOf, tokens, type TreeNode } from './tree';
 import type { AnalysisPosition, Counts, MoveJudged, PositionEval, ServerMessage } from './types';
 
 const STANDARD_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+/** The width of each live engine line's arrow (chessground's units, 15 its pale default): the
+ * best line boldest, each later one thinner. */
+const LINE_WIDTHS = [15, 11, 8, 6, 5];
 /** A FEN rather than a PGN in the paste box. */
 const FEN_LIKE = /^\s*[1-8pnbrqkPNBRQK]+(\/[1-8pnbrqkPNBRQK]+){7}\s+[wb]\s/;
 
@@ -302,16 +307,26 @@ class AnalysisPage {
     this.drawArrows();
   }
 
-  /** The engine's best move as arrows: green from the whole-game analysis, blue from the live
-   * lines. */
+  /** The engine's moves as arrows: green for the best move of the whole-game analysis, blue for
+   * the first move of each live line, the first line's the boldest and each later line's
+   * thinner and lighter (as lichess draws them). */
   private drawArrows(): void {
     const shapes: DrawShape[] = [];
     const best = this.current.eval?.best;
     if (best) shapes.push({ orig: best.slice(0, 2) as Key, dest: best.slice(2, 4) as Key, brush: 'green' });
-    const live = this.lastLines?.id === this.linesId ? this.lastLines.lines[0]?.pv[0] : undefined;
-    if (this.engineOn && live && live !== best) {
-      shapes.push({ orig: live.slice(0, 2) as Key, dest: live.slice(2, 4) as Key, brush: 'paleBlue' });
-    }
+    const lines = this.engineOn && this.lastLines?.id === this.linesId ? this.lastLines.lines : [];
+    const drawn = new Set(best ? [best] : []);
+    lines.forEach((line, i) => {
+      const move = line.pv[0];
+      if (!move || drawn.has(move)) return;
+      drawn.add(move);
+      shapes.push({
+        orig: move.slice(0, 2) as Key,
+        dest: move.slice(2, 4) as Key,
+        brush: i === 0 ? 'paleBlue' : 'paleGrey',
+        modifiers: { lineWidth: LINE_WIDTHS[Math.min(i, LINE_WIDTHS.length - 1)] },
+      });
+    });
     this.board.cg.setAutoShapes(shapes);
     // For tests and assistive tools: the arrows drawn, as UCI squares.
     this.boardEl.dataset.arrows = shapes.map(s => `${s.orig}${s.dest ?? ''}`).join(' ');
@@ -639,7 +654,8 @@ class AnalysisPage {
       fill(this.exportBox);
       return;
     }
-    const download = h('a', { class: 'button', download: 'chess960-analysis.pgn', 'data-testid': 'export-pgn' }, 'Download PGN');
+    // Named as the game page's PGN is: players, date and start position.
+    const download = h('a', { class: 'button', download: analysisFileName(pgn, this.tree.root.fen), 'data-testid': 'export-pgn' }, 'Download PGN');
     if (this.pgnUrl) URL.revokeObjectURL(this.pgnUrl);
     this.pgnUrl = URL.createObjectURL(new Blob([pgn], { type: 'application/x-chess-pgn' }));
     download.href = this.pgnUrl;

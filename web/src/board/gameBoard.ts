@@ -9,7 +9,8 @@ import type { CastlingRooks, Color, GameView, LegalMove } from '../types';
 import { castlePreview, castleTargets } from './castlePreview';
 import { choose } from './chooser';
 import { destinations, resolveDrop } from './gestures';
-import type { PlyPosition } from './replay';
+import { EMPTY_FEN, type PlyPosition } from './replay';
+import { settings } from '../settings/settings';
 
 export interface BoardEvents {
   /** The user made a legal move on the board (already disambiguated). */
@@ -80,7 +81,7 @@ export class GameBoard {
     const playing = view.status === 'playing' && me !== null;
     this.interactive = playing && view.turn === me && view.legal.length > 0;
     this.cg.set({
-      fen: view.fen.split(' ')[0],
+      fen: (view.fen ?? EMPTY_FEN).split(' ')[0],
       turnColor: view.turn,
       check: view.check !== null,
       lastMove: view.last_move ? [view.last_move.from as Key, view.last_move.to as Key] : undefined,
@@ -89,7 +90,10 @@ export class GameBoard {
         color: playing && me ? me : undefined,
         dests: destinations(view.legal),
       },
-      premovable: { enabled: playing && view.turn !== me },
+      // The player's settings: premoves, and moving by drag, click or both.
+      premovable: { enabled: playing && view.turn !== me && settings().premoves },
+      draggable: { enabled: settings().moveInput !== 'click' },
+      selectable: { enabled: settings().moveInput !== 'drag' },
     });
     const premove = view.premove;
     if (premove && playing) {

@@ -16,14 +16,19 @@ export interface PlyPosition {
   castling: CastlingRooks | null;
 }
 
+/** An empty board: what stands for a start that is not known yet. */
+export const EMPTY_FEN = '8/8/8/8/8/8/8/8 w - - 0 1';
+
 function turnOf(fen: string): Color {
   return fen.trim().split(/\s+/)[1] === 'b' ? 'black' : 'white';
 }
 
 /** Positions after 0, 1, …, n plies, as the server gave them. */
 export function plyPositions(view: GameView): PlyPosition[] {
+  // No start FEN until the players have placed the start (Northam's placement): an empty board.
+  const start = view.start_fen ?? EMPTY_FEN;
   const positions: PlyPosition[] = [
-    { fen: view.start_fen, lastMove: null, turn: turnOf(view.start_fen), check: false, castling: view.start_castling ?? null },
+    { fen: start, lastMove: null, turn: turnOf(start), check: false, castling: view.start_castling ?? null },
   ];
   for (const move of view.moves) {
     positions.push({
@@ -38,8 +43,8 @@ export function plyPositions(view: GameView): PlyPosition[] {
 }
 
 /** The full-move number and side of the first ply, from the start FEN's last two fields. */
-export function firstMoveNumber(startFen: string): { number: number; black: boolean } {
-  const fields = startFen.trim().split(/\s+/);
+export function firstMoveNumber(startFen: string | null): { number: number; black: boolean } {
+  const fields = (startFen ?? EMPTY_FEN).trim().split(/\s+/);
   const number = Number.parseInt(fields[5] ?? '1', 10);
   return { number: Number.isFinite(number) && number > 0 ? number : 1, black: fields[1] === 'b' };
 }

@@ -115,6 +115,34 @@ async function change(key: string, path: string, body: unknown): Promise<EventVi
   return JSON.parse(text) as EventView;
 }
 
+/** A board's game on the server and its players' links (null: not given again, see `links`). */
+export interface SeatLinks {
+  board: number;
+  key: string;
+  result?: string | null;
+  white_link: string | null;
+  black_link: string | null;
+}
+
+/** The players' links of a round's games, again: for the arbiter only (their token). */
+async function links(key: string, round: number): Promise<{ round: number; games: SeatLinks[] }> {
+  const response = await fetch(`/api/events/${key}/rounds/${round}/links`, {
+    headers: { 'X-Arbiter-Token': arbiterToken(key) ?? '' },
+    cache: 'no-store',
+  });
+  const text = await response.text();
+  if (!response.ok) {
+    let message = text;
+    try {
+      message = (JSON.parse(text) as { error?: string }).error ?? text;
+    } catch {
+      // not JSON: the text as it is
+    }
+    throw new Error(message);
+  }
+  return JSON.parse(text) as { round: number; games: SeatLinks[] };
+}
+
 export const events = {
   list: () => request<{ events: EventSummary[] }>('GET', '/api/events'),
   get: (key: string) => request<EventView>('GET', `/api/events/${key}`),
@@ -129,8 +157,8 @@ export const events = {
   draw: (key: string, round: number, body: Record<string, unknown>) => change(key, `/rounds/${round}/draw`, body),
   pair: (key: string, round: number) => change(key, `/rounds/${round}/pair`, {}),
   unpair: (key: string, round: number) => change(key, `/rounds/${round}/unpair`, {}),
-  games: (key: string, round: number) =>
-    change(key, `/rounds/${round}/games`, {}) as Promise<EventView & { games: { board: number; key: string; white_link: string; black_link: string }[] }>,
+  games: (key: string, round: number) => change(key, `/rounds/${round}/games`, {}) as Promise<EventView & { games: SeatLinks[] }>,
+  links,
   result: (key: string, round: number, board: number, result: string | null) =>
     change(key, `/rounds/${round}/boards/${board}/result`, { result }),
 };
@@ -153,4 +181,9 @@ export function who(e: EventView, number: number): string {
   const p = e.players[number - 1];
   if (!p) return `#${number}`;
   return p.rating ? `${p.name} (${p.rating})` : p.name;
+}
+
+/** "1 player", "5 players". */
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

@@ -9,7 +9,7 @@ import { fill, h } from '../dom';
 import { DRAW_METHODS } from '../drawMethods';
 import { miniBoard } from '../home/miniBoard';
 import type { Page } from '../page';
-import { arbiterToken, events, formatName, who, type EventRoundView, type EventView } from './eventApi';
+import { arbiterToken, events, formatName, plural, who, type EventRoundView, type EventView, type SeatLinks } from './eventApi';
 
 const RESULTS = ['1-0', '1/2-1/2', '0-1', '+/-', '-/+', '-/-'];
 
@@ -26,8 +26,8 @@ export function eventPage(key: string): Page {
   const board = miniBoard('event-board', 'The round’s start position');
   let view: EventView | null = null;
   let busy = false;
-  /** The players' links of the games just made (the tokens are shown once). */
-  let seatLinks: { board: number; white_link: string; black_link: string }[] = [];
+  /** The players' links of a round's games, while the arbiter has them shown. */
+  let seatLinks: { round: number; games: SeatLinks[] } | null = null;
 
   /** Runs an arbiter action, then shows the event as the server returns it. */
   async function act(action: () => Promise<EventView>): Promise<void> {
@@ -46,7 +46,7 @@ export function eventPage(key: string): Page {
     view = e;
     title.textContent = e.name;
     const dates = e.start_date && (e.end_date && e.end_date !== e.start_date ? `${e.start_date} – ${e.end_date}` : e.start_date);
-    summary.textContent = [formatName(e), e.city, dates, e.time_control && `time control ${e.time_control}`, e.arbiter && `arbiter ${e.arbiter}`, `${e.players.length} players`]
+    summary.textContent = [formatName(e), e.city, dates, e.time_control && `time control ${e.time_control}`, e.arbiter && `arbiter ${e.arbiter}`, plural(e.players.length, 'player')]
       .filter(Boolean)
       .join(' · ');
     fill(
@@ -68,7 +68,12 @@ export function eventPage(key: string): Page {
   }
 
   function showPlayers(e: EventView): void {
-    const rows = e.players.map(p => {
+    // Once round 1 is paired every player has a pairing number: the "No." of the standings and
+    // of the crosstable's cells (a TRF's starting rank); the list follows it. Before that the
+    // only number is the order of entry, headed so.
+    const numbered = e.players.some(p => p.pairing_number !== null);
+    const listed = numbered ? [...e.players].sort((a, b) => (a.pairing_number ?? Infinity) - (b.pairing_number ?? Infinity) || a.number - b.number) : e.players;
+    const rows = listed.map(p => {
       const notes: string[] = [];
       if (p.joined > 1) notes.push(`from round ${p.joined}`);
       if (p.withdrawn) notes.push(`withdrawn from round ${p.withdrawn}`);
@@ -85,7 +90,7 @@ export function eventPage(key: string): Page {
       return h(
         'tr',
         {},
-        h('td', {}, p.number),
+        h('td', {}, numbered ? (p.pairing_number ?? '') : p.number),
         h(
           'td',
           {},
@@ -139,15 +144,23 @@ export function eventPage(key: string): Page {
             h('button', { type: 'submit' }, 'Add player'),
           )
         : null;
+    const first = numbered
+      ? h('th', { title: 'Pairing number (as in the standings and the crosstable)' }, 'No.')
+      : h('th', { title: 'Order of entry: the pairing numbers are given when round 1 is paired' }, 'Entry');
     fill(
       players,
       h('h2', {}, 'Players'),
-      h(
-        'table',
-        { 'data-testid': 'players' },
-        h('thead', {}, h('tr', {}, ['No.', 'Name', 'Rating', 'Fed', 'FIDE ID', 'Pts', ''].map(t => h('th', {}, t)))),
-        h('tbody', {}, rows),
+      scroller(
+        h(
+          'table',
+          { 'data-testid': 'players' },
+          h('thead', {}, h('tr', {}, first, ['Name', 'Rating', 'Fed', 'FIDE ID', 'Pts', ''].map(t => h('th', {}, t)), rows.some(r => r.cells.length > 7) ? h('th', {}) : null)),
+          h('tbody', {}, rows),
+        ),
       ),
+      numbered || e.players.length === 0
+        ? null
+        : h('p', { class: 'hint', 'data-testid': 'players-note' }, 'Entry: the order of entry. The pairing numbers (No.) are given when round 1 is paired.'),
       form,
     );
   }
@@ -205,36 +218,38 @@ export function eventPage(key: string): Page {
   }
 
   function boardsTable(e: EventView, r: EventRoundView): HTMLElement {
-    return h(
-      'table',
-      { class: 'pairings', 'data-testid': `pairings-${r.round}` },
-      h('thead', {}, h('tr', {}, ['Board', 'White', 'Black', 'Result'].map(t => h('th', {}, t)))),
+    return scroller(
       h(
-        'tbody',
-        {},
-        r.boards.map(b => {
-          let result: HTMLElement | string = b.result ?? '';
-          if (arbiter) {
-            const select = h(
-              'select',
-              { 'aria-label': `Result of board ${b.board}`, 'data-testid': `result-${r.round}-${b.board}` },
-              h('option', { value: '' }, '—'),
-              RESULTS.map(x => h('option', { value: x, selected: b.result === x }, x)),
+        'table',
+        { class: 'pairings', 'data-testid': `pairings-${r.round}` },
+        h('thead', {}, h('tr', {}, ['Board', 'White', 'Black', 'Result'].map(t => h('th', {}, t)))),
+        h(
+          'tbody',
+          {},
+          r.boards.map(b => {
+            let result: HTMLElement | string = b.result ?? '';
+            if (arbiter) {
+              const select = h(
+                'select',
+                { 'aria-label': `Result of board ${b.board}`, 'data-testid': `result-${r.round}-${b.board}` },
+                h('option', { value: '' }, '—'),
+                RESULTS.map(x => h('option', { value: x, selected: b.result === x }, x)),
+              );
+              select.addEventListener('change', () => void act(() => events.result(key, r.round, b.board, select.value || null)));
+              result = select;
+            }
+            return h(
+              'tr',
+              {},
+              h('td', {}, b.board),
+              h('td', {}, who(e, b.white)),
+              h('td', {}, who(e, b.black)),
+              h('td', {}, result),
+              b.game ? h('td', {}, h('a', { href: `/game/${b.game}`, 'data-testid': `game-${r.round}-${b.board}` }, 'watch')) : null,
             );
-            select.addEventListener('change', () => void act(() => events.result(key, r.round, b.board, select.value || null)));
-            result = select;
-          }
-          return h(
-            'tr',
-            {},
-            h('td', {}, b.board),
-            h('td', {}, who(e, b.white)),
-            h('td', {}, who(e, b.black)),
-            h('td', {}, result),
-            b.game ? h('td', {}, h('a', { href: `/game/${b.game}`, 'data-testid': `game-${r.round}-${b.board}` }, 'watch')) : null,
-          );
-        }),
-        r.byes.map(y => h('tr', { class: 'bye' }, h('td', {}, ''), h('td', { colspan: 3 }, `${who(e, y.player)}: ${byeName(y.kind)}`))),
+          }),
+          r.byes.map(y => h('tr', { class: 'bye' }, h('td', {}, ''), h('td', { colspan: 3 }, `${who(e, y.player)}: ${byeName(y.kind)}`))),
+        ),
       ),
     );
   }
@@ -259,7 +274,7 @@ export function eventPage(key: string): Page {
             onclick: () =>
               void act(async () => {
                 const made = await events.games(key, number);
-                seatLinks = made.games;
+                seatLinks = { round: number, games: made.games };
                 return made;
               }),
           },
@@ -267,28 +282,67 @@ export function eventPage(key: string): Page {
         ),
       );
     }
-    const links =
-      seatLinks.length > 0
-        ? h(
-            'div',
-            { class: 'seat-links', 'data-testid': 'seat-links' },
-            h('p', {}, 'Give each player his link (shown only now): it lets him play his game; the result comes here by itself.'),
-            h(
-              'ul',
-              {},
-              seatLinks.map(g =>
-                h(
-                  'li',
-                  {},
-                  `Board ${g.board}: `,
-                  h('a', { href: g.white_link, target: '_blank' }, 'White’s link'),
-                  ' · ',
-                  h('a', { href: g.black_link, target: '_blank' }, 'Black’s link'),
-                ),
+    // The links of games under way, again (after a reload, or in another of the arbiter's
+    // tabs): the server derives them from the arbiter's token, which only this browser holds.
+    const shown = seatLinks?.round === number ? seatLinks : null;
+    if (arbiter && r.paired && (shown || r.boards.some(b => b.game && !b.result))) {
+      controls.push(
+        h(
+          'button',
+          {
+            type: 'button',
+            'data-testid': 'show-seat-links',
+            'aria-expanded': shown ? 'true' : 'false',
+            onclick: () => {
+              if (shown) {
+                seatLinks = null;
+                if (view) showRound(view);
+                return;
+              }
+              message.textContent = '';
+              void events
+                .links(key, number)
+                .then(l => {
+                  seatLinks = { round: number, games: l.games };
+                  if (view) showRound(view);
+                })
+                .catch((error: unknown) => {
+                  message.textContent = describeError(error);
+                });
+            },
+          },
+          shown ? 'Hide the players’ links' : 'Show the players’ links',
+        ),
+      );
+    }
+    const open = shown ? shown.games.filter(g => !g.result && !r.boards[g.board - 1]?.result) : [];
+    const links = shown
+      ? h(
+          'div',
+          { class: 'seat-links', 'data-testid': 'seat-links' },
+          h(
+            'p',
+            {},
+            open.length > 0
+              ? 'Give each player his link: it lets him play his game; the result comes here by itself. Only this browser (it holds the arbiter’s token) can show them again.'
+              : 'Every game of this round has its result.',
+          ),
+          h(
+            'ul',
+            {},
+            open.map(g =>
+              h(
+                'li',
+                {},
+                `Board ${g.board} (${who(e, r.boards[g.board - 1]?.white ?? 0)} – ${who(e, r.boards[g.board - 1]?.black ?? 0)}): `,
+                seatAnchor(g.white_link, 'White’s link'),
+                ' · ',
+                seatAnchor(g.black_link, 'Black’s link'),
               ),
             ),
-          )
-        : null;
+          ),
+        )
+      : null;
     fill(
       round,
       h('h2', {}, number > 0 ? `Round ${number}` : 'Round 1'),
@@ -320,41 +374,52 @@ export function eventPage(key: string): Page {
       fill(table);
       return;
     }
+    // Before the first result every line would read 0: say so instead.
+    if (!e.round_list.some(r => r.boards.some(b => b.result !== null))) {
+      fill(
+        table,
+        h('h2', {}, 'Standings'),
+        h('p', { class: 'hint', 'data-testid': 'standings-note' }, 'No results yet: the standings appear with the first result.'),
+      );
+      return;
+    }
     fill(
       table,
       h('h2', {}, `Standings after round ${e.rounds_paired}`),
-      h(
-        'table',
-        { class: 'crosstable' },
+      scroller(
         h(
-          'thead',
-          {},
+          'table',
+          { class: 'crosstable' },
           h(
-            'tr',
+            'thead',
             {},
-            ['Place', 'No.', 'Player', 'Pts', ...e.tiebreaks.map(t => t.toUpperCase()), ...e.round_list.filter(r => r.paired).map(r => `R${r.round}`)].map(t =>
-              h('th', {}, t),
-            ),
-          ),
-        ),
-        h(
-          'tbody',
-          {},
-          e.standings.map(s =>
             h(
               'tr',
               {},
-              h('td', {}, s.place),
-              h('td', {}, e.players[s.player - 1]?.pairing_number ?? ''),
-              h('td', {}, who(e, s.player)),
-              h('td', {}, s.points),
-              s.tiebreaks.map(t => h('td', {}, t ?? '')),
-              s.crosstable.map(c => h('td', { class: 'cross' }, c)),
+              ['Place', 'No.', 'Player', 'Pts', ...e.tiebreaks.map(t => t.toUpperCase()), ...e.round_list.filter(r => r.paired).map(r => `R${r.round}`)].map(t =>
+                h('th', {}, t),
+              ),
+            ),
+          ),
+          h(
+            'tbody',
+            {},
+            e.standings.map(s =>
+              h(
+                'tr',
+                {},
+                h('td', {}, s.place),
+                h('td', {}, e.players[s.player - 1]?.pairing_number ?? ''),
+                h('td', {}, who(e, s.player)),
+                h('td', {}, s.points),
+                s.tiebreaks.map(t => h('td', {}, t ?? '')),
+                s.crosstable.map(c => h('td', { class: 'cross' }, c)),
+              ),
             ),
           ),
         ),
       ),
-      h('p', { class: 'hint' }, 'Rounds: the opponent’s pairing number (No.), w or b, and the result (1, =, 0; + and − by forfeit).'),
+      h('p', { class: 'hint' }, 'No.: the pairing number. Rounds: the opponent’s pairing number, w or b, and the result (1, =, 0; + and − by forfeit).'),
     );
   }
 
@@ -390,6 +455,18 @@ export function eventPage(key: string): Page {
       board.destroy();
     },
   };
+}
+
+/** A table in a box of its own that scrolls sideways on a narrow screen (the page never does). */
+function scroller(table: HTMLElement): HTMLElement {
+  return h('div', { class: 'table-scroll' }, table);
+}
+
+/** A player's link to their seat, or why there is none. */
+function seatAnchor(link: string | null, label: string): HTMLElement {
+  return link
+    ? h('a', { href: link, target: '_blank' }, label)
+    : h('span', { class: 'hint', title: 'This game was made by an older server: its seats cannot be shown again.' }, `${label}: not available`);
 }
 
 /** The round the event page works on: the next one once every result of the last is in. */

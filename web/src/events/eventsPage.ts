@@ -4,7 +4,7 @@
 import { describeError } from '../api';
 import { fill, h } from '../dom';
 import type { Navigate, Page } from '../page';
-import { events } from './eventApi';
+import { events, plural } from './eventApi';
 
 export function eventsPage(navigate: Navigate): Page {
   const list = h('ul', { class: 'event-list', 'data-testid': 'event-list' });
@@ -42,7 +42,7 @@ export function eventsPage(navigate: Navigate): Page {
                 'li',
                 {},
                 h('a', { href: `/events/${e.key}` }, e.name),
-                ` — ${e.format}, ${e.players} players, round ${e.rounds_paired} of ${e.rounds}`,
+                ` — ${e.format}, ${plural(e.players, 'player')}, round ${e.rounds_paired} of ${e.rounds}`,
               ),
             ),
       );

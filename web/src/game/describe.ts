@@ -1,7 +1,7 @@
 // Words for the game's state: the end-of-game message, scores, levels.
 
 import { formatTimeControl as formatClock } from '../timeControl';
-import type { GameView, Level, Score } from '../types';
+import type { Color, GameView, Level, Score } from '../types';
 
 export function resultMessage(view: GameView): string {
   if (view.reason === 'aborted') return 'Game aborted: no result (not both sides had moved).';
@@ -12,7 +12,9 @@ export function resultMessage(view: GameView): string {
     case '0-1':
       return `Black wins${reason} (0-1)`;
     case '1/2-1/2':
-      return `Draw${reason ? ` (${view.reason})` : ''} (½-½)`;
+      // "Draw agreed", not "Draw (draw agreed)": the reason says it once.
+      if (view.reason === 'draw agreed') return 'Draw agreed (½-½)';
+      return `Draw${reason} (½-½)`;
     default:
       return view.reason ? `Game over: ${view.reason}` : 'Game over';
   }
@@ -26,9 +28,29 @@ export function formatScore(score: Score): string {
 }
 
 export function formatLevel(level: Level): string {
-  return 'elo' in level ? `Elo ${level.elo}` : `depth ${level.depth}`;
+  if ('elo' in level) return `Elo ${level.elo}`;
+  if ('depth' in level) return `depth ${level.depth}`;
+  // The engine at full strength, with its time per move.
+  const full = (level as { full?: { movetime_ms?: number } }).full;
+  return full?.movetime_ms ? `full strength, ${full.movetime_ms / 1000} s a move` : 'full strength';
 }
 
 export function formatTimeControl(view: GameView): string {
   return view.time_control ? formatClock(view.time_control) : 'no clock';
+}
+
+/** The names the server gives a player who gave none: "Player", and "?" for a seat still open. */
+const UNNAMED = new Set(['', 'Player', '?']);
+
+/** Whether `name` is a name its player gave (not the server's stand-in for none). */
+export function named(name: string): boolean {
+  return !UNNAMED.has(name.trim());
+}
+
+/** A player's name as the page shows it: between people (not at one device), a player who gave
+ * no name is called by their colour ("White – Black", never "Player – Player"). */
+export function shownName(view: GameView, color: Color): string {
+  const name = color === 'white' ? view.white : view.black;
+  if (view.human === null && !view.hotseat && !named(name)) return color === 'white' ? 'White' : 'Black';
+  return name;
 }

@@ -9,13 +9,17 @@ import type { GameView } from '../types';
 export function drawnInfo(view: GameView): HTMLElement[] {
   const drawn = view.drawn;
   if (!drawn) return [];
-  const method = DRAW_METHODS.find(m => m.value === drawn.method)?.label ?? drawn.method;
+  // The players' own placement is no draw: it says so, not "Drawn by: chosen".
+  const placed = drawn.method === 'chosen';
+  const method = placed
+    ? "Placed by the players in turn, Black first (Northam's placement)"
+    : (DRAW_METHODS.find(m => m.value === drawn.method)?.label ?? drawn.method);
   const repeat =
     drawn.seed !== null
       ? `chess960 draw --method ${drawn.method} --seed ${drawn.seed}`
       : `chess960 draw --method ${drawn.method} --outcomes '${drawn.outcomes ?? ''}'`;
   return [
-    h('dt', {}, 'Drawn by'),
+    h('dt', {}, placed ? 'Start placed' : 'Drawn by'),
     h(
       'dd',
       { class: 'drawn-record', 'data-testid': 'drawn-record' },

@@ -18,11 +18,13 @@ import type { Page } from '../page';
 import type { Ack, Color, DrawnRecord, DrawSpec, GameView, NewGame, SocketMessage, StartSpec } from '../types';
 import { Clocks, formatClock } from './clocks';
 import { drawnInfo } from './drawnInfo';
-import { formatLevel, formatScore, formatTimeControl, resultMessage } from './describe';
+import { formatLevel, formatScore, formatTimeControl, named, resultMessage, shownName } from './describe';
 import { moveList } from './moveList';
 import { GameSocket } from './socket';
 import { followRematch, seatColorOf } from '../seats';
 import { placementFen, placementPanel } from './placement';
+import { settings } from '../settings/settings';
+import { playSound, soundForSan } from '../settings/sound';
 
 export function gamePage(key: string): Page {
   return new GamePage(key).page;
@@ -57,7 +59,11 @@ class GamePage {
   private catchUp: number | undefined;
   private readonly board: GameBoard;
   private readonly clocks: Clocks;
-  private readonly socket: GameSocket;
+  /** Opened once the game is known to exist (an unknown key gets no socket and no retries). */
+  private socket: GameSocket | null = null;
+  /** The low-time warning sounds once a game. */
+  private lowTimeSounded = false;
+  private disposed = false;
 
   // The parts of the page that change.
   private readonly banner = h('div', { class: 'start-banner', 'data-testid': 'start-banner' });
@@ -83,6 +89,14 @@ class GamePage {
   private readonly actions = h('div', { class: 'actions' });
   /** After the game: rematch, a new game with the same settings, analysis. */
   private readonly afterGame = h('div', { class: 'after-game', 'data-testid': 'after-game' });
+  /** The castle buttons and the move box, right under the board; hidden for whoever cannot
+   * move (a spectator, a game waiting, placing or over). */
+  private readonly boardControls = h('div', { class: 'board-controls', 'data-testid': 'board-controls' });
+  /** Download and copy the game (none while its start is not known). */
+  private readonly exportButtons = h('span', { class: 'export-buttons' });
+  private readonly exportNote = h('span', { class: 'muted', 'aria-live': 'polite', 'data-testid': 'export-note' });
+  /** Whether the export buttons were drawn for a known start (null: not drawn yet). */
+  private exportFor: boolean | null = null;
   private readonly analysis = h('div', { class: 'analysis', 'data-testid': 'analysis' });
   private readonly info = h('dl', { class: 'info' });
   private readonly moveInput = h('input', {
@@ -114,14 +128,7 @@ class GamePage {
         this.topPlayer,
         h('div', { class: 'board-wrap' }, boardEl),
         this.bottomPlayer,
-        this.castleButtons,
-        h(
-          'form',
-          { class: 'move-form', onsubmit: (event: Event) => this.submitText(event) },
-          h('label', { for: 'move-input' }, 'Your move'),
-          this.moveInput,
-          h('button', { type: 'submit' }, 'Play'),
-        ),
+        this.boardControls,
       ),
       h(
         'aside',
@@ -145,8 +152,19 @@ class GamePage {
         this.afterGame,
         this.actions,
         this.analysis,
-        this.exportBox(),
+        h('div', { class: 'export', 'data-testid': 'export' }, this.exportButtons, this.exportNote),
         this.info,
+      ),
+    );
+    fill(
+      this.boardControls,
+      this.castleButtons,
+      h(
+        'form',
+        { class: 'move-form', onsubmit: (event: Event) => this.submitText(event) },
+        h('label', { for: 'move-input' }, 'Your move'),
+        this.moveInput,
+        h('button', { type: 'submit', 'data-testid': 'play-move' }, 'Play'),
       ),
     );
     this.board = new GameBoard(boardEl, {
@@ -166,14 +184,6 @@ class GamePage {
       },
     });
     this.clocks = new Clocks((white, black, running) => this.renderClocks(white, black, running));
-    this.socket = new GameSocket(
-      api.socketUrl(key),
-      message => this.onSocket(message),
-      connected => {
-        this.connected = connected;
-        this.renderStatus();
-      },
-    );
     const onKey = (event: KeyboardEvent): void => this.onKey(event);
     document.addEventListener('keydown', onKey);
     // Whether the visitor is logged in decides how they may join (the server says it after
@@ -183,9 +193,10 @@ class GamePage {
       el,
       title: 'Game',
       dispose: () => {
+        this.disposed = true;
         document.removeEventListener('keydown', onKey);
         stopAccount();
-        this.socket.close();
+        this.socket?.close();
         this.clocks.stop();
         window.clearInterval(this.studyTimer);
         window.clearInterval(this.awayTimer);
@@ -195,8 +206,15 @@ class GamePage {
       },
     };
     this.status.textContent = 'Loading the game…';
+    if (!GAME_KEY.test(key)) {
+      // No game can have this key: nothing to ask the server, no socket.
+      this.noSuchGame();
+      return;
+    }
     api.game(key).then(
       view => {
+        if (this.disposed) return;
+        this.openSocket();
         // The answer may tell that this browser plays the game through the account logged in
         // (no token here): the page then acts as that player, even for a view it has shown.
         const seated = api.seated(key);
@@ -213,8 +231,60 @@ class GamePage {
           this.render();
         }
       },
-      error => this.showError(error),
+      error => {
+        if (this.disposed) return;
+        if (error instanceof ApiError && error.status === 404) {
+          this.noSuchGame();
+          return;
+        }
+        this.showError(error);
+        // Not answered (the server restarting?): the socket brings the game once it is back.
+        this.openSocket();
+      },
     );
+  }
+
+  /** The game's WebSocket, once: it reconnects by itself after a drop. */
+  private openSocket(): void {
+    if (this.socket || this.disposed) return;
+    this.socket = new GameSocket(
+      api.socketUrl(this.key),
+      message => this.onSocket(message),
+      connected => {
+        this.connected = connected;
+        this.renderStatus();
+      },
+    );
+  }
+
+  /** The key names no game on this server: a page that says so, without a board. */
+  private noSuchGame(): void {
+    this.socket?.close();
+    fill(
+      this.page.el,
+      h(
+        'div',
+        { class: 'no-such-game', 'data-testid': 'no-such-game' },
+        h('h1', {}, 'No such game'),
+        h(
+          'p',
+          {},
+          'There is no game with the key ',
+          h('code', {}, this.key.slice(0, 64)),
+          ' on this server: the link may be mistyped or cut short, or the game was deleted.',
+        ),
+        h(
+          'p',
+          {},
+          h('a', { href: '/', class: 'button' }, 'Play a new game'),
+          ' ',
+          h('a', { href: '/games', class: 'button' }, 'The games played here'),
+        ),
+      ),
+    );
+    this.page.el.classList.remove('game-page');
+    this.page.title = 'No such game';
+    document.title = 'No such game · chess960';
   }
 
   // ---- state ----
@@ -251,6 +321,22 @@ class GamePage {
     this.studyFrom = performance.now();
     this.viewAt = performance.now();
     const me = this.me();
+    // Between people, the offerer learns that their draw offer was declined: the opponent
+    // said no, or moved instead (a move declines it; the offerer's own move keeps it).
+    if (
+      previous &&
+      me !== null &&
+      !view.hotseat &&
+      view.human === null &&
+      previous.draw_offered_by === me &&
+      view.draw_offered_by === null &&
+      view.status === 'playing'
+    ) {
+      this.message.textContent =
+        view.moves.length > previous.moves.length
+          ? 'Your draw offer was declined: your opponent moved instead.'
+          : 'Your draw offer was declined.';
+    }
     const theirs = me && view.away ? view.away[me === 'white' ? 'black_ms' : 'white_ms'] : null;
     this.awaySince = theirs === null || theirs === undefined ? null : performance.now() - theirs;
     // Both agreed to a rematch: the players go on to it (with their seats), at once.
@@ -260,8 +346,28 @@ class GamePage {
       return;
     }
     this.clocks.update(view.clocks);
-    document.title = `#${view.start_id ?? 'set-up'} ${view.white} – ${view.black} · chess960`;
+    this.announce(previous, view);
     this.render();
+  }
+
+  /** What a change says aloud and in the tab: a move's sound (capture, check, castling), the
+   * end's, and "Your turn" leading the title while this player is to move. */
+  private announce(previous: GameView | null, view: GameView): void {
+    const me = this.me();
+    if (previous && previous.version !== view.version) {
+      const last = view.moves.at(-1);
+      if (view.moves.length > previous.moves.length && last) playSound(soundForSan(last.san));
+      if (previous.status !== 'finished' && view.status === 'finished') playSound('end');
+      if (!view.hotseat && previous.status === 'waiting' && view.status !== 'waiting' && me !== null) playSound('notify');
+    }
+    const start = view.start_id !== null ? `#${view.start_id}` : view.start_fen === null ? 'placing' : 'set-up';
+    const yourTurn = view.status === 'playing' && me !== null && view.turn === me && !view.hotseat;
+    document.title = `${yourTurn ? 'Your turn · ' : ''}${start} ${shownName(view, 'white')} – ${shownName(view, 'black')} · chess960`;
+    // Keyboard first: the move box takes the typing whenever this player is to move.
+    const typing = document.activeElement instanceof HTMLInputElement || document.activeElement instanceof HTMLTextAreaElement;
+    if (yourTurn && settings().moveInput === 'keyboard' && !typing) {
+      requestAnimationFrame(() => this.moveInput.focus({ preventScroll: true }));
+    }
   }
 
   /** Protocol 2's move event: the move and what changed with it, applied to the view shown. A
@@ -270,7 +376,7 @@ class GamePage {
     const view = this.view;
     if (!view || message.version <= (view.version ?? 0)) return;
     if (view.moves.length !== message.ply - 1) {
-      this.socket.send({ type: 'state' });
+      this.socket?.send({ type: 'state' });
       return;
     }
     this.apply({ ...view, ...message.now, moves: [...view.moves, message.move], version: message.version });
@@ -317,7 +423,7 @@ class GamePage {
         this.clocks.update(message);
         break;
       case 'deleted':
-        this.socket.close();
+        this.socket?.close();
         this.status.textContent = 'This game was deleted.';
         fill(this.actions);
         fill(this.afterGame);
@@ -388,8 +494,15 @@ class GamePage {
 
   private onKey(event: KeyboardEvent): void {
     const target = event.target as HTMLElement | null;
-    if (target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT')) return;
     if (event.altKey || event.ctrlKey || event.metaKey) return;
+    if (target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT')) {
+      // In the move box the arrows still step through the moves: up and down always (a
+      // one-line box has no use for them), left, right, Home and End while it is empty.
+      if (target !== this.moveInput) return;
+      const always = event.key === 'ArrowUp' || event.key === 'ArrowDown';
+      const whileEmpty = ['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(event.key) && this.moveInput.value === '';
+      if (!always && !whileEmpty) return;
+    }
     const actions: Record<string, () => void> = {
       ArrowLeft: () => this.showPly(this.currentPly() - 1),
       ArrowRight: () => this.showPly(this.currentPly() + 1),
@@ -417,6 +530,7 @@ class GamePage {
   private render(): void {
     const view = this.view;
     if (!view) return;
+    this.banner.classList.toggle('banner-placing', Boolean(view.placement));
     fill(
       this.banner,
       h('span', { class: 'banner-title' }, 'Start position:'),
@@ -437,18 +551,25 @@ class GamePage {
     this.renderAnalysis();
     const over = view.status === 'finished';
     const me = this.me();
-    this.moveInput.disabled = over || me === null || view.status === 'waiting' || view.status === 'placing';
-    this.moveInput.placeholder = over ? 'The game is over' : me !== null ? 'e4, Nf3, O-O, e2e4' : 'Watching';
+    // Only a player of a game being played has a move box: a spectator, a game waiting for
+    // its second player, its placement or a game over shows none.
+    const noMove = over || me === null || view.status === 'waiting' || view.status === 'placing';
+    this.moveInput.disabled = noMove;
+    this.moveInput.placeholder = 'e4, Nf3, O-O, e2e4';
+    this.boardControls.hidden = noMove;
+    this.renderExport();
     fill(
       this.info,
+      view.event ? h('dt', {}, 'Event') : null,
+      view.event ? h('dd', { 'data-testid': 'event-info' }, eventLine(view.event)) : null,
       view.level ? h('dt', {}, 'Level') : null,
       view.level ? h('dd', {}, formatLevel(view.level)) : null,
       h('dt', {}, 'Time control'),
       h('dd', {}, formatTimeControl(view)),
       view.human === null ? h('dt', {}, 'Game') : null,
       view.human === null ? h('dd', {}, view.rated ? `Rated (${view.rated}): the result changes both players’ ratings` : 'Casual: no rating changes') : null,
-      view.placement ? null : h('dt', {}, 'Start FEN'),
-      view.placement ? null : h('dd', { class: 'fen' }, view.start_fen),
+      view.start_fen === null ? null : h('dt', {}, 'Start FEN'),
+      view.start_fen === null ? null : h('dd', { class: 'fen' }, view.start_fen),
       drawnInfo(view),
     );
   }
@@ -475,7 +596,7 @@ class GamePage {
       [this.topPlayer, top],
       [this.bottomPlayer, bottom],
     ] as const) {
-      const name = color === 'white' ? view.white : view.black;
+      const name = shownName(view, color);
       const side = view.sides?.[color];
       const person = side?.type === 'human' ? side : null;
       fill(
@@ -496,12 +617,24 @@ class GamePage {
   }
 
   private renderClocks(white: number, black: number, running: Color | null): void {
+    this.warnLowTime(white, black);
     for (const el of this.page?.el.querySelectorAll<HTMLElement>('.clock') ?? []) {
       const color = el.dataset.color as Color;
       el.textContent = formatClock(color === 'white' ? white : black);
       el.classList.toggle('running', running === color);
       el.classList.toggle('low', (color === 'white' ? white : black) < 20_000);
     }
+  }
+
+  /** Sounds once a game when this player's clock runs low: under a sixth of its start, at most 20 s. */
+  private warnLowTime(white: number, black: number): void {
+    const view = this.view;
+    const me = this.me();
+    if (!view || !view.time_control || me === null || view.hotseat || view.status !== 'playing') return;
+    const left = me === 'white' ? white : black;
+    if (left > Math.min(20_000, view.time_control.initial_ms / 6) || this.lowTimeSounded) return;
+    this.lowTimeSounded = true;
+    playSound('lowTime');
   }
 
   private renderStatus(): void {
@@ -512,7 +645,7 @@ class GamePage {
     else if (view.status === 'waiting') {
       text =
         this.me() !== null
-          ? 'Waiting for your opponent: send them the link below. The game starts when they join.'
+          ? 'Waiting for your opponent: send them the link to this game. The game starts when they join.'
           : 'This game waits for its second player.';
     } else if (view.status === 'study') text = 'Study time: look at the start position.';
     else if (view.status === 'placing') {
@@ -520,7 +653,7 @@ class GamePage {
       text = to === this.me() && !view.hotseat ? 'Your turn to place a piece.' : `${to === 'white' ? 'White' : 'Black'} places a piece.`;
     }
     else if (view.hotseat && this.seated) {
-      const name = view.turn === 'white' ? view.white : view.black;
+      const name = shownName(view, view.turn);
       text = `${view.turn === 'white' ? 'White' : 'Black'} (${name}) to move${view.check ? ', in check' : ''}.`;
     } else if (view.turn === this.me()) text = view.check ? 'Your move: you are in check.' : 'Your move.';
     else if (view.human === null) {
@@ -587,7 +720,12 @@ class GamePage {
     const view = this.view;
     if (!view) return;
     const list = moveList(view.moves, firstMoveNumber(view.start_fen), this.currentPly(), ply => this.showPly(ply));
-    fill(this.moves, view.moves.length ? list : h('p', { class: 'muted' }, 'No moves yet.'));
+    // A game over ends its moves with the result, as a PGN does (on one line: "1/2-1/2").
+    const result =
+      view.status === 'finished' && view.result && view.result !== '*'
+        ? h('p', { class: 'moves-result' }, h('span', { class: 'result-score', 'data-testid': 'moves-result' }, view.result), view.reason ? ` ${view.reason}` : '')
+        : null;
+    fill(this.moves, view.moves.length ? list : h('p', { class: 'muted' }, 'No moves yet.'), result);
     // Keep the shown move in view inside the list (scrollIntoView would scroll the page too).
     const shown = list.querySelector<HTMLElement>('[aria-current]');
     if (shown) this.moves.scrollTop = shown.offsetTop - this.moves.clientHeight / 2;
@@ -626,7 +764,8 @@ class GamePage {
     const button = (label: string, testId: string, enabled: boolean, run: () => void): HTMLButtonElement =>
       h('button', { type: 'button', 'data-testid': testId, disabled: !enabled, onclick: run }, label);
     this.renderInvite();
-    if (!this.seated || me === null) {
+    if (!this.seated || me === null || view.status === 'finished') {
+      // Watching, or the game is over: nothing to take back, offer or resign.
       fill(this.actions, button('Flip board (f)', 'flip', true, () => this.flip()));
       return;
     }
@@ -645,12 +784,14 @@ class GamePage {
           )
         : null,
       button('Take back', 'takeback', view.status === 'playing' && humanMoves, () => void this.act(() => api.takeback(this.key))),
-      button('Offer draw', 'offer-draw', view.status === 'playing', () => void this.act(() => api.drawAction(this.key, 'offer'))),
+      button('Offer draw', 'offer-draw', view.status === 'playing', () => {
+        if (confirmed('draw', 'Offer a draw?')) void this.act(() => api.drawAction(this.key, 'offer'));
+      }),
       view.draw_claim
         ? button(`Claim draw (${view.draw_claim})`, 'claim-draw', true, () => void this.act(() => api.drawAction(this.key, 'claim')))
         : null,
       button('Resign', 'resign', playing, () => {
-        if (window.confirm('Resign this game?')) void this.act(() => api.resign(this.key));
+        if (confirmed('resign', 'Resign this game?')) void this.act(() => api.resign(this.key));
       }),
       button('Flip board (f)', 'flip', true, () => this.flip()),
     );
@@ -664,7 +805,7 @@ class GamePage {
   ): void {
     const playing = view.status === 'playing';
     const them: Color = me === 'white' ? 'black' : 'white';
-    const first = view.moves.length > 0 && (view.moves.length > 1 || view.start_fen.split(' ')[1] === me[0]);
+    const first = view.moves.length > 0 && (view.moves.length > 1 || (view.start_fen ?? '').split(' ')[1] === me[0]);
     const act = (run: () => Promise<Ack | GameView>) => () => void this.act(run);
     if (view.hotseat) {
       const side = view.turn === 'white' ? 'White' : 'Black';
@@ -686,7 +827,7 @@ class GamePage {
         button('Agree a draw', 'offer-draw', playing, act(() => api.drawAction(this.key, 'offer'))),
         view.draw_claim ? button(`Claim draw (${view.draw_claim})`, 'claim-draw', true, act(() => api.drawAction(this.key, 'claim'))) : null,
         button(`${side} resigns`, 'resign', playing, () => {
-          if (window.confirm(`${side} resigns?`)) void this.act(() => api.resign(this.key));
+          if (confirmed('resign', `${side} resigns?`)) void this.act(() => api.resign(this.key));
         }),
         button('Flip board (f)', 'flip', true, () => this.flip()),
         h('label', { class: 'option' }, turn, ' Turn the board to the side to move'),
@@ -712,10 +853,14 @@ class GamePage {
             'div',
             { class: 'offer', role: 'group', 'data-testid': 'draw-offer' },
             'Your opponent offers a draw. ',
-            button('Accept the draw', 'accept-draw', true, act(() => api.drawAction(this.key, 'accept'))),
+            button('Accept the draw', 'accept-draw', true, () => {
+              if (confirmed('draw', 'Accept the draw?')) void this.act(() => api.drawAction(this.key, 'accept'));
+            }),
             button('Decline', 'decline-draw', true, act(() => api.drawAction(this.key, 'decline'))),
           )
-        : button(view.draw_offered_by === me ? 'Draw offered' : 'Offer draw', 'offer-draw', playing && view.draw_offered_by !== me, act(() => api.drawAction(this.key, 'offer'))),
+        : button(view.draw_offered_by === me ? 'Draw offered' : 'Offer draw', 'offer-draw', playing && view.draw_offered_by !== me, () => {
+            if (confirmed('draw', 'Offer a draw?')) void this.act(() => api.drawAction(this.key, 'offer'));
+          }),
       view.takeback_proposed_by === them
         ? h(
             'div',
@@ -732,7 +877,7 @@ class GamePage {
           ),
       view.draw_claim ? button(`Claim draw (${view.draw_claim})`, 'claim-draw', true, act(() => api.drawAction(this.key, 'claim'))) : null,
       button('Resign', 'resign', playing, () => {
-        if (window.confirm('Resign this game?')) void this.act(() => api.resign(this.key));
+        if (confirmed('resign', 'Resign this game?')) void this.act(() => api.resign(this.key));
       }),
       button('Flip board (f)', 'flip', true, () => this.flip()),
     );
@@ -838,21 +983,31 @@ class GamePage {
     const user = knownUser();
     // Logged in, the player joins under their account's name.
     const name = h('input', { type: 'text', maxlength: 100, placeholder: 'Your name', 'aria-label': 'Your name', 'data-testid': 'join-name', hidden: !!user || view.rated !== null });
+    const creator = open === 'White' ? view.black : view.white;
+    const kind = `${view.rated ? `rated ${view.rated} ` : ''}game`;
     fill(
       this.invite,
-      h('p', {}, `${open === 'White' ? view.black : view.white} invites you to play this ${view.rated ? `rated ${view.rated} ` : ''}game.`),
+      h(
+        'p',
+        { class: 'invite-text' },
+        named(creator) ? `${creator} invites you to play this ${kind} as ${open}.` : `You are invited to play this ${kind} as ${open}.`,
+      ),
       view.rated && user === null ? h('p', { 'data-testid': 'rated-login' }, 'A rated game is played between accounts: ', this.loginLinks(), '.') : null,
       user ? h('p', { class: 'muted' }, `You play as ${user.name}.`) : null,
-      name,
       h(
-        'button',
-        {
-          type: 'button',
-          class: 'primary',
-          'data-testid': 'join',
-          onclick: () => void this.join(name.value.trim() || undefined),
-        },
-        `Play as ${open}`,
+        'div',
+        { class: 'invite-join' },
+        name,
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'primary',
+            'data-testid': 'join',
+            onclick: () => void this.join(name.value.trim() || undefined),
+          },
+          `Play as ${open}`,
+        ),
       ),
       note,
     );
@@ -865,7 +1020,8 @@ class GamePage {
       this.seated = true;
       this.orientation = null;
       this.message.textContent = '';
-      this.socket.reconnect(api.socketUrl(this.key));
+      if (this.socket) this.socket.reconnect(api.socketUrl(this.key));
+      else this.openSocket();
       this.apply(view, true);
     } catch (error) {
       // A guest at a rated game: the server's words, and the way to an account.
@@ -921,6 +1077,15 @@ class GamePage {
         note.textContent = describeError(error);
       }
     };
+    if (view.event) {
+      // An event's game is paired by the event: no rematch, no new game like it from here.
+      fill(
+        this.afterGame,
+        h('p', { class: 'muted', 'data-testid': 'event-game' }, `A game of ${eventLine(view.event)}: the arbiter pairs the next round.`),
+        h('a', { class: 'button', href: `/analysis?game=${this.key}`, 'data-testid': 'analyse-game' }, 'Analyse this game'),
+      );
+      return;
+    }
     const me = this.me();
     const them: Color | null = me === null ? null : me === 'white' ? 'black' : 'white';
     const rematch = (action: 'offer' | 'accept' | 'decline') => () => void this.act(() => api.rematch(this.key, action));
@@ -1001,19 +1166,35 @@ class GamePage {
     );
   }
 
-  private exportBox(): HTMLElement {
-    const note = h('span', { class: 'muted', 'aria-live': 'polite' });
+  /** Download and copy: none until the start is known (Northam's placement), with the reason. */
+  private renderExport(): void {
+    const view = this.view;
+    if (!view) return;
+    const known = view.start_fen !== null;
+    if (this.exportFor === known) return;
+    this.exportFor = known;
     const copied = async (what: string, text: () => Promise<string>): Promise<void> => {
       try {
         await copyText(await text());
-        note.textContent = `${what} copied.`;
+        this.exportNote.textContent = `${what} copied.`;
       } catch (error) {
-        note.textContent = describeError(error);
+        this.exportNote.textContent = describeError(error);
       }
     };
-    return h(
-      'div',
-      { class: 'export' },
+    if (!known) {
+      const button = (label: string, testId: string) =>
+        h('button', { type: 'button', disabled: true, 'data-testid': testId, 'aria-describedby': 'export-note' }, label);
+      fill(this.exportButtons, button('Download PGN', 'download-pgn'), button('Copy PGN', 'copy-pgn'), button('Copy FEN', 'copy-fen'));
+      this.exportNote.id = 'export-note';
+      this.exportNote.textContent =
+        view.status === 'finished'
+          ? 'No PGN or FEN: the players did not finish placing the start position.'
+          : 'No PGN or FEN until the players have placed the start position.';
+      return;
+    }
+    this.exportNote.textContent = '';
+    fill(
+      this.exportButtons,
       h('a', { class: 'button', href: api.pgnUrl(this.key), download: true, 'data-testid': 'download-pgn' }, 'Download PGN'),
       h('button', { type: 'button', 'data-testid': 'copy-pgn', onclick: () => void copied('PGN', () => api.pgn(this.key)) }, 'Copy PGN'),
       h(
@@ -1021,7 +1202,6 @@ class GamePage {
         { type: 'button', 'data-testid': 'copy-fen', onclick: () => void copied('FEN', async () => this.view?.fen ?? '') },
         'Copy FEN',
       ),
-      note,
     );
   }
 
@@ -1050,7 +1230,22 @@ function setTurnsBoard(on: boolean): void {
   }
 }
 
+/** What a game's key looks like (32 hex digits): any other names no game. */
+const GAME_KEY = /^[0-9a-f]{32}$/;
+
+/** "Oslo Open, round 3, board 2" from the event's name and its `Round` tag (`3.2`). */
+function eventLine(event: { name: string; round: string }): string {
+  const [round, board] = event.round.split('.');
+  return `${event.name}, round ${round ?? event.round}${board ? `, board ${board}` : ''}`;
+}
+
 /** Goes to another page of the app (main.ts routes on popstate). */
+/** Asks before a resignation or a draw offer when the settings say so. */
+function confirmed(kind: 'resign' | 'draw', question: string): boolean {
+  const ask = kind === 'resign' ? settings().confirmResign : settings().confirmDraw;
+  return !ask || window.confirm(question);
+}
+
 function goTo(path: string): void {
   history.pushState(null, '', path);
   window.dispatchEvent(new PopStateEvent('popstate'));
@@ -1060,7 +1255,7 @@ function goTo(path: string): void {
  * time control and name (and study time, when this browser created the game). */
 export function rematchOf(view: GameView, key: string): NewGame {
   const origin = originOf(key);
-  const start: StartSpec = view.start_id !== null ? { id: view.start_id } : { fen: view.start_fen };
+  const start: StartSpec = view.start_id !== null ? { id: view.start_id } : { fen: view.start_fen ?? '' };
   // A start drawn by hand keeps its draw: the rematch's record proves the same fair draw.
   const drawn = view.drawn && view.start_id !== null ? drawSpecOf(view.drawn) : undefined;
   const spec = origin?.spec;

@@ -101,7 +101,8 @@ export function placementPanel(
           'ol',
           { class: 'placement-log', 'data-testid': 'placement-log' },
           placement.placed.map(p =>
-            h('li', {}, `${p.player === 'white' ? 'White' : 'Black'}: ${NAMES[p.piece] ?? p.piece} → ${p.file}`, p.auto ? ' (time ran out: placed by the server)' : ''),
+            // White's piece goes on rank 1, Black's on the same file of rank 8.
+            h('li', {}, `${p.player === 'white' ? 'White' : 'Black'}: ${NAMES[p.piece] ?? p.piece} → ${p.file}${p.player === 'white' ? '1' : '8'}`, p.auto ? ' (time ran out: placed by the server)' : ''),
           ),
         )
       : null,

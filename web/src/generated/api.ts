@@ -1,7 +1,12 @@
 // Generated from the Rust types of crates/server by `UPDATE_TS=1 cargo test -p chess960-server edge_types`: do not edit.
 // docs/api.md describes each field.
 
-export type GameView = { key: string, id: number, start_id: number | null, back_rank: string | null, start_fen: string, 
+export type GameView = { key: string, id: number, start_id: number | null, back_rank: string | null, 
+/**
+ * The start position (X-FEN); `null` while the players place it (Northam's placement:
+ * `placement` shows the back rank so far) and in a game aborted before they finished.
+ */
+start_fen: string | null, 
 /**
  * The rooks that may castle in the start position.
  */
@@ -44,7 +49,16 @@ seat_color?: ColorJson,
 /**
  * Two people at one device (one seat token for both colours).
  */
-hotseat: boolean, draw_offer?: string, draw_offer_reason?: string, fen: string, turn: ColorJson, clocks: ClockView | null, status: Status, result: ResultJson | null, reason: string | null, check: string | null, 
+hotseat: boolean, 
+/**
+ * The event (tournament) whose round made this game, if one did: its games are paired
+ * by the event, never replayed by a rematch.
+ */
+event: EventRef | null, draw_offer?: string, draw_offer_reason?: string, 
+/**
+ * The current position (X-FEN); `null` until the start is known (as `start_fen`).
+ */
+fen: string | null, turn: ColorJson, clocks: ClockView | null, status: Status, result: ResultJson | null, reason: string | null, check: string | null, 
 /**
  * The rooks that may still castle (both sides), by square.
  */
@@ -102,7 +116,11 @@ rematch_offered_by: ColorJson | null,
  */
 rematch: string | null, };
 
-export type NowView = { fen: string, turn: ColorJson, clocks: ClockView | null, status: Status, result: ResultJson | null, reason: string | null, check: string | null, 
+export type NowView = { 
+/**
+ * The current position (X-FEN); `null` until the start is known (as `start_fen`).
+ */
+fen: string | null, turn: ColorJson, clocks: ClockView | null, status: Status, result: ResultJson | null, reason: string | null, check: string | null, 
 /**
  * The rooks that may still castle (both sides), by square.
  */
@@ -209,7 +227,7 @@ account?: string,
  */
 rating?: RatingView, };
 
-export type LevelJson = { "elo": number } | { "depth": number };
+export type LevelJson = { "elo": number } | { "depth": number } | { "full": { movetime_ms: number, } };
 
 export type EngineQueue = { 
 /**
@@ -280,6 +298,16 @@ file: string,
  * The server placed it: the player's time ran out.
  */
 auto: boolean, };
+
+export type EventRef = { 
+/**
+ * The event's name (its `Event` tag).
+ */
+name: string, 
+/**
+ * The round and board, `3.1` (its `Round` tag).
+ */
+round: string, };
 
 export type DrawAnswer = { draw_offer?: string, draw_offer_reason?: string, };
 

@@ -24,7 +24,7 @@ interface Range {
   max: number | null;
 }
 
-function loadRange(): Range {
+export function loadRange(): Range {
   try {
     const stored: unknown = JSON.parse(localStorage.getItem(RANGE_KEY) ?? '{}');
     const end = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -89,9 +89,9 @@ export function lobbyPanel(navigate: (path: string) => void): { el: HTMLElement;
     const hidden = challenges.length - shown.length;
     note.textContent =
       challenges.length === 0
-        ? 'No open challenges. Create one below and tick "List it in the lobby".'
+        ? 'No open challenges yet. To open one, choose “A friend” as your opponent and tick “List it in the lobby too”.'
         : hidden > 0
-          ? `${hidden} challenge${hidden === 1 ? '' : 's'} outside your rating range ${hidden === 1 ? 'is' : 'are'} hidden.`
+          ? `${hidden} challenge${hidden === 1 ? '' : 's'} outside your rating range ${hidden === 1 ? 'is' : 'are'} hidden (unrated players’ too, while a range is set).`
           : '';
     const me = knownUser();
     fill(
@@ -99,25 +99,33 @@ export function lobbyPanel(navigate: (path: string) => void): { el: HTMLElement;
       shown.map(c => {
         const mine = seatOf(c.key) !== undefined || sameName(c.account, me?.name);
         const other = c.color === 'white' ? 'Black' : 'White';
+        // The parts are apart by the layout's gaps, each kept whole: a part that wraps to the
+        // next line never leaves a separator dangling. The " · " stay in the text (copied,
+        // read by a program) but are not drawn.
+        const sep = (): HTMLElement => h('span', { class: 'lobby-sep', 'aria-hidden': 'true' }, ' · ');
         return h(
           'li',
           { 'data-key': c.key, 'data-testid': 'lobby-entry', 'data-rated': c.rated ? 'true' : 'false' },
           h(
             'span',
-            { class: 'lobby-name' },
-            c.account ? h('a', { href: `/@/${encodeURIComponent(c.account)}` }, c.name) : c.name,
-            c.rating ? h('span', { class: 'rating-value', 'data-testid': 'lobby-rating', title: c.rating.provisional ? 'Provisional rating' : 'Rating' }, ` ${ratingText(c.rating)}`) : null,
+            { class: 'lobby-parts' },
+            h(
+              'span',
+              { class: 'lobby-name lobby-part' },
+              c.account ? h('a', { href: `/@/${encodeURIComponent(c.account)}` }, c.name) : c.name,
+              c.rating ? h('span', { class: 'rating-value', 'data-testid': 'lobby-rating', title: c.rating.provisional ? 'Provisional rating' : 'Rating' }, ` ${ratingText(c.rating)}`) : null,
+            ),
+            sep(),
+            h('span', { class: 'lobby-part lobby-start' }, startLabel(c.start_id, c.back_rank)),
+            sep(),
+            h('span', { class: 'lobby-part lobby-clock' }, c.time_control ? formatTimeControl(c.time_control) : 'no clock'),
+            sep(),
+            h('span', { class: `lobby-part ${c.rated ? 'rated-mark' : 'casual-mark'}`, 'data-testid': 'lobby-kind' }, c.rated ? 'Rated' : 'Casual'),
           ),
-          ' · ',
-          startLabel(c.start_id, c.back_rank),
-          ' · ',
-          c.time_control ? formatTimeControl(c.time_control) : 'no clock',
-          ' · ',
-          h('span', { class: c.rated ? 'rated-mark' : 'casual-mark', 'data-testid': 'lobby-kind' }, c.rated ? 'Rated' : 'Casual'),
-          ' · ',
+          h('span', { class: 'lobby-sep', 'aria-hidden': 'true' }, ' · '),
           mine
-            ? h('a', { href: `/game/${c.key}` }, 'your challenge')
-            : h('button', { type: 'button', class: 'primary', 'data-testid': 'lobby-accept', onclick: () => void accept(c) }, `Play as ${other}`),
+            ? h('a', { class: 'lobby-action', href: `/game/${c.key}` }, 'your challenge')
+            : h('button', { type: 'button', class: 'primary lobby-action', 'data-testid': 'lobby-accept', onclick: () => void accept(c) }, `Play as ${other}`),
         );
       }),
     );
@@ -145,12 +153,11 @@ export function lobbyPanel(navigate: (path: string) => void): { el: HTMLElement;
   };
   const filter = h(
     'div',
-    { class: 'lobby-range', role: 'group', 'aria-label': 'Rating range of the challenges shown' },
+    { class: 'lobby-range', role: 'group', 'aria-label': 'Rating range of the challenges shown', title: 'Empty: any. With a range set, unrated players’ challenges are hidden.' },
     h('span', {}, 'Creators rated'),
     rangeInput('min', 'Lowest creator rating shown'),
     h('span', {}, 'to'),
     rangeInput('max', 'Highest creator rating shown'),
-    h('span', { class: 'muted hint' }, 'Empty: any. With a range set, unrated players’ challenges are hidden.'),
   );
 
   const open = (): void => {
@@ -183,7 +190,13 @@ export function lobbyPanel(navigate: (path: string) => void): { el: HTMLElement;
   // Logging in elsewhere on the page changes which challenges are one's own.
   const stopAccount = onAccount(show);
 
-  const el = h('section', { class: 'lobby', 'aria-label': 'Open challenges', 'data-testid': 'lobby' }, h('h2', {}, 'Open challenges'), filter, list, note);
+  const el = h(
+    'section',
+    { class: 'lobby', 'aria-label': 'Open challenges', 'data-testid': 'lobby' },
+    h('div', { class: 'lobby-head' }, h('h2', {}, 'Open challenges'), filter),
+    list,
+    note,
+  );
   return {
     el,
     dispose: () => {

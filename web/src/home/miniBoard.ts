@@ -7,6 +7,8 @@ import { h } from '../dom';
 export interface MiniBoard {
   el: HTMLElement;
   show(placement: string): void;
+  /** Draws the board again after its element moved or changed size. */
+  redraw(): void;
   destroy(): void;
 }
 
@@ -28,6 +30,10 @@ export function miniBoard(className: string, label: string): MiniBoard {
       pending = placement;
       ensure()?.set({ fen: placement });
       if (!cg) requestAnimationFrame(() => ensure()?.set({ fen: pending }));
+    },
+    redraw() {
+      if (cg) cg.redrawAll();
+      else requestAnimationFrame(() => ensure()?.set({ fen: pending }));
     },
     destroy() {
       cg?.destroy();

@@ -1,17 +1,22 @@
-// The new-game page (/): start position, colour, level, time control, study time; or a PGN /
-// FEN to continue from. The last choices are remembered in localStorage. A logged-in player
-// plays under their account's name, and may make a challenge rated.
+// The new-game page (/): the lobby's open challenges first, then the form: start position,
+// opponent, colour, level, time control, study time; or a PGN / FEN to continue from. The last
+// choices are remembered in localStorage. A logged-in player plays under their account's name,
+// and may make a challenge rated. A position drawn by hand is drawn by the server, or replayed
+// from the outcomes a person got at a real board (dice, cards, coins, ...), and shown before
+// Play starts exactly that position; on a phone the preview stands right under the draw's steps.
 
 import { loginHref, onAccount } from '../account';
 import { api, describeError } from '../api';
 import { startLabel, startPlacement } from '../backRank';
 import { fill, h } from '../dom';
-import { DRAW_METHODS, drawMethodLabel, randomSeed } from '../drawMethods';
+import { DRAW_METHODS, drawFromOutcomes, drawMethod, drawMethodLabel, randomSeed } from '../drawMethods';
 import { formatTimeControl } from '../timeControl';
 import type { Navigate, Page } from '../page';
 import type { DrawnPosition, NewGame } from '../types';
 import { MAX_NAME, playerName, setPlayerName } from '../playerName';
+import type { LevelJson } from '../generated/api';
 import { lobbyPanel } from './lobby';
+import { quickPairing } from './quickPairing';
 import { miniBoard } from './miniBoard';
 
 const SETTINGS_KEY = 'chess960.newGame';
@@ -31,9 +36,11 @@ interface Settings {
   listed?: boolean;
   /** A rated challenge (logged in, with a clock, from a Chess960 start). */
   rated?: boolean;
-  levelKind: 'elo' | 'depth';
+  levelKind: 'elo' | 'depth' | 'full';
   elo: number;
   depth: number;
+  /** Full strength: the most seconds a move. */
+  moveSeconds: number;
   clock: string; // "none", "5+3", … or "custom"
   minutes: number;
   increment: number;
@@ -49,6 +56,7 @@ const DEFAULTS: Settings = {
   levelKind: 'elo',
   elo: 1500,
   depth: 4,
+  moveSeconds: 1,
   clock: '10+5',
   minutes: 10,
   increment: 5,
@@ -85,6 +93,13 @@ export function looksLikeFen(text: string): boolean {
   return /^\s*([1-8pnbrqkPNBRQK]+\/){7}[1-8pnbrqkPNBRQK]+\s+[wb](\s|$)/.test(text) && !text.trim().includes('\n');
 }
 
+/** The engine's level as the form sets it. */
+function levelOf(s: Settings): LevelJson {
+  if (s.levelKind === 'depth') return { depth: s.depth };
+  if (s.levelKind === 'full') return { full: { movetime_ms: Math.round(s.moveSeconds * 1000) } };
+  return { elo: s.elo };
+}
+
 export function newGamePage(navigate: Navigate): Page {
   const settings = loadSettings();
   const lobby = lobbyPanel(navigate);
@@ -93,10 +108,14 @@ export function newGamePage(navigate: Navigate): Page {
     settings.startKind = 'id';
     settings.id = asked;
   }
-  // The position drawn by hand and shown: Play starts exactly this one, with its draw.
-  let drawn: DrawnPosition | null = null;
+  // The position drawn by hand and shown: Play starts exactly this one, with its draw (the
+  // seed the server drew it with, or the outcomes a person typed).
+  let drawn: (DrawnPosition & { outcomes?: string }) | null = null;
   const preview = miniBoard('preview', 'Preview of the start position');
   const previewLabel = h('p', { class: 'preview-label', 'data-testid': 'preview-label' });
+  // The label and board together: beside the form on a wide screen, under the start
+  // position's options (and the draw's steps) on a phone.
+  const previewBox = h('div', { class: 'preview-box', 'data-testid': 'preview' }, previewLabel, preview.el);
   const message = h('p', { class: 'message', role: 'alert', 'data-testid': 'message' });
   const steps = h('ol', { class: 'draw-steps', 'data-testid': 'draw-steps' });
 
@@ -112,6 +131,18 @@ export function newGamePage(navigate: Navigate): Page {
     { name: 'method', 'aria-label': 'Drawing method', 'data-testid': 'method' },
     DRAW_METHODS.map(m => h('option', { value: m.value, selected: m.value === settings.method }, m.label)),
   );
+  // The outcomes a person got at a real board, replayed by the server as they are typed.
+  const outcomesInput = h('input', {
+    type: 'text',
+    name: 'outcomes',
+    maxlength: 1000,
+    autocomplete: 'off',
+    spellcheck: false,
+    'aria-label': 'Outcomes got at the board, in order, separated by commas',
+    'aria-describedby': 'outcomes-hint',
+    'data-testid': 'outcomes',
+  });
+  const outcomesHint = h('p', { class: 'muted hint outcomes-hint', id: 'outcomes-hint', 'data-testid': 'outcomes-hint' });
   const importText = h('textarea', {
     name: 'import',
     rows: 5,
@@ -120,25 +151,73 @@ export function newGamePage(navigate: Navigate): Page {
     'data-testid': 'import',
   });
 
-  const drawNow = async (): Promise<void> => {
-    message.textContent = '';
+  const chooseDraw = (): void => {
     const radioDraw = form.querySelector<HTMLInputElement>('input[name="start"][value="draw"]');
     if (radioDraw) radioDraw.checked = true;
+  };
+  /** Shows a drawn position and its steps. */
+  const showDrawn = (position: DrawnPosition & { outcomes?: string }): void => {
+    drawn = position;
+    fill(steps, position.steps.map(step => h('li', {}, step)));
+    refresh();
+  };
+  /** The server draws at random (the outcomes typed, if any, are cleared). */
+  const drawNow = async (): Promise<void> => {
+    message.textContent = '';
+    chooseDraw();
     clearDrawn();
+    outcomesInput.value = '';
+    describeOutcomes();
     try {
-      drawn = await api.draw(methodSelect.value, randomSeed());
-      fill(steps, drawn.steps.map(step => h('li', {}, step)));
-      refresh();
+      showDrawn(await api.draw(methodSelect.value, randomSeed()));
     } catch (error) {
       message.textContent = describeError(error);
     }
   };
+  /** The outcomes typed, replayed: the position and its steps, or why they do not fit yet. */
+  let replaying = 0;
+  const replayOutcomes = async (): Promise<void> => {
+    const mine = ++replaying;
+    const method = methodSelect.value;
+    const outcomes = outcomesInput.value.trim();
+    clearDrawn();
+    refresh();
+    if (!outcomes) {
+      describeOutcomes();
+      return;
+    }
+    try {
+      const position = await drawFromOutcomes(method, outcomes);
+      if (mine !== replaying) return;
+      describeOutcomes();
+      showDrawn({ ...position, outcomes });
+    } catch (error) {
+      if (mine !== replaying) return;
+      outcomesHint.textContent = describeError(error);
+      outcomesHint.classList.add('problem');
+    }
+  };
+  let replayTimer: number | undefined;
+  const replaySoon = (): void => {
+    window.clearTimeout(replayTimer);
+    replayTimer = window.setTimeout(() => void replayOutcomes(), 250);
+  };
+  /** What the outcomes of the chosen method are, under their input. */
+  function describeOutcomes(): void {
+    const m = drawMethod(methodSelect.value);
+    outcomesInput.placeholder = m ? `e.g. ${m.example}` : '';
+    outcomesHint.classList.remove('problem');
+    outcomesHint.textContent = m ? `Rolled at a real board? Type ${m.outcomes}, in order, separated by commas.` : '';
+    showHint();
+  }
   /** Forgets the drawn position and its steps (another method was chosen). */
   const clearDrawn = (): void => {
     drawn = null;
     fill(steps);
   };
 
+  // Where the preview stands on a phone: right under the draw's steps.
+  const previewSlot = h('div', { class: 'preview-slot' });
   const startFieldset = h(
     'fieldset',
     { class: 'start' },
@@ -162,17 +241,20 @@ export function newGamePage(navigate: Navigate): Page {
       { class: 'option people-only' },
       radio('start', 'chosen', settings.startKind === 'chosen', 'Placed by both players in turn, Black first (Northam), once the game begins'),
     ),
+    h('div', { class: 'option' }, radio('start', 'import', settings.startKind === 'import', 'Continue from a PGN or FEN'), importText),
     h(
       'div',
-      { class: 'option' },
+      { class: 'option draw-option' },
       radio('start', 'draw', settings.startKind === 'draw', 'Drawn by hand:'),
       ' ',
       methodSelect,
       ' ',
-      h('button', { type: 'button', 'data-testid': 'draw', onclick: () => void drawNow() }, 'Draw'),
+      h('button', { type: 'button', 'data-testid': 'draw', title: 'The server rolls for you', onclick: () => void drawNow() }, 'Draw'),
+      h('label', { class: 'outcomes' }, h('span', {}, 'or the outcomes you got:'), outcomesInput),
+      outcomesHint,
       steps,
     ),
-    h('div', { class: 'option' }, radio('start', 'import', settings.startKind === 'import', 'Continue from a PGN or FEN'), importText),
+    previewSlot,
   );
 
   // The range comes from the server (GET /api/levels), which knows what the engine is
@@ -193,6 +275,17 @@ export function newGamePage(navigate: Navigate): Page {
     })
     .catch(() => undefined);
   const depthInput = number('depth', settings.depth, 1, 30, { 'aria-label': 'Engine search depth' });
+  // Full strength thinks at most this long a move (and keeps to its clock in a timed game).
+  const moveSecondsInput = number('move-seconds', settings.moveSeconds, 0.1, 10, { step: '0.1', 'aria-label': 'Most seconds a move at full strength' });
+  void api
+    .levels()
+    .then(levels => {
+      if (!levels.full) return;
+      const { min, max } = levels.full.movetime_ms;
+      moveSecondsInput.min = String(min / 1000);
+      moveSecondsInput.max = String(max / 1000);
+    })
+    .catch(() => undefined);
   const clockSelect = h(
     'select',
     { name: 'clock', 'aria-label': 'Time control', 'data-testid': 'clock' },
@@ -238,20 +331,16 @@ export function newGamePage(navigate: Navigate): Page {
 
   const form = h(
     'form',
-    { class: 'new-game', novalidate: true, onsubmit: (event: Event) => void submit(event) },
-    startFieldset,
-    h(
+    { class: 'new-game', id: 'new-game', novalidate: true, onsubmit: (event: Event) => void submit(event) },
+    h('div', { class: 'form-grid' }, startFieldset, h('div', { class: 'form-side' }, ...sideFieldsets())),
+    h('div', { class: 'form-foot' }, message, h('button', { type: 'submit', class: 'primary', 'data-testid': 'start-game' }, 'Play')),
+  );
+
+  /** Opponent, colour, level and time: beside the start position on a wide screen. */
+  function sideFieldsets(): HTMLElement[] {
+    const opponent = h(
       'fieldset',
-      {},
-      h('legend', {}, 'You play'),
-      h('div', { class: 'option' }, h('label', {}, 'Your name ', nameInput, accountName)),
-      radio('color', 'white', settings.color === 'white', 'White'),
-      radio('color', 'black', settings.color === 'black', 'Black'),
-      radio('color', 'random', settings.color === 'random', 'Random'),
-    ),
-    h(
-      'fieldset',
-      {},
+      { class: 'opponent' },
       h('legend', {}, 'Opponent'),
       radio('opponent', 'engine', settings.opponent === 'engine', 'The engine'),
       radio('opponent', 'human', settings.opponent === 'human', 'A friend: you get a link to send them'),
@@ -268,24 +357,39 @@ export function newGamePage(navigate: Navigate): Page {
         ),
       ),
       h('div', { class: 'option human-only' }, h('label', {}, ratedBox, ' Rated: the result changes both players’ ratings'), ' ', ratedHint),
-    ),
-    h(
+    );
+    const you = h(
+      'fieldset',
+      {},
+      h('legend', {}, 'You play'),
+      h('div', { class: 'option' }, h('label', {}, 'Your name ', nameInput, accountName)),
+      radio('color', 'white', settings.color === 'white', 'White'),
+      radio('color', 'black', settings.color === 'black', 'Black'),
+      radio('color', 'random', settings.color === 'random', 'Random'),
+    );
+    const level = h(
       'fieldset',
       { class: 'engine-only' },
       h('legend', {}, 'Engine level'),
       h('div', { class: 'option' }, radio('level', 'elo', settings.levelKind === 'elo', 'Elo'), ' ', eloInput, eloRange),
       h('div', { class: 'option' }, radio('level', 'depth', settings.levelKind === 'depth', 'Fixed depth'), ' ', depthInput),
-    ),
-    h(
+      h(
+        'div',
+        { class: 'option' },
+        radio('level', 'full', settings.levelKind === 'full', 'Full strength'),
+        ' ',
+        h('label', { title: 'The engine with nothing held back: its whole search, at most this long a move; with a clock it also keeps to its clock' }, 'at most ', moveSecondsInput, ' s a move'),
+      ),
+    );
+    const time = h(
       'fieldset',
       {},
       h('legend', {}, 'Time'),
       h('div', { class: 'option' }, h('label', {}, 'Time control ', clockSelect), ' ', customClock),
       h('div', { class: 'option engine-only' }, h('label', {}, 'Study time before the clock starts ', studyInput, ' s')),
-    ),
-    message,
-    h('button', { type: 'submit', class: 'primary', 'data-testid': 'start-game' }, 'Play'),
-  );
+    );
+    return [opponent, you, level, time];
+  }
 
   const value = (name: string): string =>
     form.querySelector<HTMLInputElement>(`input[name="${name}"]:checked`)?.value ?? '';
@@ -335,10 +439,14 @@ export function newGamePage(navigate: Navigate): Page {
     for (const part of form.querySelectorAll<HTMLElement>('.human-only')) part.hidden = value('opponent') !== 'human';
     for (const part of form.querySelectorAll<HTMLElement>('.people-only')) part.hidden = value('opponent') === 'engine';
     const kind = value('start');
+    // The PGN / FEN box only while that start is chosen: it is tall.
+    importText.hidden = kind !== 'import';
+    // Nothing to show yet: a phone leaves the empty board out.
+    previewBox.dataset.empty = String(!(kind === 'id' || (kind === 'draw' && drawn)));
     if (kind === 'id') void previewNumber();
     else if (kind === 'draw' && drawn) showPreview(drawn.id, drawn.back_rank);
     else if (kind === 'draw') {
-      fill(previewLabel, `Press Draw to draw a position with ${drawMethodLabel(methodSelect.value)}.`);
+      fill(previewLabel, `Press Draw to draw a position with ${drawMethodLabel(methodSelect.value)}, or type the outcomes you got at the board.`);
       preview.show('8/8/8/8/8/8/8/8');
     } else {
       fill(previewLabel, kind === 'import' ? 'The position comes from the PGN or FEN.' : 'The position is drawn when the game starts.');
@@ -359,6 +467,7 @@ export function newGamePage(navigate: Navigate): Page {
       levelKind: (value('level') || 'elo') as Settings['levelKind'],
       elo: Number.parseInt(eloInput.value, 10) || DEFAULTS.elo,
       depth: Number.parseInt(depthInput.value, 10) || DEFAULTS.depth,
+      moveSeconds: Number.parseFloat(moveSecondsInput.value) || DEFAULTS.moveSeconds,
       clock: clockSelect.value,
       minutes: Number.parseFloat(minutesInput.value) || 0,
       increment: Number.parseInt(incrementInput.value, 10) || 0,
@@ -376,14 +485,26 @@ export function newGamePage(navigate: Navigate): Page {
       case 'random-not-518':
         return { start: { random: true, exclude_classical: true } };
       case 'draw': {
-        // Never start a position nobody has seen: draw it, show it, and let Play start it.
-        if (!drawn || drawn.method !== s.method) {
-          await drawNow();
+        // Never start a position nobody has seen: draw it (or replay the outcomes typed), show
+        // it, and let Play start it.
+        const outcomes = outcomesInput.value.trim();
+        if (!drawn || drawn.method !== s.method || (drawn.outcomes ?? '') !== outcomes) {
+          window.clearTimeout(replayTimer);
+          if (outcomes) await replayOutcomes();
+          else await drawNow();
           if (drawn) message.textContent = 'Here is the drawn position: press Play to start it.';
+          else if (outcomes) message.textContent = outcomesHint.textContent ?? '';
           return null;
         }
-        const draw = drawn.seed === undefined ? null : { method: drawn.method, seed: drawn.seed };
-        return { start: { id: drawn.id }, drawn: draw ?? undefined };
+        // The server replays the draw from its seed or its outcomes, and refuses it unless it
+        // gives this very position: the game's record of the draw is the server's.
+        const draw =
+          drawn.outcomes !== undefined
+            ? { method: drawn.method, outcomes: drawn.outcomes }
+            : drawn.seed === undefined
+              ? undefined
+              : { method: drawn.method, seed: drawn.seed };
+        return { start: { id: drawn.id }, drawn: draw };
       }
       case 'chosen':
         if (s.opponent === 'engine') throw new Error('The engine does not place pieces: choose another start, or play a person.');
@@ -401,7 +522,7 @@ export function newGamePage(navigate: Navigate): Page {
     const inputs: HTMLInputElement[] = [];
     if (value('start') === 'id') inputs.push(idInput);
     const engine = value('opponent') === 'engine';
-    if (engine) inputs.push(value('level') === 'depth' ? depthInput : eloInput);
+    if (engine) inputs.push(value('level') === 'depth' ? depthInput : value('level') === 'full' ? moveSecondsInput : eloInput);
     if (clockSelect.value === 'custom') inputs.push(minutesInput, incrementInput);
     if (engine) inputs.push(studyInput);
     return inputs;
@@ -432,7 +553,7 @@ export function newGamePage(navigate: Navigate): Page {
         ...(engine
           ? {
               opponent: 'engine' as const,
-              level: s.levelKind === 'elo' ? { elo: s.elo } : { depth: s.depth },
+              level: levelOf(s),
               study_ms: s.studySeconds * 1000,
             }
           : s.opponent === 'hotseat'
@@ -452,9 +573,31 @@ export function newGamePage(navigate: Navigate): Page {
   }
 
   form.addEventListener('change', refresh);
-  // Another method: the drawn position is not one of its draws, so it and its steps go.
+  // Another method: the drawn position is not one of its draws, so it and its steps go (the
+  // outcomes typed, if any, are replayed as the new method's).
   methodSelect.addEventListener('change', () => {
+    describeOutcomes();
     if (drawn && drawn.method !== methodSelect.value) clearDrawn();
+    if (outcomesInput.value.trim()) replaySoon();
+  });
+  outcomesInput.addEventListener('input', () => {
+    chooseDraw();
+    message.textContent = '';
+    showHint();
+    replaySoon();
+  });
+  // What to type shows while the outcomes are typed (the placeholder gives an example before).
+  const showHint = (): void => {
+    outcomesHint.parentElement?.classList.toggle('typing', document.activeElement === outcomesInput || outcomesInput.value.trim() !== '');
+  };
+  outcomesInput.addEventListener('focus', showHint);
+  outcomesInput.addEventListener('blur', showHint);
+  // Enter in the outcomes box shows their position rather than starting the game unseen.
+  outcomesInput.addEventListener('keydown', event => {
+    if (event.key !== 'Enter') return;
+    event.preventDefault();
+    window.clearTimeout(replayTimer);
+    void replayOutcomes();
   });
   idInput.addEventListener('input', () => {
     const radioId = form.querySelector<HTMLInputElement>('input[name="start"][value="id"]');
@@ -466,14 +609,31 @@ export function newGamePage(navigate: Navigate): Page {
     if (radioImport) radioImport.checked = true;
   });
 
+  const previewColumn = h('div', { class: 'preview-column' }, previewBox);
   const el = h(
     'section',
     { class: 'home-page' },
     h('h1', {}, 'New game'),
-    // The lobby beside the form, under the preview: challenges coming and going never move the
-    // form under the pointer.
-    h('div', { class: 'home-columns' }, form, h('div', { class: 'preview-column' }, previewLabel, preview.el, lobby.el)),
+    // The lobby first, where a player looks for a game; its list scrolls within a bounded
+    // height, so challenges coming and going never push the form's Play out of sight.
+    quickPairing(navigate, () => levelOf(readSettings())),
+    lobby.el,
+    h('h2', { class: 'custom-game-head' }, 'Custom game'),
+    h('div', { class: 'home-columns' }, form, previewColumn),
   );
+  // On a phone the preview goes right under the start position's options (the draw's steps
+  // end them), not a screen further down below the whole form.
+  const narrow = window.matchMedia('(max-width: 720px)');
+  const placePreview = (): void => {
+    const home = narrow.matches ? previewSlot : previewColumn;
+    if (previewBox.parentElement !== home) {
+      home.append(previewBox);
+      preview.redraw();
+    }
+  };
+  placePreview();
+  narrow.addEventListener('change', placePreview);
+  describeOutcomes();
   requestAnimationFrame(refresh);
   clockSelect.addEventListener('change', refreshRated);
   minutesInput.addEventListener('input', refreshRated);
@@ -490,6 +650,8 @@ export function newGamePage(navigate: Navigate): Page {
     title: 'New game',
     dispose: () => {
       stopAccount();
+      narrow.removeEventListener('change', placePreview);
+      window.clearTimeout(replayTimer);
       preview.destroy();
       lobby.dispose();
     },

@@ -7,6 +7,7 @@ use chess960_draw::rng::SplitMix64;
 use chess960_engine::levels::{ELO_MAX, ELO_MIN};
 use chess960_engine::player::{
     draw_decline, AnalysisLimit, Level, PlayClock, Player, Score, DRAW_OFFER_THINK,
+    FULL_MOVETIME_DEFAULT, FULL_MOVETIME_MAX, FULL_MOVETIME_MIN,
 };
 use chess960_round::now::TimeSource;
 use chess960_round::record::{engine_game, human_of, parse_level_tag, TimeControl, LEVEL_TAG};
@@ -38,7 +39,8 @@ behind. A game left with 'quit' (or interrupted) can be continued with --resume 
 shows the moves so far.",
     after_help = "Examples:\n  chess960 play                         # random start, White, level 1500\n  \
 chess960 play --id 518 --color black --level 1800 --tc 5+3\n  \
-chess960 play --random --level depth:6\n  chess960 play --resume 12"
+chess960 play --random --level depth:6\n  \
+chess960 play --level full --movetime 3000 --tc 10+5\n  chess960 play --resume 12"
 )]
 pub struct PlayArgs {
     /// The start position, 0..959 (518 = classical). Default: a random one.
@@ -55,8 +57,9 @@ pub struct PlayArgs {
     #[arg(long, value_enum, default_value = "white", conflicts_with = "resume")]
     pub color: ColorChoice,
     /// The engine's strength: an Elo from 1110 to 2100 (e.g. 1500) on the scale of Stockfish's
-    /// UCI_Elo, calibrated by matches (docs/strength.md), or a fixed search depth as depth:N
-    /// (e.g. depth:6).
+    /// UCI_Elo, calibrated by matches (docs/strength.md), a fixed search depth as depth:N
+    /// (e.g. depth:6), or full: the engine at full strength (no node cap, far above 2100),
+    /// thinking at most --movetime a move.
     #[arg(
         long,
         value_name = "L",
@@ -64,6 +67,11 @@ pub struct PlayArgs {
         conflicts_with = "resume"
     )]
     pub level: String,
+    /// With --level full: the longest the engine thinks on a move, in milliseconds, from 100
+    /// to 10000 (default 1000). With --tc the engine manages its own clock and thinks at most
+    /// this long; without a clock it thinks this long on every move.
+    #[arg(long, value_name = "MS", conflicts_with_all = ["resume", "join", "seek"])]
+    pub movetime: Option<String>,
     /// Time control MINUTES+SECONDS: minutes each, seconds added after every move (5+3,
     /// 0.5+0, 15+10). Without it the game is untimed.
     #[arg(long, value_name = "TC", conflicts_with = "resume")]
@@ -191,9 +199,34 @@ fn parse_tc(text: &str) -> Result<TimeControl, String> {
     })
 }
 
-/// `--level`: `1500` or `depth:6`.
+/// `--level` and `--movetime`: `1500`, `depth:6` or `full` (with `--movetime MS`, only there).
+fn parse_level_and_movetime(level: &str, movetime: Option<&str>) -> Result<Level, String> {
+    match (parse_level(level)?, movetime) {
+        (Level::Full { .. }, Some(ms)) => {
+            let (min, max) = (FULL_MOVETIME_MIN.as_millis(), FULL_MOVETIME_MAX.as_millis());
+            match ms.trim().parse::<u64>() {
+                Ok(ms) if (min..=max).contains(&u128::from(ms)) => Ok(Level::Full {
+                    movetime: Duration::from_millis(ms),
+                }),
+                _ => Err(format!(
+                    "bad --movetime '{}': give milliseconds from {min} to {max}",
+                    crate::error::quote(ms)
+                )),
+            }
+        }
+        (_, Some(_)) => Err("--movetime is for --level full".to_string()),
+        (level, None) => Ok(level),
+    }
+}
+
+/// `--level`: `1500`, `depth:6` or `full` (at the default time per move).
 fn parse_level(text: &str) -> Result<Level, String> {
     let t = text.trim().to_ascii_lowercase();
+    if t == "full" {
+        return Ok(Level::Full {
+            movetime: FULL_MOVETIME_DEFAULT,
+        });
+    }
     if let Some(d) = t
         .strip_prefix("depth:")
         .or_else(|| t.strip_prefix("depth "))
@@ -210,7 +243,8 @@ fn parse_level(text: &str) -> Result<Level, String> {
     match t.parse::<u32>() {
         Ok(elo) if (ELO_MIN..=ELO_MAX).contains(&elo) => Ok(Level::Elo(elo)),
         _ => Err(format!(
-            "bad --level '{}': give an Elo from {ELO_MIN} to {ELO_MAX} (e.g. 1500) or depth:N",
+            "bad --level '{}': give an Elo from {ELO_MIN} to {ELO_MAX} (e.g. 1500), depth:N \
+             or full",
             crate::error::quote(text)
         )),
     }
@@ -299,7 +333,7 @@ fn players(human: Color) -> [RoundPlayer; 2] {
 impl Session {
     /// A new game as the command line says.
     fn start(store: Box<dyn GameStore>, args: &PlayArgs) -> Result<Session, String> {
-        let level = parse_level(&args.level)?;
+        let level = parse_level_and_movetime(&args.level, args.movetime.as_deref())?;
         let tc = args.tc.as_deref().map(parse_tc).transpose()?;
         let mut rng = match &args.seed {
             Some(seed) => SplitMix64::from_seed(
@@ -838,6 +872,10 @@ fn level_text(level: Level) -> String {
     match level {
         Level::Elo(e) => format!("Elo {e}"),
         Level::Depth(d) => format!("depth {d}"),
+        Level::Full { movetime } => format!(
+            "full strength (at most {} s a move)",
+            movetime.as_millis() as f64 / 1000.0
+        ),
     }
 }
 
@@ -939,6 +977,23 @@ mod tests {
         assert!(parse_level(&(ELO_MIN - 1).to_string()).is_err());
         assert!(parse_level(&(ELO_MAX + 1).to_string()).is_err());
         assert!(parse_level("depth:0").is_err());
+        let full = |ms| Level::Full {
+            movetime: Duration::from_millis(ms),
+        };
+        assert_eq!(parse_level("full"), Ok(full(1000)));
+        assert_eq!(parse_level_and_movetime("Full", Some("250")), Ok(full(250)));
+        assert_eq!(parse_level_and_movetime("full", None), Ok(full(1000)));
+        assert_eq!(parse_level_and_movetime("1500", None), Ok(Level::Elo(1500)));
+        for bad in ["99", "10001", "fast"] {
+            let e = parse_level_and_movetime("full", Some(bad)).unwrap_err();
+            assert!(e.contains("from 100 to 10000"), "{e}");
+        }
+        let e = parse_level_and_movetime("1500", Some("500")).unwrap_err();
+        assert!(e.contains("--level full"), "{e}");
+        assert_eq!(
+            level_text(full(1500)),
+            "full strength (at most 1.5 s a move)"
+        );
         let tc = parse_tc("5+3").unwrap();
         assert_eq!(tc.to_pgn(), "300+3");
         assert_eq!(TimeControl::parse(&tc.to_pgn()), Some(tc));

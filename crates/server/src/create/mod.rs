@@ -66,12 +66,16 @@ pub enum Opponent {
     },
     /// A person at the same device: both seats are the creator's, the board is shared.
     Hotseat {
-        /// The other player's name ("?" when none is given).
+        /// The other player's name ([`HOTSEAT_OTHER`] when none is given).
         name: Option<String>,
         /// The players place the start position once the game begins (Northam).
         placing: Option<Placing>,
     },
 }
+
+/// The name of the other player at one device when none is given: what the new-game form's
+/// box shows as its placeholder (the creator's own default is "Player").
+pub const HOTSEAT_OTHER: &str = "Player 2";
 
 impl Opponent {
     /// The placement of the start position the players make, if they make one.
@@ -170,7 +174,7 @@ pub async fn create_game(
             people_game(&start, start_id, spec.human, spec.name, spec.tc, SITE)
         }
         Opponent::Hotseat { name, .. } => {
-            let other = name.unwrap_or_else(|| "?".into());
+            let other = name.unwrap_or_else(|| HOTSEAT_OTHER.into());
             let players = match spec.human {
                 Color::White => (spec.name, other),
                 Color::Black => (other, spec.name),

@@ -22,12 +22,17 @@ use crate::game::{LevelJson, TimeControl, DEFAULT_LEVEL};
 use chess960_core::{Color, StartId};
 use chess960_draw::rng::SplitMix64;
 use chess960_engine::levels::{ELO_MAX, ELO_MIN};
-use chess960_engine::player::Level;
+use chess960_engine::player::{Level, FULL_MOVETIME_DEFAULT, FULL_MOVETIME_MAX, FULL_MOVETIME_MIN};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
 /// The deepest fixed level (and analysis depth, `api.rs`) accepted.
 pub const MAX_DEPTH: u32 = 30;
+/// The time per move of the full-strength level (`level.full.movetime_ms`): the range accepted
+/// and the default.
+pub const FULL_MOVETIME_MS_MIN: u64 = FULL_MOVETIME_MIN.as_millis() as u64;
+pub const FULL_MOVETIME_MS_MAX: u64 = FULL_MOVETIME_MAX.as_millis() as u64;
+pub const FULL_MOVETIME_MS_DEFAULT: u64 = FULL_MOVETIME_DEFAULT.as_millis() as u64;
 /// The longest time control and study time accepted (a day, an hour).
 const MAX_INITIAL_MS: u64 = 86_400_000;
 const MAX_INCREMENT_MS: u64 = 3_600_000;
@@ -56,6 +61,14 @@ pub struct StartIn {
 pub struct LevelIn {
     elo: Option<u32>,
     depth: Option<u32>,
+    full: Option<FullIn>,
+}
+
+/// `level.full` as sent: full strength, with the time per move (the default when absent).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FullIn {
+    movetime_ms: Option<u64>,
 }
 
 /// `time_control` as sent (the increment may be left out).
@@ -380,8 +393,10 @@ impl NewGameRequest {
                 rated,
             },
             Kind::Hotseat => OpponentRequest::Hotseat {
+                // A blank name is no name: the other player is then "Player 2".
                 opponent_name: body
                     .opponent_name
+                    .filter(|n| !n.trim().is_empty())
                     .map(|n| {
                         name_of(Some(n)).map_err(|_| {
                             ApiError::bad_request(
@@ -572,17 +587,28 @@ pub fn name_of(name: Option<String>) -> ApiResult<String> {
 }
 
 fn level_of(level: LevelIn) -> ApiResult<LevelJson> {
-    match (level.elo, level.depth) {
-        (Some(elo), None) if (ELO_MIN..=ELO_MAX).contains(&elo) => Ok(LevelJson::Elo(elo)),
-        (Some(elo), None) => Err(ApiError::bad_request(format!(
+    match (level.elo, level.depth, level.full) {
+        (Some(elo), None, None) if (ELO_MIN..=ELO_MAX).contains(&elo) => Ok(LevelJson::Elo(elo)),
+        (Some(elo), None, None) => Err(ApiError::bad_request(format!(
             "level.elo: {elo} is outside {ELO_MIN}..{ELO_MAX}"
         ))),
-        (None, Some(depth)) if (1..=MAX_DEPTH).contains(&depth) => Ok(LevelJson::Depth(depth)),
-        (None, Some(depth)) => Err(ApiError::bad_request(format!(
+        (None, Some(depth), None) if (1..=MAX_DEPTH).contains(&depth) => {
+            Ok(LevelJson::Depth(depth))
+        }
+        (None, Some(depth), None) => Err(ApiError::bad_request(format!(
             "level.depth: {depth} is outside 1..{MAX_DEPTH}"
         ))),
+        (None, None, Some(full)) => match full.movetime_ms.unwrap_or(FULL_MOVETIME_MS_DEFAULT) {
+            ms if (FULL_MOVETIME_MS_MIN..=FULL_MOVETIME_MS_MAX).contains(&ms) => {
+                Ok(LevelJson::Full { movetime_ms: ms })
+            }
+            ms => Err(ApiError::bad_request(format!(
+                "level.full.movetime_ms: {ms} is outside \
+                 {FULL_MOVETIME_MS_MIN}..{FULL_MOVETIME_MS_MAX}"
+            ))),
+        },
         _ => Err(ApiError::bad_request(
-            "level: give exactly one of elo or depth",
+            "level: give exactly one of elo, depth or full",
         )),
     }
 }
@@ -742,6 +768,13 @@ mod tests {
                 },
                 opponent: OpponentRequest::Engine {
                     level: Some(LevelJson::Elo(1800)),
+                    study_ms: None,
+                },
+            },
+            NewGameRequest {
+                game: GameRequest::default(),
+                opponent: OpponentRequest::Engine {
+                    level: Some(LevelJson::Full { movetime_ms: 250 }),
                     study_ms: None,
                 },
             },

@@ -60,13 +60,31 @@ pub struct DrawnView {
 fn replay(method: &str, seed: Option<u64>, outcomes: Option<&str>) -> ApiResult<(u16, DrawnView)> {
     let request = DrawRequest::new(method, seed, outcomes.map(str::to_string));
     let drawn = catalog::draw(&request)?;
+    let steps = drawn.steps().iter();
+    let steps = if method.trim() == "chosen" {
+        steps.map(|s| on_own_rank(s)).collect()
+    } else {
+        steps.cloned().collect()
+    };
     let view = DrawnView {
         method: method.trim().to_string(),
         seed,
         outcomes: outcomes.map(|o| o.trim().to_string()),
-        steps: drawn.steps().to_vec(),
+        steps,
     };
     Ok((drawn.id(), view))
+}
+
+/// A step of Northam's placement as the players made it: `chosen` names every square on
+/// White's rank (`Black: bishop → c1`), while Black's piece stands on the same file of rank 8
+/// (`Black: bishop → c8`).
+fn on_own_rank(step: &str) -> String {
+    match step.strip_prefix("Black: ") {
+        Some(rest) if rest.ends_with('1') && rest.contains(" → ") => {
+            format!("Black: {}8", &rest[..rest.len() - 1])
+        }
+        _ => step.to_string(),
+    }
 }
 
 /// Checks `drawn` against the game's start position `start` (`None` when the request did not
@@ -188,6 +206,25 @@ mod tests {
         assert_eq!(view.steps[0], "roll 2 → dark-squared bishop on c1");
         // Tags that replay to another position than the game's are not shown as its draw.
         assert_eq!(view_of(&tags, Some(517)), None);
+    }
+
+    #[test]
+    fn a_placement_names_blacks_squares_on_rank_8() {
+        let tags = placed_tags("B c8, B f1, N b8, N g1, Q d8", StartId::new(518).unwrap()).unwrap();
+        let view = view_of(&tags, Some(518)).unwrap();
+        assert_eq!(view.method, "chosen");
+        assert_eq!(
+            &view.steps[..5],
+            [
+                "Black: bishop → c8",
+                "White: bishop → f1",
+                "Black: knight → b8",
+                "White: knight → g1",
+                "Black: queen → d8"
+            ]
+        );
+        let steps = tags.iter().find(|(n, _)| n == STEPS_TAG).unwrap();
+        assert!(steps.1.starts_with("Black: bishop → c8 | "), "{}", steps.1);
     }
 
     #[test]

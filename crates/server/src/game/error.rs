@@ -72,6 +72,9 @@ pub enum GameError {
     },
     /// A move (or resignation, draw offer, ...) while the players place the start position.
     StillPlacing,
+    /// The game's PGN (or analysis) before its start was placed, or of a game aborted before
+    /// the players finished placing it: there is no start position to write.
+    StartNotPlaced,
     /// A placement in a game whose start is not being placed.
     NotPlacing,
     /// A placement when the other player is to place.
@@ -208,6 +211,10 @@ impl fmt::Display for GameError {
             GameError::StillPlacing => f.write_str(
                 "the players are still placing the pieces: the game begins once the start \
                  position is complete",
+            ),
+            GameError::StartNotPlaced => f.write_str(
+                "the players have not placed this game's start position (Northam's placement): \
+                 there is no PGN or FEN before it is complete",
             ),
             GameError::NotPlacing => f.write_str("this game's start position is not being placed"),
             GameError::NotYourPlacement => {

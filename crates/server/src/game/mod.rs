@@ -336,6 +336,7 @@ impl Live {
     /// The game view at `now`.
     pub fn view(&self, now: Instant) -> GameView {
         let start_id = self.meta.start_id;
+        let known = self.start_known();
         GameView {
             key: self.key.to_string(),
             id: self.id.0,
@@ -343,8 +344,14 @@ impl Live {
             back_rank: start_id
                 .and_then(|n| StartId::new(n.into()).ok())
                 .map(|id| id.back_rank().to_string()),
-            start_fen: self.round.game().start().fen(),
-            start_castling: castling_view(self.round.game().start()),
+            // Until the players have placed it, the start is not known: no FEN stands for it
+            // (the round holds the classical arrangement as a placeholder).
+            start_fen: known.then(|| self.round.game().start().fen()),
+            start_castling: if known {
+                castling_view(self.round.game().start())
+            } else {
+                CastlingView::default()
+            },
             human: self.sides.human().map(ColorJson::from),
             level: self.sides.level().map(LevelJson::from),
             sides: SidesView::of(&self.sides, &self.meta, &self.ratings),
@@ -366,8 +373,20 @@ impl Live {
             seat_token: None,
             seat_color: None,
             hotseat: self.sides.hotseat(),
+            event: EventRef::of(&self.meta.tags),
             now: self.now_view(now),
         }
+    }
+
+    /// False until the players have placed the start position (Northam's placement, while
+    /// the challenge waits, while they place, and in a game aborted before they finished):
+    /// the round's start is a placeholder then, which nothing may show or export.
+    pub fn start_known(&self) -> bool {
+        !self
+            .meta
+            .tags
+            .iter()
+            .any(|(n, _)| n == crate::game::placing::PENDING_TAG)
     }
 
     /// The last move as the view shows it, with the position after it.
@@ -403,8 +422,9 @@ impl Live {
             from: m.from().to_string(),
             to: m.to().to_string(),
         });
+        let known = self.start_known();
         NowView {
-            fen: pos.fen(),
+            fen: known.then(|| pos.fen()),
             turn: pos.turn().into(),
             clocks: self.round.clocks_at(now).map(|c| ClockView {
                 white_ms: c.white_ms,
@@ -415,7 +435,11 @@ impl Live {
             result: self.round.finish().map(|f| f.result.into()),
             reason: self.round.finish().map(|f| f.reason.clone()),
             check: check_square(pos),
-            castling: castling_view(pos),
+            castling: if known {
+                castling_view(pos)
+            } else {
+                CastlingView::default()
+            },
             last_move,
             legal,
             draw_claim: self.round.draw_claim().and_then(DrawClaim::of),
@@ -609,13 +633,15 @@ pub(crate) fn legal_move(pos: &Position, m: Move) -> LegalMove {
     }
 }
 
-/// The level in the API: `{"elo": 1500}` or `{"depth": 4}`.
+/// The level in the API: `{"elo": 1500}`, `{"depth": 4}` or `{"full": {"movetime_ms": 1000}}`
+/// (full strength: no node cap, at most `movetime_ms` a move).
 #[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub enum LevelJson {
     Elo(u32),
     Depth(u32),
+    Full { movetime_ms: u64 },
 }
 
 impl From<LevelJson> for Level {
@@ -623,6 +649,9 @@ impl From<LevelJson> for Level {
         match l {
             LevelJson::Elo(n) => Level::Elo(n),
             LevelJson::Depth(n) => Level::Depth(n),
+            LevelJson::Full { movetime_ms } => Level::Full {
+                movetime: Duration::from_millis(movetime_ms),
+            },
         }
     }
 }
@@ -632,6 +661,9 @@ impl From<Level> for LevelJson {
         match l {
             Level::Elo(n) => LevelJson::Elo(n),
             Level::Depth(n) => LevelJson::Depth(n),
+            Level::Full { movetime } => LevelJson::Full {
+                movetime_ms: movetime.as_millis() as u64,
+            },
         }
     }
 }
@@ -669,7 +701,7 @@ pub struct MoveView {
 }
 
 /// The rooks that may still castle, by their squares: the a-side rook first.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct CastlingView {
     pub white: Vec<String>,
@@ -827,7 +859,9 @@ pub struct GameView {
     pub id: i64,
     pub start_id: Option<u16>,
     pub back_rank: Option<String>,
-    pub start_fen: String,
+    /// The start position (X-FEN); `null` while the players place it (Northam's placement:
+    /// `placement` shows the back rank so far) and in a game aborted before they finished.
+    pub start_fen: Option<String>,
     /// The rooks that may castle in the start position.
     pub start_castling: CastlingView,
     /// In a game against the engine, the person's colour (`null` between two people).
@@ -872,6 +906,9 @@ pub struct GameView {
     pub seat_color: Option<ColorJson>,
     /// Two people at one device (one seat token for both colours).
     pub hotseat: bool,
+    /// The event (tournament) whose round made this game, if one did: its games are paired
+    /// by the event, never replayed by a rematch.
+    pub event: Option<EventRef>,
     /// The position, the clocks and the status: what a move or an action changes.
     #[serde(flatten)]
     pub now: NowView,
@@ -896,7 +933,8 @@ pub struct DrawAnswer {
 #[derive(Serialize, Clone, Debug)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct NowView {
-    pub fen: String,
+    /// The current position (X-FEN); `null` until the start is known (as `start_fen`).
+    pub fen: Option<String>,
     pub turn: ColorJson,
     pub clocks: Option<ClockView>,
     pub status: Status,
@@ -938,6 +976,42 @@ pub struct NowView {
     pub rematch_offered_by: Option<ColorJson>,
     /// The key of the rematch, once both agreed to it.
     pub rematch: Option<String>,
+}
+
+/// The event of a game made by an event's round (`POST /api/events/{key}/rounds/{r}/games`),
+/// as its PGN tags name it: the event's name and `round.board`.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct EventRef {
+    /// The event's name (its `Event` tag).
+    pub name: String,
+    /// The round and board, `3.1` (its `Round` tag).
+    pub round: String,
+}
+
+impl EventRef {
+    /// The event of a game with the PGN tags `tags`: a `Round` tag `round.board` with an
+    /// `Event` tag other than a casual game's. The last of each counts (an event's tags are
+    /// added after the casual game's).
+    pub fn of(tags: &[(String, String)]) -> Option<EventRef> {
+        let last = |name: &str| {
+            tags.iter()
+                .rev()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.trim())
+        };
+        let round = last("Round")?;
+        let number = |part: Option<&str>| {
+            part.is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+        };
+        let mut parts = round.split('.');
+        let paired = number(parts.next()) && number(parts.next()) && parts.next().is_none();
+        let name = last("Event")?;
+        (paired && !name.is_empty() && name != "Casual game" && name != "?").then(|| EventRef {
+            name: name.to_string(),
+            round: round.to_string(),
+        })
+    }
 }
 
 /// Who plays each colour, in the game view.
@@ -1050,5 +1124,38 @@ mod tests {
         assert!(!c.king_destination_move && !c.looks_like_king_step);
         assert!(parse_move(&pos, "e2e5").is_err());
         assert!(parse_move(&pos, "hello").is_err());
+    }
+
+    #[test]
+    fn an_event_game_is_known_by_its_event_and_round_tags() {
+        let tags = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+            pairs
+                .iter()
+                .map(|(n, v)| (n.to_string(), v.to_string()))
+                .collect()
+        };
+        // An event's round adds its tags after the casual game's.
+        let event = tags(&[
+            ("Event", "Casual game"),
+            ("Round", "-"),
+            ("Event", "Oslo Open"),
+            ("Round", "3.2"),
+        ]);
+        assert_eq!(
+            EventRef::of(&event),
+            Some(EventRef {
+                name: "Oslo Open".into(),
+                round: "3.2".into()
+            })
+        );
+        for casual in [
+            tags(&[("Event", "Casual game"), ("Round", "-")]),
+            tags(&[("Event", "Casual game"), ("Round", "1.1")]),
+            tags(&[("Event", "Oslo Open"), ("Round", "3")]),
+            tags(&[("Event", "Oslo Open"), ("Round", "3.x")]),
+            tags(&[("Round", "3.1")]),
+        ] {
+            assert_eq!(EventRef::of(&casual), None, "{casual:?}");
+        }
     }
 }

@@ -664,6 +664,10 @@ impl GameHandle {
         let (id, key) = {
             let mut g = self.lock().await;
             self.settle(&mut g).await?;
+            // Until the players have placed the start, the store holds a placeholder.
+            if !g.start_known() {
+                return Err(GameError::StartNotPlaced);
+            }
             (g.id, g.key.to_string())
         };
         let store = Arc::clone(&self.ctx.store);

@@ -64,6 +64,15 @@ impl GameHandle {
                 why: "the game is not over".into(),
             });
         }
+        if let Some(event) = crate::game::EventRef::of(&g.meta.tags) {
+            return Err(GameError::NoRematch {
+                why: format!(
+                    "this is a game of the event '{}' (round {}): its arbiter pairs the next \
+                     round, a game of an event is not replayed",
+                    event.name, event.round
+                ),
+            });
+        }
         let plan = rematch_plan(&g, color)?;
         if matches!(g.rematch, Rematch::Made(_) | Rematch::Creating) {
             // Made (or being made): the view names it.

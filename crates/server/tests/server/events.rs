@@ -334,6 +334,103 @@ async fn results_come_from_games_played_on_the_server() {
     );
 }
 
+/// `GET …/rounds/{r}/links` as the arbiter (`token`), or anyone (`None`).
+async fn links(a: &App, key: &str, round: u32, token: Option<&str>) -> Reply {
+    let mut req = a
+        .client
+        .get(format!("{}/api/events/{key}/rounds/{round}/links", a.base));
+    if let Some(t) = token {
+        req = req.header("x-arbiter-token", t);
+    }
+    common::reply(req.send().await.expect("GET")).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_arbiter_shows_the_players_links_again_and_nobody_else_gets_them() {
+    let a = common::app().await;
+    let (key, token) = a
+        .new_event(json!({"name": "Links 960", "format": "round_robin", "time_control": "5+3"}))
+        .await;
+    for n in ["Ann", "Ben", "Cid", "Dora"] {
+        assert_eq!(
+            arb(&a, &key, "/players", json!({"name": n}), &token)
+                .await
+                .status,
+            200
+        );
+    }
+    let set = json!({"method": "set", "id": 100});
+    assert_eq!(
+        arb(&a, &key, "/rounds/1/draw", set, &token).await.status,
+        200
+    );
+    assert_eq!(
+        links(&a, &key, 1, Some(&token)).await.status,
+        409,
+        "not paired yet"
+    );
+    assert_eq!(
+        arb(&a, &key, "/rounds/1/pair", json!({}), &token)
+            .await
+            .status,
+        200
+    );
+    // No games yet: no links.
+    let none = links(&a, &key, 1, Some(&token)).await;
+    assert_eq!(none.status, 200, "{}", none.text);
+    assert_eq!(none.json["games"], json!([]));
+    let made = arb(&a, &key, "/rounds/1/games", json!({}), &token).await;
+    assert_eq!(made.status, 200, "{}", made.text);
+    // Again: the same links, for every board, kept by no cache.
+    let again = links(&a, &key, 1, Some(&token)).await;
+    assert_eq!(again.status, 200, "{}", again.text);
+    assert_eq!(again.headers["cache-control"], "no-store");
+    let games = again.json["games"].as_array().unwrap();
+    assert_eq!(games.len(), 2);
+    for (g, m) in games.iter().zip(made.json["games"].as_array().unwrap()) {
+        for f in ["board", "key", "white_link", "black_link"] {
+            assert_eq!(g[f], m[f], "{f}");
+        }
+        assert_eq!(g["result"], Value::Null);
+    }
+    // Nobody else: no token, another token, another event's token.
+    let (other_key, other_token) = a
+        .new_event(json!({"name": "Other", "format": "round_robin"}))
+        .await;
+    for t in [None, Some("f".repeat(32)), Some(other_token.clone())] {
+        let r = links(&a, &key, 1, t.as_deref()).await;
+        assert_eq!(r.status, 403, "{}", r.text);
+        assert!(!r.text.contains("seat="));
+    }
+    assert_eq!(
+        links(&a, &other_key, 1, Some(&other_token)).await.status,
+        409
+    );
+    assert_eq!(links(&a, &key, 7, Some(&token)).await.status, 409);
+    // A link given again holds its seat: Black of board 2 resigns.
+    let link = games[1]["black_link"].as_str().unwrap();
+    let (path, frag) = link.split_once('#').unwrap();
+    let seat = frag
+        .strip_prefix("seat=")
+        .unwrap()
+        .split('&')
+        .next()
+        .unwrap();
+    let game = path.strip_prefix("/game/").unwrap();
+    let r = a
+        .post_as(
+            &format!("/api/games/{game}/resign"),
+            b"{}".to_vec(),
+            Some(seat),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let e = a.get(&format!("/api/events/{key}")).await;
+    assert_eq!(e.json["round_list"][0]["boards"][1]["result"], "1-0");
+    let after = links(&a, &key, 1, Some(&token)).await;
+    assert_eq!(after.json["games"][1]["result"], "1-0");
+}
+
 /// Reads one HTTP/1.1 answer off `stream` (its head and a body of its Content-Length): its
 /// status and body; `None` when the connection ends first.
 async fn one_answer(stream: &mut tokio::net::TcpStream) -> Option<(u16, String)> {

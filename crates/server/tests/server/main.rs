@@ -14,6 +14,7 @@ mod cut_off;
 mod events;
 mod explorer;
 mod flow;
+mod full_strength;
 mod games;
 mod guard;
 mod nesting;

@@ -714,6 +714,16 @@ async fn two_people_at_one_device_share_the_board() {
     assert_eq!(n["hotseat"], true);
     mv(&a, &next, &t, "d2d4", 0).await;
     mv(&a, &next, &t, "d7d5", 1).await;
+    // The other player left unnamed (or blank) is "Player 2", as the web form's box says.
+    for body in [
+        json!({"opponent": "hotseat", "name": "Ann"}),
+        json!({"opponent": "hotseat", "name": "Ann", "opponent_name": "  "}),
+    ] {
+        let g = a.new_game(body.clone()).await;
+        let names = [g["white"].as_str(), g["black"].as_str()];
+        assert!(names.contains(&Some("Player 2")), "{body}: {names:?}");
+        assert!(names.contains(&Some("Ann")), "{body}: {names:?}");
+    }
     // A name for the other player only at one device.
     let bad = a
         .post(
@@ -834,6 +844,12 @@ async fn the_players_place_the_start_position_in_turn() {
     let ann = g["seat_token"].as_str().unwrap().to_string();
     assert_eq!(g["status"], "waiting");
     assert_eq!(g["start_id"], Value::Null, "no start position yet");
+    // Nothing stands for the start before it is placed: no FEN, no PGN.
+    assert_eq!((&g["start_fen"], &g["fen"]), (&Value::Null, &Value::Null));
+    assert_eq!(g["start_castling"], json!({"white": [], "black": []}));
+    let early_pgn = a.get(&format!("/api/games/{key}/pgn")).await;
+    assert_eq!(early_pgn.status, 409, "{}", early_pgn.text);
+    assert_eq!(early_pgn.json["code"], "start_not_placed");
     assert_eq!(g["placement"]["to_place"], "black");
     assert_eq!(g["placement"]["per_ms"], 30000);
     assert_eq!(
@@ -898,6 +914,14 @@ async fn the_players_place_the_start_position_in_turn() {
     assert_eq!(d["drawn"]["method"], "chosen");
     assert_eq!(d["drawn"]["outcomes"], "B c8, B f1, N b8, N g1, Q d8");
     assert_eq!(d["drawn"]["steps"].as_array().unwrap().len(), 6);
+    // Black's pieces stand on rank 8, and the steps say so.
+    assert_eq!(d["drawn"]["steps"][0], "Black: bishop → c8");
+    assert_eq!(d["drawn"]["steps"][1], "White: bishop → f1");
+    let classical = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    assert_eq!(
+        (d["start_fen"].as_str(), d["fen"].as_str()),
+        (Some(classical), Some(classical))
+    );
     mv(&a, &key, &ann, "e2e4", 0).await;
     let pgn = a.get(&format!("/api/games/{key}/pgn")).await.text;
     assert!(pgn.contains("[StartDrawMethod \"chosen\"]"), "{pgn}");
@@ -943,7 +967,12 @@ async fn the_players_place_the_start_position_in_turn() {
             "{}",
             cut.text
         );
+        // Aborted before its start was complete: still no start to show or export.
+        assert_eq!(cut.json["start_fen"], Value::Null, "{}", cut.text);
     }
+    let cut_pgn = b.get(&format!("/api/games/{hk}/pgn")).await;
+    assert_eq!(cut_pgn.status, 409, "{}", cut_pgn.text);
+    assert_eq!(cut_pgn.json["code"], "start_not_placed");
     // Bad requests.
     for (body, says) in [
         (json!({"start": {"chosen": true}}), "start.chosen"),
@@ -960,4 +989,69 @@ async fn the_players_place_the_start_position_in_turn() {
         assert_eq!(r.status, 400, "{body}: {}", r.text);
         assert!(r.error().starts_with(says), "{body}: {}", r.text);
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_event_game_says_so_and_is_not_replayed() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = app_on(&dir.path().join("games.sqlite3")).await;
+    let made = a
+        .post(
+            "/api/events",
+            json!({"name": "Cup 960", "format": "round_robin", "time_control": "5+3"}),
+        )
+        .await;
+    assert_eq!(made.status, 201, "{}", made.text);
+    let key = made.json["key"].as_str().unwrap().to_string();
+    let token = made.json["arbiter_token"].as_str().unwrap().to_string();
+    for (path, body) in [
+        ("/players", json!({"name": "Ann"})),
+        ("/players", json!({"name": "Bob"})),
+        ("/rounds/1/draw", json!({"method": "set", "id": 100})),
+        ("/rounds/1/pair", json!({})),
+    ] {
+        let r = a.arbiter(&key, path, body, &token).await;
+        assert_eq!(r.status, 200, "{path}: {}", r.text);
+    }
+    let g = a.arbiter(&key, "/rounds/1/games", json!({}), &token).await;
+    assert_eq!(g.status, 200, "{}", g.text);
+    let seat = |color: &str| {
+        let link = g.json["games"][0][format!("{color}_link")]
+            .as_str()
+            .unwrap();
+        let (path, frag) = link.split_once('#').unwrap();
+        let token = frag
+            .strip_prefix("seat=")
+            .unwrap()
+            .split('&')
+            .next()
+            .unwrap();
+        (
+            path.strip_prefix("/game/").unwrap().to_string(),
+            token.to_string(),
+        )
+    };
+    let (game, white) = seat("white");
+    let (_, black) = seat("black");
+    let view = a.get(&format!("/api/games/{game}")).await;
+    assert_eq!(
+        view.json["event"],
+        json!({"name": "Cup 960", "round": "1.1"}),
+        "{}",
+        view.text
+    );
+    let resigned = act(&a, &game, "resign", json!({}), &white).await;
+    assert_eq!(resigned.status, 200, "{}", resigned.text);
+    // Over, it is not replayed: the event pairs the next round.
+    let offer = act(&a, &game, "rematch", json!({"action": "offer"}), &black).await;
+    assert_eq!(offer.status, 409, "{}", offer.text);
+    assert_eq!(offer.json["code"], "no_rematch");
+    assert!(offer.error().contains("event 'Cup 960'"), "{}", offer.text);
+    let after = a.get(&format!("/api/games/{game}")).await.json;
+    assert_eq!(after["rematch_offered_by"], Value::Null);
+    // A casual game has no event.
+    let casual = a
+        .new_game(json!({"opponent": "human", "name": "Ann"}))
+        .await;
+    assert_eq!(casual["event"], Value::Null);
 }
