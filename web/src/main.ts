@@ -29,7 +29,7 @@ import { positionPage } from './positions/positionPage';
 import { positionsPage } from './positions/positionsPage';
 import { projectorPage } from './positions/projectorPage';
 import { rememberSeat } from './seats';
-import { applySettings } from './settings/settings';
+import { applySettings, onSettings, saveSettings, settings } from './settings/settings';
 import { settingsPage } from './settings/settingsPage';
 
 const main = h('main', { id: 'main' });
@@ -143,6 +143,23 @@ function route(): void {
 }
 
 applySettings();
+
+/** The header's mute switch: sound on or off on every page at once (the setting of /settings). */
+function soundToggle(): HTMLButtonElement {
+  const button = h('button', { type: 'button', class: 'sound-toggle', 'data-testid': 'sound-toggle', onclick: () => saveSettings({ sound: !settings().sound }) });
+  const show = (): void => {
+    const on = settings().sound;
+    button.textContent = on ? '🔊' : '🔇';
+    button.title = on ? 'Sound is on: click to mute' : 'Sound is off: click to hear moves, captures, checks and the end';
+    // A toggle named for what pressing does: "Mute", pressed while muted.
+    button.setAttribute('aria-label', 'Mute');
+    button.setAttribute('aria-pressed', on ? 'false' : 'true');
+  };
+  show();
+  onSettings(show);
+  return button;
+}
+
 const accounts = accountNav();
 const header = h(
   'header',
@@ -154,6 +171,7 @@ const header = h(
     NAV.map(([path, label]) => h('a', { href: path }, label)),
   ),
   accounts.el,
+  soundToggle(),
   h('a', { class: 'settings-link', href: '/settings', title: 'Settings: board, pieces, sound, dark pages', 'aria-label': 'Settings', 'data-testid': 'nav-settings' }, '⚙'),
 );
 // Plain left clicks on same-site links stay in the app; others (new tab, download) go to the browser.

@@ -188,8 +188,12 @@ test('sounds for a move, a capture, a check and the end; none when muted; "your 
     await page.getByTestId('resign').click();
     await eventually(async () => (await sounds(page)).includes('end'), 'the end’s sound');
 
-    // Muted: the same moves make no sound.
-    const muted = await peopleGame(page, { sound: false });
+    // Muted from the header's switch: the same moves make no sound.
+    const muted = await peopleGame(page, {});
+    assert.equal(await page.getByTestId('sound-toggle').getAttribute('aria-pressed'), 'false');
+    await page.getByTestId('sound-toggle').click();
+    assert.equal(await page.getByTestId('sound-toggle').getAttribute('aria-pressed'), 'true');
+    assert.equal(await page.evaluate(() => JSON.parse(localStorage.getItem('chess960-settings')).sound), false, 'kept as the setting');
     await listenForSounds(page);
     await drag(page, 'e2', 'e4');
     await eventually(async () => (await env.api('GET', `/api/games/${muted.key}`)).moves.length === 1, 'the move played');
