@@ -4,6 +4,9 @@ import type {
   Account,
   Ack,
   Analysis,
+  ChatLine,
+  ChatLog,
+  ChatRequest,
   DrawnPosition,
   Explorer,
   Fairness,
@@ -176,6 +179,10 @@ export const api = {
   resign: (key: string) => act<Ack>(key, 'resign', {}),
   abort: (key: string) => act<Ack>(key, 'abort', {}),
   /** Deletes the game (with this browser's seat token for it, if it has one). */
+  /** The chat lines kept (the players' room only for a player). */
+  chat: (key: string) => request<ChatLog>('GET', `${game(key)}/chat`, undefined, seatOf(key)),
+  /** A line in the players' room (a player) or the spectators' room (anyone else). */
+  say: (key: string, body: ChatRequest) => request<ChatLine>('POST', `${game(key)}/chat`, body, seatOf(key)),
   deleteGame: (key: string) => request<void>('DELETE', game(key), undefined, seatOf(key)),
   drawAction: (key: string, action: edge.DrawAction) => act<Ack>(key, 'draw', { action } satisfies edge.DrawActionRequest),
   startClock: (key: string) => act<Ack>(key, 'start', {}),

@@ -30,6 +30,16 @@ export type Ack = edge.Ack;
 export type GameView = edge.GameView & { version?: number };
 /** A game's WebSocket event; each carries the version of the newest state sent before it. */
 export type SocketMessage = edge.Event;
+/** A line of a game's chat, its room, and the lines kept (`GET /api/games/{key}/chat`). */
+export type ChatLine = edge.ChatLine;
+export type Room = edge.Room;
+export type ChatLog = edge.ChatLog;
+/** `POST /api/games/{key}/chat`: `name` is a guest's in the spectators' room. */
+export interface ChatRequest {
+  room: Room;
+  text: string;
+  name?: string;
+}
 
 export type Square = string; // 'a1'..'h8'
 

@@ -4,12 +4,8 @@
 // games are imported into its database.
 
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { boardPieces, eventually, shot, start } from './harness.mjs';
+import { boardPieces, eventually, shot, start, importPgn } from './harness.mjs';
 
 let env;
 
@@ -70,15 +66,7 @@ const PGN = `[Event "explorer test"]
 
 before(async () => {
   env = await start();
-  assert.ok(env.db, 'these tests import games into the database of a server they start (unset CHESS960_URL)');
-  const dir = mkdtempSync(join(tmpdir(), 'chess960-explorer-'));
-  try {
-    const file = join(dir, 'games.pgn');
-    writeFileSync(file, PGN);
-    execFileSync(env.bin, ['db', '--db', env.db, 'import', file], { stdio: 'pipe' });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  importPgn(env, PGN);
 });
 
 after(async () => {

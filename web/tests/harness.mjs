@@ -2,8 +2,8 @@
 // database, Debian's Chromium driven by playwright-core, and helpers to act on the board the way
 // a person does (drag with the mouse, click, type).
 
-import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, existsSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -317,4 +317,17 @@ export async function people() {
     await server.close();
   }
   return { server, browser, errors, person, close };
+}
+
+/** Imports `pgn` into the database of `env`'s own server with `chess960 db import`. */
+export function importPgn(env, pgn) {
+  if (!env.db) throw new Error('these tests import games into the database of a server they start (unset CHESS960_URL)');
+  const dir = mkdtempSync(join(tmpdir(), 'chess960-import-'));
+  try {
+    const file = join(dir, 'games.pgn');
+    writeFileSync(file, pgn);
+    execFileSync(env.bin, ['db', '--db', env.db, 'import', file], { stdio: 'pipe' });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -491,6 +491,38 @@ pub async fn post_abort(
     Ok(handle(&state, &key).await?.abort(&who.actor()).await?)
 }
 
+/// `GET /api/games/{key}/chat`: the chat lines kept (`round/chat.rs`); the players' room only
+/// for a player.
+pub async fn get_chat(
+    State(state): State<AppState>,
+    Path(key): Path<String>,
+    who: Seated,
+) -> ApiResult<Json<crate::round::chat::ChatLog>> {
+    let h = handle(&state, &key).await?;
+    Ok(Json(h.chat_log(&who.actor()).await?))
+}
+
+/// `POST /api/games/{key}/chat`: a line in the players' room (a player) or the spectators'
+/// room (anyone else). A body over [`CHAT_BODY_LIMIT`] is 413.
+pub async fn post_chat(
+    State(state): State<AppState>,
+    Path(key): Path<String>,
+    who: Seated,
+    body: axum::body::Body,
+) -> ApiResult<Json<crate::round::chat::ChatLine>> {
+    let body = crate::http::body::read(body).await?;
+    if body.len() > CHAT_BODY_LIMIT {
+        return Err(ApiError::too_large());
+    }
+    let req: crate::round::chat::ChatRequest = crate::error::parse_json(&body)?;
+    let h = handle(&state, &key).await?;
+    let account = who.account.as_ref().map(|u| u.name.to_string());
+    Ok(Json(h.chat(&who.actor(), account, req).await?))
+}
+
+/// The most bytes of a chat line's request body (a line is at most 140 characters).
+pub const CHAT_BODY_LIMIT: usize = 2048;
+
 /// `DELETE /api/games/{key}`: removes the game from the database. A game with a seat needs
 /// its token (`X-Seat-Token`); one without (imported, or played on the terminal) only the
 /// server's access.

@@ -310,6 +310,10 @@ pub fn router(state: AppState) -> Router {
         .route(&format!("{game}/start"), post(api::post_start))
         .route(&format!("{game}/analysis"), post(api::post_analysis))
         .route(&format!("{game}/pgn"), get(api::get_pgn))
+        .route(
+            &format!("{game}/chat"),
+            get(api::get_chat).post(api::post_chat),
+        )
         .route(&format!("{game}/ws"), get(api::websocket))
         .route(
             "/api/events",

@@ -2,7 +2,9 @@
 // touching any game (the server gives each position's legal moves), the engine's live lines
 // (MultiPV 1–5, an arrow for each), and a whole-game analysis run on the server with a progress
 // bar, an evaluation graph, every move judged as lichess does, the best move as an arrow, and the
-// PGN with [%eval], named by its players, date and start position.
+// PGN with [%eval], named by its players, date and start position. Beside the engine lines, the
+// explorer of the stored games for the position shown (a click on a move plays it), and beside
+// the board an evaluation bar while the engine runs.
 //
 //   /analysis?game=<key>   analyses a saved game at once
 //   /analysis?fen=<FEN>    a position
@@ -14,9 +16,11 @@ import type { Key } from '@lichess-org/chessground/types';
 import { api, describeError, request } from '../api';
 import { GameBoard } from '../board/gameBoard';
 import { copyText, fill, h } from '../dom';
+import { explorerOfFen, movesView } from '../explorer/explorerPanel';
 import { formatScore } from '../game/describe';
 import type { Page } from '../page';
 import type { Color, GameView, LegalMove } from '../types';
+import { EvalBar } from './evalBar';
 import { analysisFileName } from './fileName';
 import { evalGraph, JUDGEMENT_WORD } from './graph';
 import { AnalysisSocket } from './socket';
@@ -96,6 +100,10 @@ class AnalysisPage {
   );
   private readonly engineInfo = h('p', { class: 'engine-info', 'data-testid': 'engine-info' });
   private readonly engineLines = h('ol', { class: 'engine-lines', 'data-testid': 'engine-lines' });
+  private readonly evalBar = new EvalBar();
+  private readonly explorerSummary = h('p', { class: 'explorer-summary', 'data-testid': 'explorer-summary' });
+  private readonly explorerBox = h('div', { 'aria-live': 'polite' });
+  private explorerRequest = 0;
   private readonly analyseButton = h('button', { type: 'button', 'data-testid': 'analyse-game' }, 'Analyse the main line');
   private readonly timeSelect = h(
     'select',
@@ -142,7 +150,7 @@ class AnalysisPage {
         'div',
         { class: 'board-column' },
         this.title,
-        h('div', { class: 'board-wrap' }, boardEl),
+        h('div', { class: 'analysis-board-row' }, this.evalBar.el, h('div', { class: 'board-wrap' }, boardEl)),
         h(
           'div',
           { class: 'move-nav', role: 'group', 'aria-label': 'Browse moves' },
@@ -163,6 +171,13 @@ class AnalysisPage {
           h('div', { class: 'actions' }, this.engineButton, this.multipvSelect),
           this.engineInfo,
           this.engineLines,
+        ),
+        h(
+          'section',
+          { class: 'analysis-explorer', 'data-testid': 'analysis-explorer', 'aria-label': 'Explorer of the stored games' },
+          h('h2', {}, 'Explorer'),
+          this.explorerSummary,
+          this.explorerBox,
         ),
         this.moves,
         this.comment,
@@ -281,7 +296,48 @@ class AnalysisPage {
     this.current = node;
     this.render();
     void this.showBoard(node);
+    this.loadExplorer(node);
     if (this.engineOn) this.askLines();
+  }
+
+  /** The explorer of the position shown: the stored games that reached it (from the board's
+   * start, a Chess960 start position or any FEN, followed by the moves played). */
+  private loadExplorer(node: TreeNode): void {
+    const mine = ++this.explorerRequest;
+    const moves = pathOf(node);
+    if (moves.length > 300) {
+      this.explorerSummary.textContent = 'The explorer follows lines of at most 300 half-moves.';
+      fill(this.explorerBox);
+      return;
+    }
+    explorerOfFen(this.tree.root.fen, moves).then(
+      e => {
+        if (mine !== this.explorerRequest) return;
+        const t = e.total;
+        this.explorerSummary.textContent =
+          t.games === 0
+            ? ''
+            : `${t.games} stored game${t.games === 1 ? '' : 's'} reached this position` + (t.score !== null ? `; White scored ${t.score.toFixed(2)}.` : '.');
+        fill(this.explorerBox, movesView(e, uci => void this.playUci(node, uci)));
+      },
+      error => {
+        if (mine !== this.explorerRequest) return;
+        this.explorerSummary.textContent = `Explorer: ${describeError(error)}`;
+        fill(this.explorerBox);
+      },
+    );
+  }
+
+  /** Plays a move given as UCI (the explorer's) from `node`, if it is still the position shown. */
+  private async playUci(node: TreeNode, uci: string): Promise<void> {
+    if (node !== this.current) return;
+    try {
+      const position = await this.positionOf(node);
+      const move = position.legal.find(m => m.uci === uci);
+      if (move && node === this.current) await this.play(move);
+    } catch (error) {
+      this.say(describeError(error));
+    }
   }
 
   private async showBoard(node: TreeNode): Promise<void> {
@@ -361,6 +417,7 @@ class AnalysisPage {
     else {
       this.socket.send({ type: 'stop' });
       this.lastLines = null;
+      this.evalBar.show(null, 'white');
     }
     this.renderEngine();
     this.drawArrows();
@@ -376,7 +433,27 @@ class AnalysisPage {
       moves: pathOf(this.current),
       multipv: this.multipv,
     });
+    this.evalBar.pending(true);
     this.renderEngine();
+  }
+
+  /** The evaluation bar from the engine's best line; a position without a move is over: a
+   * checkmate fills it for the side that gave it, a stalemate shows a draw. */
+  private showEval(lines: Extract<ServerMessage, { type: 'lines' }>): void {
+    const turn: Color = lines.fen.split(' ')[1] === 'b' ? 'black' : 'white';
+    const best = lines.lines[0]?.score;
+    this.evalBar.pending(false);
+    if (best) {
+      this.evalBar.show(best, turn);
+      return;
+    }
+    const id = lines.id;
+    void this.positionOf(this.current).then(
+      position => {
+        if (id === this.linesId && this.engineOn) this.evalBar.show(position.status === 'checkmate' ? { mate: 0 } : { cp: 0 }, turn);
+      },
+      () => {},
+    );
   }
 
   private renderEngine(): void {
@@ -492,6 +569,7 @@ class AnalysisPage {
       case 'lines':
         if (message.id !== this.linesId || !this.engineOn) return;
         this.lastLines = message;
+        this.showEval(message);
         this.renderEngine();
         this.drawArrows();
         break;

@@ -21,6 +21,7 @@ import { drawnInfo } from './drawnInfo';
 import { formatLevel, formatScore, formatTimeControl, named, resultMessage, shownName } from './describe';
 import { moveList } from './moveList';
 import { GameSocket } from './socket';
+import { GameChat } from './chat';
 import { followRematch, seatColorOf } from '../seats';
 import { placementFen, placementPanel } from './placement';
 import { settings } from '../settings/settings';
@@ -86,6 +87,8 @@ class GamePage {
   private viewAt = 0;
   private placeTimer: number | undefined;
   private readonly moves = h('div', { class: 'moves-box', 'data-testid': 'moves' });
+  /** Between people: the players' and the spectators' chat (chat.ts). */
+  private readonly chat: GameChat;
   private readonly actions = h('div', { class: 'actions' });
   /** After the game: rematch, a new game with the same settings, analysis. */
   private readonly afterGame = h('div', { class: 'after-game', 'data-testid': 'after-game' });
@@ -112,6 +115,7 @@ class GamePage {
 
   constructor(private readonly key: string) {
     this.seated = api.seated(key);
+    this.chat = new GameChat(key);
     const boardEl = h('div', {
       class: 'board',
       'data-testid': 'board',
@@ -149,6 +153,7 @@ class GamePage {
           this.navButton('»', 'Current position (End)', () => this.showPly(null)),
         ),
         this.moves,
+        this.chat.el,
         this.afterGame,
         this.actions,
         this.analysis,
@@ -251,6 +256,8 @@ class GamePage {
       api.socketUrl(this.key),
       message => this.onSocket(message),
       connected => {
+        // Back after a drop: the chat lines missed meanwhile are read again.
+        if (connected && !this.connected) void this.chat.reload();
         this.connected = connected;
         this.renderStatus();
       },
@@ -348,6 +355,7 @@ class GamePage {
     this.clocks.update(view.clocks);
     this.announce(previous, view);
     this.render();
+    this.chat.update(view, view.hotseat ? null : me);
   }
 
   /** What a change says aloud and in the tab: a move's sound (capture, check, castling), the
@@ -430,6 +438,9 @@ class GamePage {
         break;
       case 'error':
         this.message.textContent = message.error;
+        break;
+      case 'chat':
+        this.chat.take(message);
         break;
       case 'thinking':
         this.thinking = `depth ${message.depth} · ${formatScore(message.score)} · ${message.pv_san.slice(0, 8).join(' ')}`;

@@ -327,7 +327,26 @@ export type Ack = { version: number,
  */
 premove?: string | null, draw_offer?: string, draw_offer_reason?: string, };
 
-export type Event = { "type": "state", version: number, game: GameView, } | { "type": "move", version: number, ply: number, move: MoveView, now: NowView, } | { "type": "premove", version: number, premove: string | null, } | { "type": "clock", version: number, white_ms: number, black_ms: number, running: ColorJson | null, } | { "type": "thinking", version: number, depth: number, score: ScoreJson, pv: Array<string>, pv_san: Array<string>, nodes: number, } | { "type": "deleted", version: number, key: string, } | { "type": "error", error: string, };
+export type Event = { "type": "state", version: number, game: GameView, } | { "type": "move", version: number, ply: number, move: MoveView, now: NowView, } | { "type": "premove", version: number, premove: string | null, } | { "type": "clock", version: number, white_ms: number, black_ms: number, running: ColorJson | null, } | { "type": "thinking", version: number, depth: number, score: ScoreJson, pv: Array<string>, pv_san: Array<string>, nodes: number, } | { "type": "chat", version: number, room: Room, from: string, guest: boolean, text: string, at_ms: number, } | { "type": "deleted", version: number, key: string, } | { "type": "error", error: string, };
+
+export type Room = "players" | "spectators";
+
+export type ChatLine = { room: Room, 
+/**
+ * In the players' room the colour (`white`, `black`); in the spectators' room the
+ * writer's account name, or the name a guest gave.
+ */
+from: string, 
+/**
+ * True for a guest's name (anyone may give any name).
+ */
+guest: boolean, text: string, 
+/**
+ * When the server got it, in milliseconds since the Unix epoch.
+ */
+at_ms: number, };
+
+export type ChatLog = { players: Array<ChatLine> | null, spectators: Array<ChatLine>, };
 
 export type NowPlaying = { key: string, start_id: number | null, white: string, black: string, sides: SidesView, turn: ColorJson, 
 /**

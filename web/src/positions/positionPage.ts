@@ -1,17 +1,19 @@
 // The page of one start position (/positions/<0..959>): the position drawn, its database
-// statistics with a chart, the opening explorer of the stored games (click a move to play it,
-// go back along the line), the games that reached the position, and links to play or analyse.
+// statistics with a chart, the opening explorer of the stored games (play a move on the board,
+// with Chess960 castling by the game board's gestures, or click it in the table; go back along
+// the line), the games that reached the position, and links to play or analyse.
 // The line explored is kept in the address (?moves=e2e4,e7e5) so that it survives a reload;
 // `?account=ann` (a link from a player's page) explores that player's games only.
 
-import { Chessground } from '@lichess-org/chessground';
-import type { Api } from '@lichess-org/chessground/api';
 import type { Key } from '@lichess-org/chessground/types';
-import { api, describeError } from '../api';
+import { api, describeError, request } from '../api';
+import type { AnalysisPosition } from '../analysis/types';
 import { startLabel } from '../backRank';
+import { GameBoard } from '../board/gameBoard';
 import { fill, h } from '../dom';
+import { movesView, percent, score } from '../explorer/explorerPanel';
 import type { Navigate, Page } from '../page';
-import type { Explorer, ExplorerResults, GameSummary, StartStats } from '../types';
+import type { GameSummary, GameView, StartStats } from '../types';
 import './positionPage.css';
 
 /** The most half-moves the server explores from the start (crates/server/src/explorer.rs). */
@@ -29,8 +31,6 @@ function svg<K extends keyof SVGElementTagNameMap>(
   return el;
 }
 
-const percent = (n: number, of: number): string => (of > 0 ? `${Math.round((100 * n) / of)}%` : '–');
-const score = (s: number | null): string => (s === null ? '–' : s.toFixed(2));
 
 /** The moves of a line in the address, as far as they look like UCI moves. */
 export function lineFromSearch(search: string): string[] {
@@ -40,27 +40,6 @@ export function lineFromSearch(search: string): string[] {
     .map(m => m.trim())
     .filter(m => /^[a-h][1-8][a-h][1-8][nbrqk]?$/.test(m))
     .slice(0, MAX_LINE);
-}
-
-/** A White / draw / Black bar for finished games, with the percentages written where they fit. */
-function resultBar(r: ExplorerResults): HTMLElement {
-  const finished = r.white + r.draws + r.black;
-  const part = (cls: string, n: number, label: string): HTMLElement | null =>
-    n === 0
-      ? null
-      : h(
-          'span',
-          { class: `part ${cls}`, style: `flex-grow:${n}`, title: `${label}: ${n} (${percent(n, finished)})` },
-          (100 * n) / finished >= 12 ? percent(n, finished) : '',
-        );
-  if (finished === 0) return h('span', { class: 'result-bar empty' }, 'no result yet');
-  return h(
-    'span',
-    { class: 'result-bar', role: 'img', 'aria-label': `White ${percent(r.white, finished)}, draws ${percent(r.draws, finished)}, Black ${percent(r.black, finished)}` },
-    part('white', r.white, 'White wins'),
-    part('draw', r.draws, 'Draws'),
-    part('black', r.black, 'Black wins'),
-  );
 }
 
 /** The statistics chart: the results as one bar, then White's score with its 95% interval against ½. */
@@ -208,40 +187,6 @@ function lineView(line: { san: string }[], goTo: (plies: number) => void): HTMLE
   return h('nav', { class: 'explorer-line', 'aria-label': 'Line explored', 'data-testid': 'explorer-line' }, items);
 }
 
-function movesView(e: Explorer, play: (uci: string) => void): HTMLElement {
-  const row = (label: HTMLElement | string, r: ExplorerResults, testid: string): HTMLElement =>
-    h(
-      'tr',
-      { 'data-testid': testid },
-      h('th', { scope: 'row' }, label),
-      h('td', { class: 'num games' }, r.games),
-      h('td', { class: 'num' }, percent(r.games, e.total.games)),
-      h('td', { class: 'bar-cell' }, resultBar(r)),
-      h('td', { class: 'num', title: "White's average score over the finished games" }, score(r.score)),
-    );
-  if (e.total.games === 0) {
-    return h('p', { class: 'muted', 'data-testid': 'explorer-empty' }, 'No stored game reached this position yet. Play one, or import a PGN with ', h('code', {}, 'chess960 db import'), '.');
-  }
-  return h(
-    'table',
-    { class: 'explorer-moves', 'data-testid': 'explorer-moves' },
-    h('thead', {}, h('tr', {}, ['Move', 'Games', '%', 'White / draw / Black', 'Score'].map(t => h('th', { scope: 'col' }, t)))),
-    h(
-      'tbody',
-      {},
-      e.moves.map(m =>
-        row(
-          h('button', { type: 'button', class: 'link move-san', 'data-uci': m.uci, onclick: () => play(m.uci), title: `Play ${m.san}` }, m.san),
-          m,
-          `move-${m.uci}`,
-        ),
-      ),
-      e.ended.games > 0 ? row(h('span', { class: 'muted' }, 'game ended'), e.ended, 'ended') : null,
-    ),
-    h('tfoot', {}, row('Total', e.total, 'explorer-total')),
-  );
-}
-
 /** The player whose games alone are explored (`?account=`), if any. */
 export function accountFromSearch(search: string): string | null {
   const name = new URLSearchParams(search).get('account')?.trim() ?? '';
@@ -251,9 +196,8 @@ export function accountFromSearch(search: string): string | null {
 export function positionPage(id: number, navigate: Navigate): Page {
   let line = lineFromSearch(location.search);
   const account = accountFromSearch(location.search);
-  let cg: Api | null = null;
   let disposed = false;
-  let request = 0;
+  let loads = 0;
   let statsShown = false;
 
   const title = h('h1', {}, `Start position #${id}`);
@@ -268,23 +212,48 @@ export function positionPage(id: number, navigate: Navigate): Page {
   const analyseHere = h('a', { class: 'button', 'data-testid': 'analyse-here', hidden: true }, 'Analyse this position');
   const back = h('button', { type: 'button', class: 'button', 'data-testid': 'explorer-back', onclick: () => goTo(line.length - 1) }, '◀ Back');
 
-  const board = (fen: string, last: string | undefined): void => {
-    const placement = fen.split(' ')[0] ?? fen;
+  // The board is played on as the analysis board is: the server gives the legal moves of the
+  // explorer's position (POST /api/analysis/position), and a move walks the explorer.
+  const gameBoard = new GameBoard(boardEl, {
+    move: move => {
+      if (line.length >= MAX_LINE) return;
+      line = [...line, move.uci];
+      load();
+    },
+    premove: () => {},
+  });
+  const board = (fen: string, last: string | undefined, mine: number): void => {
     const lastMove = last ? ([last.slice(0, 2), last.slice(2, 4)] as Key[]) : undefined;
     const turn = fen.split(' ')[1] === 'b' ? 'black' : 'white';
-    if (!cg && boardEl.isConnected) {
-      cg = Chessground(boardEl, { viewOnly: true, coordinates: true, animation: { enabled: true, duration: 150 } });
-    }
-    cg?.set({ fen: placement, lastMove, turnColor: turn });
-    if (!cg) requestAnimationFrame(() => !disposed && board(fen, last));
+    // Shown at once, not playable until the legal moves are known.
+    gameBoard.cg.set({ fen: fen.split(' ')[0], lastMove, turnColor: turn, movable: { color: undefined, dests: new Map() } });
+    request<AnalysisPosition>('POST', '/api/analysis/position', { fen, moves: [] }).then(
+      position => {
+        if (disposed || mine !== loads) return;
+        const view = {
+          fen: position.fen,
+          turn: position.turn,
+          check: position.check,
+          last_move: lastMove ? { from: lastMove[0], to: lastMove[1] } : null,
+          legal: line.length >= MAX_LINE ? [] : position.legal,
+          status: 'playing',
+          premove: null,
+        } as unknown as GameView;
+        gameBoard.showLive(view, position.turn);
+        boardEl.dataset.legal = String(view.legal.length);
+      },
+      error => {
+        if (!disposed && mine === loads) message.textContent = describeError(error);
+      },
+    );
   };
 
   const load = (): void => {
-    const mine = ++request;
+    const mine = ++loads;
     back.disabled = line.length === 0;
     api.explorer(id, line, 20, account ?? undefined).then(
       e => {
-        if (disposed || mine !== request) return;
+        if (disposed || mine !== loads) return;
         message.textContent = '';
         line = e.line.map(m => m.uci);
         const params = new URLSearchParams();
@@ -293,7 +262,7 @@ export function positionPage(id: number, navigate: Navigate): Page {
         // Commas stay readable in the address.
         const query = params.size > 0 ? `?${params.toString().replace(/%2C/g, ',')}` : '';
         if (location.pathname + location.search !== `/positions/${id}${query}`) history.replaceState(null, '', `/positions/${id}${query}`);
-        board(e.fen, line[line.length - 1]);
+        board(e.fen, line[line.length - 1], mine);
         fenText.textContent = e.fen;
         fill(lineBox, lineView(e.line, goTo));
         back.disabled = line.length === 0;
@@ -318,7 +287,7 @@ export function positionPage(id: number, navigate: Navigate): Page {
         analyseHere.setAttribute('href', `/analysis?fen=${encodeURIComponent(e.fen)}`);
       },
       error => {
-        if (disposed || mine !== request) return;
+        if (disposed || mine !== loads) return;
         message.textContent = describeError(error);
         // A line that the server refuses (edited by hand): start again from the position.
         if (line.length > 0) {
@@ -387,7 +356,7 @@ export function positionPage(id: number, navigate: Navigate): Page {
     title: `Position ${id}`,
     dispose: () => {
       disposed = true;
-      cg?.destroy();
+      gameBoard.destroy();
     },
   };
 }

@@ -59,6 +59,16 @@ pub enum Event<'a> {
         pv_san: Vec<String>,
         nodes: u64,
     },
+    /// Protocol 2: a line of chat (`chat.rs`); the players' room goes to the players' sockets
+    /// only, the spectators' room to everyone.
+    Chat {
+        version: u64,
+        room: super::chat::Room,
+        from: &'a str,
+        guest: bool,
+        text: &'a str,
+        at_ms: i64,
+    },
     /// The game was deleted: nothing more comes.
     Deleted { version: u64, key: &'a str },
     /// The game could not be read for this client (the first message only).
@@ -218,6 +228,11 @@ impl Broadcast {
     }
 
     fn send(&self, e: Event<'_>, only: Option<Protocol>, to: Audience) {
+        self.send_event(&e, only, to);
+    }
+
+    /// Sends `e` to the sockets of `only` (`None`: both protocols) and `to`.
+    pub(crate) fn send_event(&self, e: &Event<'_>, only: Option<Protocol>, to: Audience) {
         let out = Outgoing {
             text: e.to_text(),
             only,
@@ -232,6 +247,11 @@ impl Broadcast {
 
     fn version(&self) -> u64 {
         self.version.load(Ordering::Acquire)
+    }
+
+    /// The version of the newest state sent (the one events other than a state carry).
+    pub(crate) fn current_version(&self) -> u64 {
+        self.version()
     }
 
     /// True if someone may read protocol 1's whole view: a subscriber here, or one of

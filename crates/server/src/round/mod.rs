@@ -10,7 +10,7 @@
 //! The game's duties are split by concern: moves and premoves (`moves.rs`), the engine's turn
 //! and its analyses (`engine.rs`), draws (`draws.rs`), takebacks (`takeback.rs`), the ends of
 //! a game that a player asks for (`ending.rs`), players who leave (`away.rs`), rematches
-//! (`rematch.rs`), and the clocks' timer (`timer.rs`). This file
+//! (`rematch.rs`), the clocks' timer (`timer.rs`) and the chat (`chat.rs`). This file
 //! holds what they share: locking the game for an actor, telling the clients, finishing.
 //!
 //! Every action that changes a game needs a seat ([`Actor::seat`], see `seat.rs` and
@@ -19,6 +19,7 @@
 
 mod away;
 pub mod broadcast;
+pub mod chat;
 mod draws;
 mod ending;
 mod engine;
@@ -215,6 +216,8 @@ pub struct GameHandle {
     /// player): kept beside the state so that the registry counts an address's challenges
     /// without waiting for, or skipping, games an action holds ([`GameHandle::note_challenge`]).
     challenge_of: StdMutex<Option<IpAddr>>,
+    /// The game's chat (`chat.rs`): in memory only, for as long as the game is.
+    chat: StdMutex<chat::Chat>,
 }
 
 impl Drop for GameHandle {
@@ -295,6 +298,7 @@ impl GameHandle {
             last_used: StdMutex::new(Instant::now()),
             loaded_at: Instant::now(),
             gone: watch::Sender::new(false),
+            chat: StdMutex::default(),
         });
         let shutdown = h.ctx.shutdown.clone();
         tokio::spawn(timer::run(Arc::downgrade(&h), wake, shutdown));

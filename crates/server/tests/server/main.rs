@@ -10,6 +10,7 @@ mod common;
 mod accounts;
 mod analysis;
 mod api;
+mod chat;
 mod cut_off;
 mod events;
 mod explorer;
