@@ -52,7 +52,8 @@ test('an arbiter runs a round: players, the drawn position on the projector, pai
   const url = new URL(arbiter.url());
   const key = url.pathname.split('/')[2];
   await arbiter.getByTestId('arbiter-mode').waitFor();
-  assert.equal(await arbiter.getByTestId('event-name').textContent(), 'Browser Open 960');
+  // The page is drawn before the event has been read: its name comes with the first answer.
+  await eventually(async () => (await arbiter.getByTestId('event-name').textContent()) === 'Browser Open 960', 'the event’s name shown');
   assert.match(await arbiter.locator('.event-summary').textContent(), /Oslo · 2026-12-05/);
 
   // Five players through the form (typed, Enter adds).
