@@ -144,12 +144,37 @@ function route(): void {
 
 applySettings();
 
+/** A speaker, with waves when sound is on and crossed out when off: drawn, since not every
+ * system has a font with the emoji. */
+function speakerIcon(on: boolean): SVGSVGElement {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('width', '20');
+  svg.setAttribute('height', '20');
+  svg.setAttribute('aria-hidden', 'true');
+  const path = (d: string, fill: boolean): void => {
+    const p = document.createElementNS(ns, 'path');
+    p.setAttribute('d', d);
+    p.setAttribute('fill', fill ? 'currentColor' : 'none');
+    p.setAttribute('stroke', 'currentColor');
+    p.setAttribute('stroke-width', '2');
+    p.setAttribute('stroke-linecap', 'round');
+    p.setAttribute('stroke-linejoin', 'round');
+    svg.append(p);
+  };
+  path('M4 9h4l5-4v14l-5-4H4z', true);
+  if (on) path('M16 9a4 4 0 0 1 0 6M18.5 6.5a8 8 0 0 1 0 11', false);
+  else path('M16 9l5 6M21 9l-5 6', false);
+  return svg;
+}
+
 /** The header's mute switch: sound on or off on every page at once (the setting of /settings). */
 function soundToggle(): HTMLButtonElement {
   const button = h('button', { type: 'button', class: 'sound-toggle', 'data-testid': 'sound-toggle', onclick: () => saveSettings({ sound: !settings().sound }) });
   const show = (): void => {
     const on = settings().sound;
-    button.textContent = on ? '🔊' : '🔇';
+    button.replaceChildren(speakerIcon(on));
     button.title = on ? 'Sound is on: click to mute' : 'Sound is off: click to hear moves, captures, checks and the end';
     // A toggle named for what pressing does: "Mute", pressed while muted.
     button.setAttribute('aria-label', 'Mute');

@@ -191,6 +191,7 @@ test('sounds for a move, a capture, a check and the end; none when muted; "your 
     // Muted from the header's switch: the same moves make no sound.
     const muted = await peopleGame(page, {});
     assert.equal(await page.getByTestId('sound-toggle').getAttribute('aria-pressed'), 'false');
+    assert.equal(await page.getByTestId('sound-toggle').locator('svg').count(), 1, 'a drawn speaker, not an emoji a font may lack');
     await page.getByTestId('sound-toggle').click();
     assert.equal(await page.getByTestId('sound-toggle').getAttribute('aria-pressed'), 'true');
     assert.equal(await page.evaluate(() => JSON.parse(localStorage.getItem('chess960-settings')).sound), false, 'kept as the setting');
