@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
-import { DESKTOP, PHONE, boardPieces, eventually, fenPieces, shot, squareCenter, start } from './harness.mjs';
+import { DESKTOP, PHONE, boardPieces, eventually, fenPieces, nextFrames, piecesAre, shot, squareCenter, start } from './harness.mjs';
 
 let env;
 
@@ -58,6 +58,7 @@ async function dragSpare(page, tool, square) {
   await page.mouse.down();
   await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 5 });
   await page.mouse.move(to.x, to.y, { steps: 5 });
+  await nextFrames(page);
   await page.mouse.up();
 }
 
@@ -68,6 +69,7 @@ async function dragOnBoard(page, from, to) {
   await page.mouse.down();
   await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 5 });
   await page.mouse.move(b.x, b.y, { steps: 5 });
+  await nextFrames(page);
   await page.mouse.up();
 }
 
@@ -100,7 +102,7 @@ describe('the board editor', () => {
     await shot(page, 'editor-desktop-start');
 
     await page.locator('[data-testid=editor-empty]').click();
-    assert.deepEqual(await boardPieces(page), {});
+    await piecesAre(page, {});
     assert.equal(await verdict(page), 'illegal');
     assert.match(await page.locator('[data-testid=editor-reason]').innerText(), /^White has no king\.$/);
     assert.equal(await page.locator('[data-testid=editor-play]').isDisabled(), true);
@@ -117,7 +119,7 @@ describe('the board editor', () => {
     // Drag from a palette.
     await dragSpare(page, 'black-king', 'e8');
     await dragSpare(page, 'black-knight', 'b8');
-    assert.deepEqual(await boardPieces(page), {
+    await piecesAre(page, {
       a1: 'white rook',
       b8: 'black knight',
       e1: 'white king',
@@ -140,7 +142,7 @@ describe('the board editor', () => {
     // A piece clicked onto its own square again takes it off.
     await tool(page, 'white-rook');
     await clickSquare(page, 'h1');
-    assert.deepEqual(await boardPieces(page), { e1: 'white king', e4: 'white pawn', e8: 'black king' });
+    await piecesAre(page, { e1: 'white king', e4: 'white pawn', e8: 'black king' });
     assert.equal(await verdict(page, '4k3/8/8/8/4P3/8/8/4K3 w - - 0 1'), 'legal');
     assert.match(await page.locator('[data-testid=editor-facts]').innerText(), /White to move · \d+ legal moves/);
 
@@ -161,7 +163,7 @@ describe('the board editor', () => {
     await page.reload();
     assert.equal(await verdict(page), 'legal');
     assert.equal(await xfen(page), withEp);
-    assert.deepEqual(await boardPieces(page), fenPieces(withEp));
+    await piecesAre(page, fenPieces(withEp));
 
     // Start positions by number (960 is 0), flipping the board swaps the palettes.
     await page.locator('[data-testid=editor-start-id]').fill('960');
@@ -325,7 +327,7 @@ describe('the board editor', () => {
     assert.equal(game.fen, fen);
     assert.equal(game.sides?.white?.kind ?? 'human', 'human');
     await page.locator('[data-testid=board] cg-board').waitFor();
-    assert.deepEqual(await boardPieces(page), fenPieces(fen));
+    await piecesAre(page, fenPieces(fen));
 
     // A friend: a challenge from the same position.
     await page.goto(`/editor?fen=${encodeURIComponent(fen)}`);

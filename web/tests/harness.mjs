@@ -2,6 +2,7 @@
 // database, Debian's Chromium driven by playwright-core, and helpers to act on the board the way
 // a person does (drag with the mouse, click, type).
 
+import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -161,6 +162,12 @@ export async function squareCenter(page, square) {
   return { x: box.x + ((col + 0.5) * box.width) / 8, y: box.y + ((row + 0.5) * box.height) / 8 };
 }
 
+/** Waits for two animation frames: chessground notices that a drag has started, and draws, only
+ * on its next frame, and a mouse released before it counts as a click (the piece stays). */
+export function nextFrames(page) {
+  return page.evaluate(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+}
+
 /** Drags the piece on `from` to `to` with the mouse; `midway` runs while the piece is held over `to`. */
 export async function drag(page, from, to, midway) {
   const a = await squareCenter(page, from);
@@ -169,6 +176,7 @@ export async function drag(page, from, to, midway) {
   await page.mouse.down();
   await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 4 });
   await page.mouse.move(b.x, b.y, { steps: 4 });
+  await nextFrames(page);
   if (midway) await midway();
   await page.mouse.up();
 }
@@ -186,6 +194,20 @@ export async function boardPieces(page) {
     }
     return out;
   });
+}
+
+/** Waits until the board shows exactly `expected` (in `boardPieces`' form), then asserts it:
+ * chessground draws on the next animation frame, so the pieces just after a drop or a click may
+ * still be those from before (or a piece dragged from a palette, kept as `a0` until drawn). */
+export async function piecesAre(page, expected, what = 'the pieces expected') {
+  const key = pieces => JSON.stringify(Object.entries(pieces).sort());
+  let shown = {};
+  try {
+    await eventually(async () => key((shown = await boardPieces(page))) === key(expected), what, 5_000);
+  } catch {
+    // The assertion below says what differs.
+  }
+  assert.deepEqual(shown, expected);
 }
 
 /** Polls `check` until it returns a truthy value (which is returned) or time runs out. */
