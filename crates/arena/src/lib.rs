@@ -21,7 +21,9 @@
 //! Modules, from the bottom up: [`process`] (engine processes with deadlines), [`uci`] and
 //! [`xboard`] (the protocols), [`engine`] (what the referee needs from either), [`timecontrol`],
 //! [`referee`] (one game), [`openings`], [`schedule`], [`stats`], [`runner`] (the match),
-//! [`pgnout`] and [`report`] (output), [`options`] (the cutechess-style command line).
+//! [`pgnout`] and [`report`] (output), [`options`] (the cutechess-style command line); beside
+//! them [`ratings`], the rating list of many players' games (maximum likelihood, as engine
+//! rating lists compute it).
 #![warn(missing_docs)]
 
 pub mod engine;
@@ -29,6 +31,7 @@ pub mod openings;
 pub mod options;
 pub mod pgnout;
 pub mod process;
+pub mod ratings;
 pub mod referee;
 pub mod report;
 pub mod runner;

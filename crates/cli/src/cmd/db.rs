@@ -347,7 +347,7 @@ fn store_err(path: &Path, e: StoreError) -> CliError {
 
 /// Opens the database chosen by `--db`, `$CHESS960_DB` or the default location: a SQLite
 /// file, or PostgreSQL for a `postgres://` address.
-fn open(db: Option<&Path>) -> CliResult<Box<dyn GameStore>> {
+pub(crate) fn open(db: Option<&Path>) -> CliResult<Box<dyn GameStore>> {
     let address = chess960_store::resolve_address(db).map_err(|e| CliError::new(e.to_string()))?;
     chess960_store::open(db).map_err(|e| {
         if chess960_store::is_postgres_address(&address) {
@@ -375,7 +375,7 @@ fn parse_result(text: &str) -> CliResult<GameResult> {
 /// A date bound as the database compares it: `YYYY.MM.DD`. A year or month alone is the
 /// start of it for `--from`, and all of it for `--to` (`?` sorts after digits, so a partial
 /// PGN date such as `2019.??.??` falls inside `--to 2019`).
-fn parse_date(text: &str, option: &str, upper: bool) -> CliResult<String> {
+pub(crate) fn parse_date(text: &str, option: &str, upper: bool) -> CliResult<String> {
     let t = text.trim().replace('-', ".");
     let parts: Vec<&str> = t.split('.').collect();
     let ok = !parts.is_empty()

@@ -16,6 +16,7 @@ pub mod perft;
 pub mod pgn;
 pub mod play;
 pub mod position;
+pub mod ratings;
 pub mod serve;
 pub mod tables;
 pub mod uci;
