@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Our FIDE Dutch pairings against bbpPairings (the engine lichess's Swiss runs on), on
 # tournaments its generator makes and on variants of them for its pairing mode (byes,
-# withdrawals, late entries), and on events run through our event model. See docs/events.md.
+# withdrawals, late entries), and on events run through our event model, plain and
+# accelerated by the Baku method (TRF XXA lines). See docs/events.md.
 #
 #   bash scripts/bbp-compare.sh          # the CI run: about 1,000 tournaments, under a minute
 #   bash scripts/bbp-compare.sh --full   # the figures of docs/events.md: 6,000 tournaments
@@ -31,6 +32,7 @@ if [ $full -eq 1 ]; then
   done
   run --config "$cfg/swiss100.txt" --seeds 1-300 --mutate 1
   run --events 1000 --seeds 1-1
+  run --events 1000 --seeds 1-1 --accelerated
 else
   run --config "$cfg/swiss40.txt" --seeds 1-300 --mutate 2
   run --config "$cfg/swiss41.txt" --seeds 1-150
@@ -38,6 +40,7 @@ else
   run --config "$cfg/swiss20.txt" --seeds 1-150 --mutate 1
   run --config "$cfg/swiss100.txt" --seeds 1-10
   run --events 100 --seeds 1-1
+  run --events 100 --seeds 1-1 --accelerated
 fi
 
 # An event run from the command line as an arbiter would (a bye asked for, a withdrawal, a

@@ -7,7 +7,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { DESKTOP, PHONE, eventually, launchChromium, shot, startServer } from './harness.mjs';
+import { DESKTOP, PHONE, eventApi, eventPerson, eventually, launchChromium, shot, startServer } from './harness.mjs';
 
 
 let server;
@@ -24,16 +24,7 @@ after(async () => {
   await server?.close();
 });
 
-/** A request to the API; with `token`, as the event's arbiter. Throws unless 2xx. */
-async function api(method, path, body, token) {
-  const headers = {};
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  if (token) headers['X-Arbiter-Token'] = token;
-  const response = await fetch(`${server.base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return JSON.parse(text);
-}
+const api = (...args) => eventApi(server.base)(...args);
 
 /** A new event made over the API: { key, token }. */
 async function newEvent(body) {
@@ -41,20 +32,9 @@ async function newEvent(body) {
   return { key: made.key, token: made.arbiter_token };
 }
 
-/** A browser of its own (its own local storage) at `size`; with `event`, it holds that event's arbiter token. */
-async function person(size, event) {
-  const context = await browser.newContext({ baseURL: server.base, viewport: size });
-  const page = await context.newPage();
-  page.on('pageerror', e => errors.push(String(e)));
-  page.on('console', m => {
-    if (m.type() === 'error' && !/status of 403/.test(m.text())) errors.push(m.text());
-  });
-  page.on('dialog', d => void d.accept());
-  if (event) {
-    await page.goto('/');
-    await page.evaluate(([key, token]) => localStorage.setItem('chess960.arbiter', JSON.stringify({ [key]: token })), [event.key, event.token]);
-  }
-  return page;
+/** A browser of its own at `size`; with `event`, it holds that event's arbiter token. */
+function person(size, event) {
+  return eventPerson(browser, server.base, size, event, errors, /status of 403/);
 }
 
 /** The page's width against the window's: the document must not scroll sideways. */

@@ -210,6 +210,38 @@ export async function piecesAre(page, expected, what = 'the pieces expected') {
   assert.deepEqual(shown, expected);
 }
 
+/** Requests to the API at `base`: `api(method, path, body, token)`, with `token` as an
+ * event's arbiter (`X-Arbiter-Token`); the parsed answer, or an error unless 2xx. */
+export function eventApi(base) {
+  return async function api(method, path, body, token) {
+    const headers = {};
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (token) headers['X-Arbiter-Token'] = token;
+    const response = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+    return JSON.parse(text);
+  };
+}
+
+/** A browser of its own (its own local storage) at `size` on the server at `base`, its page
+ * and console errors (but those matching `ignore`) added to `errors`; with `event`
+ * (`{key, token}`) it holds that event's arbiter token. */
+export async function eventPerson(browser, base, size, event, errors, ignore = null) {
+  const context = await browser.newContext({ baseURL: base, viewport: size });
+  const page = await context.newPage();
+  page.on('pageerror', e => errors.push(String(e)));
+  page.on('console', m => {
+    if (m.type() === 'error' && !(ignore && ignore.test(m.text()))) errors.push(m.text());
+  });
+  page.on('dialog', d => void d.accept());
+  if (event) {
+    await page.goto('/');
+    await page.evaluate(([key, token]) => localStorage.setItem('chess960.arbiter', JSON.stringify({ [key]: token })), [event.key, event.token]);
+  }
+  return page;
+}
+
 /** Polls `check` until it returns a truthy value (which is returned) or time runs out. */
 export async function eventually(check, what, timeoutMs = 20_000) {
   const deadline = Date.now() + timeoutMs;

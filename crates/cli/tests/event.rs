@@ -285,7 +285,7 @@ fn mistakes_get_one_clear_line() {
 }
 
 /// Issue 37: an imported event passes every check a live event passes. A document with a
-/// player index out of range, a 10 MB name or 120,000 players (and a TRF of 600 players) is
+/// player index out of range, a 10 MB name or 120,000 players (and a TRF of 1,100 players) is
 /// refused with one line naming the file and the place, exit 2 (never a panic's 101), and
 /// nothing is imported; the event's own export imports, and everything reads it.
 #[test]
@@ -335,7 +335,7 @@ fn import_refuses_what_no_live_event_can_be() {
     let p = crowd["event"]["players"][0].clone();
     crowd["event"]["players"] = Value::Array(vec![p; 120_000]);
     let mut trf = String::new();
-    for id in 1..=600 {
+    for id in 1..=1100 {
         trf += &format!(
             "001 {id:>4}      {:<33} {:>4}                             0.0\n",
             format!("Player {id}"),
@@ -356,9 +356,9 @@ fn import_refuses_what_no_live_event_can_be() {
         (
             "crowd.json",
             crowd.to_string(),
-            "the event: 120000 players: at most 500",
+            "the event: 120000 players: at most 1000",
         ),
-        ("crowd.trf", trf, "the event: 600 players: at most 500"),
+        ("crowd.trf", trf, "the event: 1100 players: at most 1000"),
     ] {
         let path = dir.join(file);
         std::fs::write(&path, text).unwrap();
@@ -384,4 +384,83 @@ fn import_refuses_what_no_live_event_can_be() {
     ok(&db, &["export", "2", "--format", "trf"]);
     ok(&db, &["export", "2", "--format", "pgn"]);
     ok(&db, &["sheet", "2", "--round", "2"]);
+}
+
+#[test]
+fn an_accelerated_swiss_by_the_baku_method() {
+    let dir = scratch("baku");
+    let db = dir.join("g.sqlite3");
+    let made = ok(
+        &db,
+        &[
+            "new",
+            "Baku Open",
+            "--swiss",
+            "--rounds",
+            "7",
+            "--accelerated",
+            "baku",
+            "--first-color",
+            "white",
+            "--json",
+        ],
+    );
+    let v: Value = serde_json::from_str(&made).unwrap();
+    assert_eq!(v["event"]["acceleration"], "baku");
+    assert!(fails(
+        &db,
+        &[
+            "new",
+            "X",
+            "--swiss",
+            "--rounds",
+            "5",
+            "--accelerated",
+            "fast"
+        ]
+    )
+    .contains("none or baku"));
+    assert!(
+        fails(&db, &["new", "Y", "--round-robin", "--accelerated", "baku"])
+            .contains("only a Swiss")
+    );
+    for k in 1..=10 {
+        let rating = (2500 - 10 * k).to_string();
+        ok(
+            &db,
+            &["add", "1", &format!("Player {k}"), "--rating", &rating],
+        );
+    }
+    ok(&db, &["draw", "1"]);
+    // 10 players: GA is 6 (2 · ⌈10/4⌉); GA and GB pair within themselves in round 1.
+    let p: Value = serde_json::from_str(&ok(&db, &["pair", "1", "--json"])).unwrap();
+    let boards: Vec<(u64, u64)> = p["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            (
+                b["white"]["player"].as_u64().unwrap(),
+                b["black"]["player"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(boards, [(1, 4), (5, 2), (3, 6), (7, 9), (10, 8)], "{p}");
+    // The TRF export carries the virtual points as XXA lines.
+    let trf = dir.join("baku.trf");
+    ok(
+        &db,
+        &[
+            "export",
+            "1",
+            "--format",
+            "trf",
+            "-o",
+            trf.to_str().unwrap(),
+        ],
+    );
+    let text = std::fs::read_to_string(&trf).unwrap();
+    let xxa: Vec<&str> = text.lines().filter(|l| l.starts_with("XXA")).collect();
+    assert_eq!(xxa.len(), 6, "{text}");
+    assert_eq!(xxa[0], "XXA    1  1.0  1.0  0.5  0.5");
 }

@@ -20,6 +20,10 @@
 //! `--events N` runs N Swiss events through our event model (40 players, 9 rounds, random
 //! results with forfeits, byes asked for, withdrawals, late entries): before each round the
 //! event is exported as TRF and bbpPairings pairs it; the event's own pairing must match.
+//!
+//! `--accelerated` makes those events accelerated by the Baku method (C.04.5.1) and varies
+//! their size (9 to 60 players, 5 to 11 rounds): the TRF carries each player's virtual
+//! points as `XXA` lines, which bbpPairings pairs with.
 
 use chess960_events::model::Color;
 use chess960_events::swiss::pair_dutch;
@@ -36,6 +40,7 @@ struct Args {
     verbose: bool,
     mutate: u32,
     events: u64,
+    accelerated: bool,
 }
 
 fn args() -> Result<Args, String> {
@@ -47,6 +52,7 @@ fn args() -> Result<Args, String> {
         verbose: false,
         mutate: 0,
         events: 0,
+        accelerated: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(x) = it.next() {
@@ -63,8 +69,9 @@ fn args() -> Result<Args, String> {
             "--verbose" => a.verbose = true,
             "--events" => a.events = val()?.parse().map_err(|_| "bad --events")?,
             "--mutate" => a.mutate = val()?.parse().map_err(|_| "bad --mutate")?,
+            "--accelerated" => a.accelerated = true,
             "--help" | "-h" => {
-                return Err("usage: bbp_compare --bbp PATH --config FILE [--config FILE…] --seeds A-B [--keep DIR] [--verbose]".into())
+                return Err("usage: bbp_compare --bbp PATH (--config FILE [--config FILE…] | --events N [--accelerated]) --seeds A-B [--mutate K] [--keep DIR] [--verbose]".into())
             }
             other => return Err(format!("unknown argument {other}")),
         }
@@ -265,8 +272,12 @@ fn compare_variant(bbp: &Path, v: &TrfFile, path: &Path) -> Result<(bool, String
     ))
 }
 
-/// One event through the event model, each round checked against bbpPairings.
-fn run_event(bbp: &Path, seed: u64, dir: &Path) -> Result<(), String> {
+/// One event through the event model, each round checked against bbpPairings. Accelerated:
+/// the Baku method, 9 to 60 players and 5 to 11 rounds (else 40 players, 9 rounds).
+/// Returns the rounds compared and, of those, the rounds whose pairing the virtual points
+/// changed (what the same history pairs to without them).
+fn run_event(bbp: &Path, seed: u64, dir: &Path, accelerated: bool) -> Result<(u64, u64), String> {
+    use chess960_events::accel::Acceleration;
     use chess960_events::event::{BoardResult, ByeRequest, Event, Format, Player, Side};
     let mut rng = Lcg(seed ^ 0x5eed);
     let side = if rng.below(2) == 0 {
@@ -274,16 +285,27 @@ fn run_event(bbp: &Path, seed: u64, dir: &Path) -> Result<(), String> {
     } else {
         Side::Black
     };
-    let mut e = Event::new("Generated", Format::Swiss, 9, side).map_err(|x| x.to_string())?;
+    // The plain events draw nothing more, so that they stay what they were.
+    let (players, rounds) = if accelerated {
+        (9 + rng.below(52) as usize, 5 + rng.below(7) as u32)
+    } else {
+        (40, 9)
+    };
+    let mut e = Event::new("Generated", Format::Swiss, rounds, side).map_err(|x| x.to_string())?;
+    if accelerated {
+        e.set_acceleration(Acceleration::Baku)
+            .map_err(|x| x.to_string())?;
+    }
     let player = |name: String, rating: u16| Player {
         rating: Some(rating),
         ..Player::named(name)
     };
-    for k in 0..40 {
+    for k in 0..players {
         e.add_player(player(format!("P{k}"), 1200 + rng.below(1400) as u16))
             .map_err(|x| x.to_string())?;
     }
-    for round in 1..=9u32 {
+    let (mut compared, mut changed) = (0u64, 0u64);
+    for round in 1..=rounds {
         // Byes asked for, withdrawals and late entries before the round.
         for _ in 0..rng.below(3) {
             let p = rng.below(e.players.len() as u64) as usize;
@@ -325,6 +347,14 @@ fn run_event(bbp: &Path, seed: u64, dir: &Path) -> Result<(), String> {
                 ))
             }
         };
+        // What the round would pair to without virtual points (round 1's order fixed as
+        // `pair` fixes it), to show that the acceleration is exercised.
+        let plain = accelerated.then(|| {
+            let mut t = e.clone();
+            let _ = t.set_acceleration(Acceleration::None);
+            t.acceleration = Acceleration::None;
+            t.pair(round, seed).ok().map(|r| r.boards.clone())
+        });
         let ours = match e.pair(round, seed) {
             Ok(r) => {
                 let r = r.clone();
@@ -364,8 +394,14 @@ fn run_event(bbp: &Path, seed: u64, dir: &Path) -> Result<(), String> {
         }
         let _ = std::fs::remove_file(&path);
         let _ = std::fs::remove_file(&out);
+        compared += 1;
+        if let (Some(plain), Some(_)) = (plain, &ours) {
+            if plain.as_ref() != Some(&e.played[round as usize - 1].boards) {
+                changed += 1;
+            }
+        }
         if ours.is_none() {
-            return Ok(());
+            return Ok((compared, changed));
         }
         let boards = e.played[round as usize - 1].boards.len();
         for b in 0..boards {
@@ -380,7 +416,7 @@ fn run_event(bbp: &Path, seed: u64, dir: &Path) -> Result<(), String> {
                 .map_err(|x| x.to_string())?;
         }
     }
-    Ok(())
+    Ok((compared, changed))
 }
 
 fn main() -> ExitCode {
@@ -511,15 +547,30 @@ fn main() -> ExitCode {
     if a.mutate > 0 {
         println!("{variants_agree} of {variants} variants (byes, withdrawals, late entries) pair the same");
     }
-    let mut events_agree = 0;
+    let (mut events_agree, mut event_rounds, mut accelerated_rounds) = (0, 0, 0);
     for seed in a.seeds.0..a.seeds.0 + a.events {
-        match run_event(&a.bbp, seed, &dir) {
-            Ok(()) => events_agree += 1,
+        match run_event(&a.bbp, seed, &dir, a.accelerated) {
+            Ok((n, c)) => {
+                events_agree += 1;
+                event_rounds += n;
+                accelerated_rounds += c;
+            }
             Err(e) => println!("event {seed}: {e}"),
         }
     }
     if a.events > 0 {
-        println!("{events_agree} of {} events (late entries, withdrawals, byes) pair as bbpPairings in every round", a.events);
+        let what = if a.accelerated {
+            "Baku-accelerated events (9-60 players, 5-11 rounds, late entries, withdrawals, byes)"
+        } else {
+            "events (late entries, withdrawals, byes)"
+        };
+        println!(
+            "{events_agree} of {} {what} pair as bbpPairings in every round ({event_rounds} rounds)",
+            a.events
+        );
+        if a.accelerated {
+            println!("virtual points changed the pairing of {accelerated_rounds} of those rounds");
+        }
     }
     if agree == tournaments
         && variants_agree == variants

@@ -4,10 +4,11 @@
 //! leaves the event as it was. The whole event is one serialisable value: the store keeps it
 //! as one document, export and import move it whole.
 
+use crate::accel::{baku_group_size, baku_row, Acceleration};
 use crate::model::{ByeKind, Color, Outcome, PointSystem, Round, SwissHistory, SwissPlayer};
 use crate::position::{DrawKind, PositionDraw, PositionError, PositionRules};
 use crate::roundrobin::berger;
-use crate::swiss::{pair_dutch, PairingError};
+use crate::swiss::{pair_dutch_with_progress, PairingError, Progress};
 use chess960_core::StartId;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -347,6 +348,15 @@ pub struct Event {
     /// The rounds so far (index 0 is round 1).
     #[serde(default)]
     pub played: Vec<EventRound>,
+    /// Accelerated pairings (a Swiss only): `none`, `baku` (C.04.5.1, [`crate::accel`]) or
+    /// `custom` (the virtual points of [`Event::virtual_points`], from a TRF's `XXA` lines).
+    /// Documents from before the option read as `none`.
+    #[serde(default)]
+    pub acceleration: Acceleration,
+    /// With `custom` acceleration: `(player index, virtual points by round in tenths, index 0
+    /// round 1)`; players not listed have none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub virtual_points: Vec<(usize, Vec<u32>)>,
 }
 
 /// A side, as the event document writes it.
@@ -468,9 +478,9 @@ impl fmt::Display for EventError {
 
 impl std::error::Error for EventError {}
 
-/// The most players an event takes. A Swiss round of 400 players takes up to 40 s to pair
-/// (docs/events.md); 500 keeps one pairing within about a minute on a server.
-pub const MAX_PLAYERS: usize = 500;
+/// The most players an event takes: a Swiss round of 1,000 players takes under a minute of a
+/// core to pair (docs/performance.md), about as long as bbpPairings takes.
+pub const MAX_PLAYERS: usize = 1000;
 /// The most rounds.
 pub const MAX_ROUNDS: u32 = 99;
 /// The longest name or text field.
@@ -478,6 +488,11 @@ pub const MAX_TEXT: usize = 200;
 /// The most points (in tenths) a win or a draw gives: 10 points. TRF files set the points
 /// (`162`), JSON documents carry them; the bound keeps every sum of points far from overflow.
 pub const MAX_POINTS: u32 = 100;
+
+/// Tenths as points (`5` → `0.5`).
+fn tenths(p: u32) -> String {
+    format!("{}.{}", p / 10, p % 10)
+}
 
 fn text(what: &str, s: &str) -> Result<String, EventError> {
     let t = s.trim();
@@ -540,7 +555,96 @@ impl Event {
             order: Vec::new(),
             order_note: String::new(),
             played: Vec::new(),
+            acceleration: Acceleration::None,
+            virtual_points: Vec::new(),
         })
+    }
+
+    /// Sets the acceleration of a Swiss before round 1 is paired. `custom` is not set this
+    /// way (it comes with its virtual points from a TRF import). The Baku method presumes
+    /// that a draw gives half a win's points (C.04.5.1, premise).
+    pub fn set_acceleration(&mut self, a: Acceleration) -> Result<(), EventError> {
+        if a == self.acceleration {
+            return Ok(());
+        }
+        if self.format != Format::Swiss && a != Acceleration::None {
+            return Err(EventError::Invalid(
+                "only a Swiss has accelerated pairings".into(),
+            ));
+        }
+        if self.rounds_paired() > 0 {
+            return Err(EventError::Invalid(
+                "the acceleration is chosen before round 1 is paired".into(),
+            ));
+        }
+        match a {
+            Acceleration::Custom => {
+                return Err(EventError::Invalid(
+                    "custom virtual points come only from a TRF file's XXA lines".into(),
+                ))
+            }
+            Acceleration::Baku if 2 * self.points.draw != self.points.win => {
+                return Err(EventError::Invalid(format!(
+                    "the Baku acceleration needs a draw to give half a win's points (here a \
+                     win gives {}, a draw {})",
+                    tenths(self.points.win),
+                    tenths(self.points.draw)
+                )))
+            }
+            _ => {}
+        }
+        self.acceleration = a;
+        self.virtual_points.clear();
+        Ok(())
+    }
+
+    /// Each player's virtual points by round (index 0: round 1, in tenths; an empty list:
+    /// none), indexed like [`Event::players`]. Baku (C.04.5.1): GA is the first
+    /// `2 · ⌈n / 4⌉` of the `n` players entered for round 1 (`joined` 1, not withdrawn from
+    /// round 1) in the pairing order; a later entry placed above GA's last player is in GA
+    /// too, since "the last GA-player shall be the same as in the previous round". One point
+    /// is a win's points, half a point a draw's.
+    pub fn acceleration_table(&self) -> Vec<Vec<u32>> {
+        let n = self.players.len();
+        let mut table = vec![Vec::new(); n];
+        match self.acceleration {
+            Acceleration::None => {}
+            Acceleration::Custom => {
+                for (i, v) in &self.virtual_points {
+                    if let Some(row) = table.get_mut(*i) {
+                        row.clone_from(v);
+                    }
+                }
+            }
+            Acceleration::Baku => {
+                let order: Vec<usize> = self
+                    .pairing_order()
+                    .into_iter()
+                    .filter(|&i| i < n)
+                    .collect();
+                // Round 1's pairing list: entered for round 1, not withdrawn before it.
+                let initial_player = |i: usize| {
+                    let p = &self.players[i];
+                    p.joined <= 1 && p.withdrawn.is_none_or(|w| w > 1)
+                };
+                let initial = order.iter().filter(|&&i| initial_player(i)).count();
+                let ga = baku_group_size(initial);
+                // The GA player ranked last among the initial players; everyone above him
+                // in the pairing order is in GA.
+                let last = order
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &i)| initial_player(i))
+                    .nth(ga.saturating_sub(1))
+                    .map(|(k, _)| k);
+                let total = self.total_rounds() as usize;
+                for (k, &i) in order.iter().enumerate() {
+                    let in_ga = ga > 0 && last.is_some_and(|l| k <= l);
+                    table[i] = baku_row(in_ga, total, self.points.win, self.points.draw);
+                }
+            }
+        }
+        table
     }
 
     /// Rounds paired so far.
@@ -983,9 +1087,11 @@ impl Event {
             pos[i] = k;
         }
         let before = round.saturating_sub(1) as usize;
+        let table = self.acceleration_table();
         let players = order
             .iter()
             .map(|&i| SwissPlayer {
+                acceleration: table[i].clone(),
                 rounds: self
                     .played
                     .iter()
@@ -1006,6 +1112,17 @@ impl Event {
     /// Pairs `round`: the next one, once every result of the round before is in. `seed`
     /// draws the lots of a round robin's pairing numbers (round 1 only).
     pub fn pair(&mut self, round: u32, seed: u64) -> Result<&EventRound, EventError> {
+        self.pair_with_progress(round, seed, &mut |_| {})
+    }
+
+    /// [`Event::pair`], telling `progress` how far a Swiss pairing has come (after each game
+    /// it settles).
+    pub fn pair_with_progress(
+        &mut self,
+        round: u32,
+        seed: u64,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<&EventRound, EventError> {
         let next = self.rounds_paired() + 1;
         if round < next {
             return Err(EventError::AlreadyPaired(round));
@@ -1051,7 +1168,7 @@ impl Event {
         let (boards, byes) = match trial.format {
             Format::Swiss => {
                 let h = trial.swiss_history(round);
-                let p = pair_dutch(&h).map_err(EventError::Pairing)?;
+                let p = pair_dutch_with_progress(&h, progress).map_err(EventError::Pairing)?;
                 let at = |k: usize| trial.order.get(k).copied().ok_or_else(lost);
                 let boards: Vec<Board> = p
                     .boards

@@ -29,8 +29,9 @@ pub fn to_json(e: &Event) -> String {
     serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
 }
 
-/// The event as a TRF file: players numbered by pairing order ([`Event::pairing_order`]), points and places from the standings, every paired round, and the absences
-/// already known for the next round (`H`, `F`, `Z`) so that a pairing program pairs it as we do.
+/// The event as a TRF file: players numbered by pairing order ([`Event::pairing_order`]), points and places from the standings, every paired round, the absences
+/// already known for the next round (`H`, `F`, `Z`) and the virtual points of an accelerated
+/// Swiss (`XXA`), so that a pairing program pairs it as we do.
 pub fn to_trf(e: &Event) -> TrfFile {
     let order: Vec<usize> = e
         .pairing_order()
@@ -49,6 +50,13 @@ pub fn to_trf(e: &Event) -> TrfFile {
         }
     }
     let paired = e.rounds_paired();
+    // Virtual points (accelerated pairings) as `XXA` lines, by the TRF's starting ranks.
+    let table = e.acceleration_table();
+    let accelerations = order
+        .iter()
+        .filter(|&&i| table[i].iter().any(|&v| v > 0))
+        .map(|&i| (number[i], table[i].clone()))
+        .collect();
     let players = order
         .iter()
         .filter_map(|&i| Some((i, e.players.get(i)?)))
@@ -114,6 +122,7 @@ pub fn to_trf(e: &Event) -> TrfFile {
         total_rounds: Some(e.total_rounds() as usize),
         initial_color: Some(e.initial_color.into()),
         points: e.points.system(),
+        accelerations,
     }
 }
 

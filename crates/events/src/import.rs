@@ -252,6 +252,30 @@ pub(crate) fn build_from_trf(f: &TrfFile) -> Result<Event, DocumentError> {
         }
         e.played.push(round);
     }
+    // XXA lines: the Baku method's virtual points if they are exactly those (C.04.5.1 as
+    // `Event::acceleration_table` reads it), else each player's as written.
+    if !f.accelerations.is_empty() {
+        let rows: Vec<(usize, Vec<u32>)> = by_rank
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| {
+                let v = f.accelerations.get(&p.id)?;
+                (!v.is_empty()).then(|| (i, v.clone()))
+            })
+            .collect();
+        let mut written = vec![Vec::new(); by_rank.len()];
+        for (i, v) in &rows {
+            written[*i].clone_from(v);
+        }
+        let mut baku = e.clone();
+        baku.acceleration = crate::accel::Acceleration::Baku;
+        if baku.acceleration_table() == written {
+            e.acceleration = crate::accel::Acceleration::Baku;
+        } else if !rows.is_empty() {
+            e.acceleration = crate::accel::Acceleration::Custom;
+            e.virtual_points = rows;
+        }
+    }
     // A next-round entry (a bye asked for) is a request for that round, if the event has it.
     if played < total {
         for (i, p) in by_rank.iter().enumerate() {

@@ -14,9 +14,11 @@
 //!   a whole event out and in.
 //! - [`validate`]: the checks of a whole event document ([`event::Event::validate`]), which
 //!   every import passes through; [`check`]: the robustness check of the fuzz target.
-//! - [`model`]: the history a Swiss round is paired from.
+//! - [`model`]: the history a Swiss round is paired from; [`accel`]: accelerated pairings
+//!   (the Baku method, C.04.5.1).
 #![warn(missing_docs)]
 
+pub mod accel;
 pub mod check;
 pub mod event;
 pub mod export;

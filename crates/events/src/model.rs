@@ -162,6 +162,22 @@ pub struct SwissPlayer {
     pub rounds: Vec<Round>,
     /// Absent from the round being paired (a bye requested, withdrawn, not yet arrived).
     pub absent: bool,
+    /// Virtual points of an accelerated pairing (FIDE C.04.5), by round: index `k` is added
+    /// to the player's score for pairing round `k + 1`; rounds past the end add nothing.
+    /// They count for pairing only, never in standings or tie-breaks (see
+    /// [`crate::accel`]).
+    pub acceleration: Vec<u32>,
+}
+
+impl SwissPlayer {
+    /// The virtual points for pairing round `round` (from 1; 0 outside the list).
+    pub fn virtual_points(&self, round: usize) -> u32 {
+        round
+            .checked_sub(1)
+            .and_then(|k| self.acceleration.get(k))
+            .copied()
+            .unwrap_or(0)
+    }
 }
 
 /// The history a Swiss round is paired from.

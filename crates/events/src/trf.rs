@@ -3,10 +3,11 @@
 //!
 //! [`read`] takes any line ending (bbpPairings writes bare carriage returns) and checks what
 //! it reads: every error names its line. [`write`] writes the columns of TRF-16 (`001` lines
-//! in the layout other programs read) plus `XXR`/`XXC` for pairing programs.
+//! in the layout other programs read) plus `XXR`/`XXC`, and `XXA` (the virtual points of an
+//! accelerated pairing, C.04.5), for pairing programs.
 
 use crate::model::{ByeKind, Color, Outcome, PointSystem, Round, SwissHistory, SwissPlayer};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 /// A TRF file that does not read, with the line (from 1) and what is wrong.
@@ -97,6 +98,9 @@ pub struct TrfFile {
     pub initial_color: Option<Color>,
     /// `162`: the points (tenths).
     pub points: PointSystem,
+    /// `XXA NNNN  v.v  v.v …`: a player's virtual points (accelerated pairings, C.04.5) by
+    /// starting rank, round by round from round 1, in tenths; rounds past the list add none.
+    pub accelerations: BTreeMap<u32, Vec<u32>>,
 }
 
 fn err(line: usize, message: impl Into<String>) -> TrfError {
@@ -123,6 +127,7 @@ fn field(chars: &[char], from: usize, to: usize) -> String {
 pub fn read(text: &str) -> Result<TrfFile, TrfError> {
     let mut f = TrfFile::default();
     let mut seen: HashMap<u32, usize> = HashMap::new();
+    let mut xxa_lines: BTreeMap<u32, usize> = BTreeMap::new();
     for (i, raw) in text.split(['\r', '\n']).enumerate() {
         let line_no = i + 1;
         let chars: Vec<char> = raw.chars().collect();
@@ -186,11 +191,38 @@ pub fn read(text: &str) -> Result<TrfFile, TrfError> {
                 }
             }
             "162" => f.points = read_points(&chars, line_no)?,
+            "XXA" => {
+                let (id, values) = read_xxa(&chars, line_no)?;
+                if f.accelerations.insert(id, values).is_some() {
+                    return Err(err(
+                        line_no,
+                        format!("XXA: starting rank {id} has an XXA line already"),
+                    ));
+                }
+                xxa_lines.insert(id, line_no);
+            }
             _ => {}
         }
     }
     if f.players.is_empty() {
         return Err(err(0, "no player (001) lines"));
+    }
+    for (id, &line) in &xxa_lines {
+        if !seen.contains_key(id) {
+            return Err(err(
+                line,
+                format!("XXA: starting rank {id} is not a player of the file"),
+            ));
+        }
+        if let Some(total) = f.total_rounds {
+            let n = f.accelerations[id].len();
+            if n > total {
+                return Err(err(
+                    line,
+                    format!("XXA: {n} rounds of virtual points, but the event has {total}"),
+                ));
+            }
+        }
     }
     check(&f)?;
     Ok(f)
@@ -297,6 +329,62 @@ fn read_player(c: &[char], line: usize) -> Result<TrfPlayer, TrfError> {
         rank,
         rounds,
     })
+}
+
+/// An `XXA` line, as bbpPairings reads it: the starting rank in columns 5–8, then one
+/// 4-character score per round every 5 characters from column 10 (blank: 0), nothing after.
+fn read_xxa(c: &[char], line: usize) -> Result<(u32, Vec<u32>), TrfError> {
+    let id_text = field(c, 4, 8);
+    let id: u32 = id_text.parse().ok().filter(|&id| id > 0).ok_or_else(|| {
+        err(
+            line,
+            format!("XXA wants a starting rank in columns 5-8, not {id_text:?}"),
+        )
+    })?;
+    let mut values = Vec::new();
+    let mut at = 9;
+    while at + 4 <= c.len() {
+        if c[at - 1] != ' ' {
+            return Err(err(
+                line,
+                format!("XXA: column {} should be blank between the rounds", at),
+            ));
+        }
+        let text = field(c, at, at + 4);
+        let v = if text.is_empty() {
+            0
+        } else {
+            parse_tenths(&text).ok_or_else(|| {
+                err(
+                    line,
+                    format!(
+                        "XXA: round {}: {text:?} (columns {}-{}) is not like 1.0",
+                        values.len() + 1,
+                        at + 1,
+                        at + 4
+                    ),
+                )
+            })?
+        };
+        values.push(v);
+        at += 5;
+    }
+    if c.get(at.min(c.len())..)
+        .is_some_and(|rest| rest.iter().any(|&ch| ch != ' '))
+    {
+        return Err(err(
+            line,
+            format!(
+                "XXA: column {} onwards is not a whole 4-column score",
+                at + 1
+            ),
+        ));
+    }
+    // Trailing zeros say nothing (rounds past the list add none either).
+    while values.last() == Some(&0) {
+        values.pop();
+    }
+    Ok((id, values))
 }
 
 fn parse_tenths(s: &str) -> Option<u32> {
@@ -528,7 +616,16 @@ impl TrfFile {
                 } else {
                     !now.paired()
                 };
-                SwissPlayer { rounds, absent }
+                let acceleration = self
+                    .accelerations
+                    .get(&self.players[i].id)
+                    .cloned()
+                    .unwrap_or_default();
+                SwissPlayer {
+                    rounds,
+                    absent,
+                    acceleration,
+                }
             })
             .collect();
         Ok(SwissHistory {
@@ -567,7 +664,8 @@ fn tenths(p: u32) -> String {
 }
 
 /// Writes a TRF file: the header lines that are set, the `001` lines (points recomputed
-/// from the rounds), then `XXR` and `XXC` for pairing programs. Lines end in `\n`.
+/// from the rounds, real points only), then `XXR`, `XXC` and the `XXA` lines (players with
+/// virtual points) for pairing programs. Lines end in `\n`.
 pub fn write(f: &TrfFile) -> String {
     let mut out = String::new();
     for (tag, v) in [
@@ -642,6 +740,19 @@ pub fn write(f: &TrfFile) -> String {
                 "black1"
             }
         );
+    }
+    for (id, values) in &f.accelerations {
+        if values.iter().all(|&v| v == 0) {
+            continue;
+        }
+        // Every round up to the last with points is written, zeros as ` 0.0`, not blank:
+        // each program reads a written score the same way.
+        let mut line = format!("XXA {id:>4}");
+        for &v in values {
+            line += &format!(" {:>4}", tenths(v));
+        }
+        out += line.trim_end();
+        out.push('\n');
     }
     out
 }

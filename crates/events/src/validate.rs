@@ -13,12 +13,17 @@
 //! that names its place: `round 3, board 7: player index 412 names no player (the event has
 //! 120: 0 to 119)`.
 
+use crate::accel::Acceleration;
 use crate::event::{
     Event, EventRound, Format, Tiebreak, MAX_PLAYERS, MAX_POINTS, MAX_ROUNDS, MAX_TEXT,
 };
 use crate::position::{DrawKind, PositionDraw, PositionError, MAX_OUTCOMES, MAX_STEP, MAX_STEPS};
 use std::collections::HashMap;
 use std::fmt;
+
+/// The most virtual points (tenths) one round may give a player: what the four columns of a
+/// TRF `XXA` score hold (99.9 points).
+pub const MAX_VIRTUAL_POINTS: u32 = 999;
 
 /// Where in an event document a problem is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -371,6 +376,73 @@ impl Event {
                 "only a double round robin's second cycle can repeat the first cycle's positions"
                     .into(),
             );
+        }
+        self.check_acceleration()
+    }
+
+    /// Accelerated pairings: a Swiss's; Baku with a draw worth half a win (C.04.5.1);
+    /// custom virtual points for players of the event, once each, within its rounds and the
+    /// four columns of a TRF `XXA` score (at most 99.9 points).
+    fn check_acceleration(&self) -> Checked {
+        let at = Place::Event;
+        if self.acceleration != Acceleration::None && self.format != Format::Swiss {
+            return inconsistent(at, "only a Swiss has accelerated pairings".into());
+        }
+        if self.acceleration == Acceleration::Baku && 2 * self.points.draw != self.points.win {
+            return inconsistent(
+                at,
+                "the Baku acceleration needs a draw to give half a win's points".into(),
+            );
+        }
+        if self.acceleration != Acceleration::Custom && !self.virtual_points.is_empty() {
+            return inconsistent(
+                at,
+                "virtual points are listed only with the acceleration `custom`".into(),
+            );
+        }
+        too_many(
+            at.clone(),
+            "players with virtual points",
+            self.virtual_points.len(),
+            self.players.len(),
+        )?;
+        let mut seen = vec![false; self.players.len()];
+        for (k, (i, v)) in self.virtual_points.iter().enumerate() {
+            let entry = k + 1;
+            if *i >= self.players.len() {
+                return inconsistent(
+                    at,
+                    format!(
+                        "entry {entry} of the virtual points: player index {i} names no player"
+                    ),
+                );
+            }
+            if std::mem::replace(&mut seen[*i], true) {
+                return inconsistent(
+                    at,
+                    format!(
+                        "entry {entry} of the virtual points: player index {i} is listed twice"
+                    ),
+                );
+            }
+            if v.len() > self.rounds as usize {
+                return inconsistent(
+                    at,
+                    format!(
+                        "entry {entry} of the virtual points has {} rounds: the event has {}",
+                        v.len(),
+                        self.rounds
+                    ),
+                );
+            }
+            if let Some(x) = v.iter().find(|&&x| x > MAX_VIRTUAL_POINTS) {
+                return inconsistent(
+                    at,
+                    format!(
+                        "entry {entry} of the virtual points gives {x} tenths: at most {MAX_VIRTUAL_POINTS}"
+                    ),
+                );
+            }
         }
         Ok(())
     }

@@ -31,6 +31,11 @@ impl<const N: usize> Wide<N> {
         self.0.iter().all(|&l| l == 0)
     }
 
+    /// Whether the value is odd.
+    pub fn is_odd(&self) -> bool {
+        self.0[0] & 1 == 1
+    }
+
     /// Whether the value is below zero.
     pub fn is_negative(&self) -> bool {
         self.0[N - 1] >> 63 == 1

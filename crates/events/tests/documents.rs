@@ -299,7 +299,7 @@ fn damaged_documents_are_refused_with_their_place() {
     v["players"] = Value::Array(vec![p; 120_000]);
     assert_eq!(
         refused(&document(&v)).to_string(),
-        "the event: 120000 players: at most 500"
+        "the event: 120000 players: at most 1000"
     );
 
     let mut v = base.clone();
@@ -363,7 +363,7 @@ fn damaged_documents_are_refused_with_their_place() {
 
     // A TRF of more players than an event takes.
     let mut t = String::new();
-    for id in 1..=600 {
+    for id in 1..=1100 {
         t += &format!(
             "001 {id:>4}      {:<33} {:>4}                             0.0\n",
             format!("P{id}"),
@@ -371,7 +371,7 @@ fn damaged_documents_are_refused_with_their_place() {
         );
     }
     let e = read(&t).unwrap_err();
-    assert_eq!(e.to_string(), "the event: 600 players: at most 500");
+    assert_eq!(e.to_string(), "the event: 1100 players: at most 1000");
 }
 
 /// The JSON of an event, as the export writes it, is the value's `pointer`-addressable tree:

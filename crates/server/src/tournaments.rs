@@ -19,17 +19,21 @@ use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use chess960_core::StartId;
+use chess960_events::accel::Acceleration;
 use chess960_events::event::{
     BoardResult, ByeRequest, DrawSpec, Event, EventError, Format, Player, Side, Tiebreak,
 };
 use chess960_events::export::{to_pgn, to_trf};
 use chess960_events::standings::{crosstable_cell, standings};
+use chess960_events::swiss::Progress;
 use chess960_events::trf;
 use chess960_players::speed::Speed;
 use chess960_store::{GameStore, StoredEvent};
 use serde::Deserialize;
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 /// The request header that carries the arbiter's token.
 pub const HEADER: &str = "x-arbiter-token";
@@ -48,6 +52,66 @@ fn write_lock(key: &str) -> std::sync::MutexGuard<'static, ()> {
     WRITES[stripe % WRITES.len()]
         .lock()
         .unwrap_or_else(|p| p.into_inner())
+}
+
+/// The pairings this process is computing, by event key: how far each has come, for the
+/// event's view (a round of a thousand players takes most of a minute).
+static PAIRING_NOW: Mutex<BTreeMap<String, PairingNow>> = Mutex::new(BTreeMap::new());
+
+/// One pairing under way.
+#[derive(Clone, Copy)]
+struct PairingNow {
+    round: u32,
+    progress: Progress,
+    started: Instant,
+}
+
+/// Shows a pairing in the event's view while it lives (also when the pairing fails or
+/// panics).
+struct PairingShown(String);
+
+impl PairingShown {
+    fn start(key: &str, round: u32, players: usize) -> PairingShown {
+        let now = PairingNow {
+            round,
+            progress: Progress {
+                settled: 0,
+                players,
+            },
+            started: Instant::now(),
+        };
+        pairing_now().insert(key.to_string(), now);
+        PairingShown(key.to_string())
+    }
+
+    fn update(&self, progress: Progress) {
+        if let Some(p) = pairing_now().get_mut(&self.0) {
+            p.progress = progress;
+        }
+    }
+}
+
+impl Drop for PairingShown {
+    fn drop(&mut self) {
+        pairing_now().remove(&self.0);
+    }
+}
+
+fn pairing_now() -> std::sync::MutexGuard<'static, BTreeMap<String, PairingNow>> {
+    PAIRING_NOW.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The view's `pairing`: the pairing of this event under way in this process, or null.
+fn pairing_json(key: &str) -> Value {
+    match pairing_now().get(key) {
+        Some(p) => json!({
+            "round": p.round,
+            "settled": p.progress.settled,
+            "players": p.progress.players,
+            "seconds": (p.started.elapsed().as_secs_f64() * 10.0).round() / 10.0,
+        }),
+        None => Value::Null,
+    }
 }
 
 /// Pairings computed at once: a round of a big open takes seconds of a core, so they run
@@ -271,6 +335,7 @@ pub fn view(s: &StoredEvent) -> Value {
         },
         "rounds": e.total_rounds(),
         "rounds_paired": e.rounds_paired(),
+        "pairing": pairing_json(&s.key),
         "next_round": (next <= e.total_rounds()).then_some(next),
         "positions": {
             "exclude_518": e.positions.rules.exclude_518,
@@ -280,6 +345,7 @@ pub fn view(s: &StoredEvent) -> Value {
             "list": e.positions.list,
         },
         "tiebreaks": e.tiebreaks.iter().map(|t| t.name()).collect::<Vec<_>>(),
+        "acceleration": e.acceleration.name(),
         "players": e.players.iter().enumerate().map(|(i, p)| json!({
             "number": i + 1,
             "name": p.name,
@@ -357,6 +423,9 @@ pub struct NewEventIn {
     second_cycle_repeats: bool,
     #[serde(default)]
     positions: Vec<u16>,
+    /// Accelerated pairings of a Swiss: `none` (the default) or `baku` (FIDE C.04.5.1).
+    #[serde(default)]
+    acceleration: Option<String>,
 }
 
 fn date(what: &str, d: &str) -> Result<String, ApiError> {
@@ -450,6 +519,18 @@ pub async fn create(
         ));
     }
     e.positions.list = body.positions;
+    if let Some(a) = &body.acceleration {
+        let method = match Acceleration::parse(a) {
+            Some(x @ (Acceleration::None | Acceleration::Baku)) => x,
+            _ => {
+                return Err(ApiError::bad_request(format!(
+                    "acceleration: {a:?} (none or baku)"
+                )))
+            }
+        };
+        e.set_acceleration(method)
+            .map_err(|x| ApiError::bad_request(format!("acceleration: {x}")))?;
+    }
     let token =
         seat::new_token().map_err(|x| ApiError::internal(format!("no random numbers: {x}")))?;
     let hash = seat::hash(&token);
@@ -719,8 +800,11 @@ pub async fn pair(
     let mut b = [0u8; 8];
     getrandom::fill(&mut b).map_err(|e| ApiError::internal(format!("no random numbers: {e}")))?;
     let seed = u64::from_le_bytes(b);
+    let shown_as = key.clone();
     change_long(&state, key, headers, move |e| {
-        e.pair(round, seed).map(|_| ())
+        let shown = PairingShown::start(&shown_as, round, e.players.len());
+        e.pair_with_progress(round, seed, &mut |p| shown.update(p))
+            .map(|_| ())
     })
     .await
 }
@@ -1058,6 +1142,30 @@ pub async fn links(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pairing_under_way_is_in_the_view_until_it_ends() {
+        let key = "pairing-progress-test";
+        assert_eq!(pairing_json(key), Value::Null);
+        {
+            let shown = PairingShown::start(key, 3, 1000);
+            assert_eq!(pairing_json(key)["round"], 3);
+            assert_eq!(pairing_json(key)["settled"], 0);
+            shown.update(Progress {
+                settled: 412,
+                players: 998,
+            });
+            let p = pairing_json(key);
+            assert_eq!(
+                (p["settled"].as_u64(), p["players"].as_u64()),
+                (Some(412), Some(998))
+            );
+            assert!(p["seconds"].as_f64().is_some_and(|s| s >= 0.0));
+            assert_eq!(pairing_json("another-event"), Value::Null);
+        }
+        // Gone once the pairing is over, whatever its outcome.
+        assert_eq!(pairing_json(key), Value::Null);
+    }
 
     #[test]
     fn hmac_sha256_is_rfc_4231s() {

@@ -53,6 +53,10 @@ export interface EventView {
   format: 'swiss' | 'round_robin' | 'double_round_robin';
   rounds: number;
   rounds_paired: number;
+  /** Virtual points for pairing in the first rounds (a Swiss): none, the Baku method, or as imported. */
+  acceleration: 'none' | 'baku' | 'custom';
+  /** A pairing of this event under way on the server: players settled so far. */
+  pairing: { round: number; settled: number; players: number; seconds: number } | null;
   next_round: number | null;
   positions: { exclude_518: boolean; no_repeat: boolean; per_board: boolean; second_cycle_repeats: boolean; list: number[] };
   tiebreaks: string[];
@@ -164,8 +168,11 @@ export const events = {
 };
 
 /** "Swiss, 9 rounds", "Double round robin". */
-export function formatName(e: Pick<EventView, 'format' | 'rounds'>): string {
-  if (e.format === 'swiss') return `Swiss (FIDE Dutch), ${e.rounds} rounds`;
+export function formatName(e: Pick<EventView, 'format' | 'rounds'> & Partial<Pick<EventView, 'acceleration'>>): string {
+  if (e.format === 'swiss') {
+    const accelerated = e.acceleration === 'baku' ? ', accelerated (Baku)' : e.acceleration === 'custom' ? ', accelerated' : '';
+    return `Swiss (FIDE Dutch), ${e.rounds} rounds${accelerated}`;
+  }
   return e.format === 'round_robin' ? 'Round robin (Berger)' : 'Double round robin (Berger)';
 }
 

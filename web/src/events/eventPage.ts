@@ -19,6 +19,7 @@ export function eventPage(key: string): Page {
   const summary = h('p', { class: 'event-summary' });
   const links = h('p', { class: 'event-links' });
   const message = h('p', { class: 'message', role: 'alert', 'data-testid': 'event-message' });
+  const pairing = h('p', { class: 'event-pairing', 'data-testid': 'pairing-progress', hidden: true });
   const players = h('section', { class: 'event-players' });
   const round = h('section', { class: 'event-round', 'data-testid': 'event-round' });
   const history = h('section', { class: 'event-history' });
@@ -26,6 +27,10 @@ export function eventPage(key: string): Page {
   const board = miniBoard('event-board', 'The round’s start position');
   let view: EventView | null = null;
   let busy = false;
+  /** Whether this page asked for a pairing that is under way. */
+  let pairingAsked = false;
+  /** When the last pairing this page asked for ended: a reply asked for before is stale. */
+  let pairingEnded = -1;
   /** The players' links of a round's games, while the arbiter has them shown. */
   let seatLinks: { round: number; games: SeatLinks[] } | null = null;
 
@@ -261,7 +266,21 @@ export function eventPage(key: string): Page {
     if (arbiter && !r.paired && e.next_round === number) {
       if (!e.positions.per_board) controls.push(drawControls(e, number, r.draw !== null));
       controls.push(
-        h('button', { type: 'button', class: 'primary', 'data-testid': 'pair-round', onclick: () => void act(() => events.pair(key, number)) }, `Pair round ${number}`),
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'primary',
+            'data-testid': 'pair-round',
+            onclick: (ev: Event) => {
+              // One pairing at a time: a big round takes a while.
+              const button = ev.currentTarget as HTMLButtonElement;
+              button.disabled = true;
+              void act(() => pairWatched(number)).finally(() => (button.disabled = false));
+            },
+          },
+          `Pair round ${number}`,
+        ),
       );
     }
     if (arbiter && r.paired && r.boards.some(b => !b.game && !b.result)) {
@@ -423,10 +442,45 @@ export function eventPage(key: string): Page {
     );
   }
 
+  /** A big round takes a while to pair: how far it has come, as the server says. */
+  function showPairing(p: EventView['pairing']): void {
+    pairing.hidden = !p;
+    if (!p) {
+      fill(pairing);
+      return;
+    }
+    const seconds = Math.round(p.seconds);
+    fill(
+      pairing,
+      h('progress', { max: String(Math.max(p.players, 1)), value: String(p.settled) }),
+      ` Pairing round ${p.round}: ${p.settled.toLocaleString('en')} of ${p.players.toLocaleString('en')} player${p.players === 1 ? '' : 's'} placed`,
+      seconds > 0 ? ` · ${seconds} s` : '',
+    );
+  }
+
+  /** Pairs a round, following its progress while the request is under way. */
+  async function pairWatched(number: number): Promise<EventView> {
+    pairingAsked = true;
+    const poll = window.setInterval(() => void refresh(), 700);
+    try {
+      return await events.pair(key, number);
+    } finally {
+      window.clearInterval(poll);
+      pairingAsked = false;
+      pairingEnded = performance.now();
+      showPairing(null);
+    }
+  }
+
   async function refresh(): Promise<void> {
-    if (busy) return;
+    if (busy && !pairingAsked) return;
+    const asked = performance.now();
     try {
       const e = await events.get(key);
+      // A reply asked for before the pairing's own answer came is out of date.
+      if ((busy && !pairingAsked) || asked < pairingEnded) return;
+      showPairing(e.pairing);
+      if (busy) return;
       if (!view || e.revision !== view.revision) show(e);
     } catch (error) {
       message.textContent = describeError(error);
@@ -444,6 +498,7 @@ export function eventPage(key: string): Page {
       links,
       arbiter ? h('p', { class: 'hint', 'data-testid': 'arbiter-mode' }, 'You are the arbiter of this event (this browser holds its token).') : null,
       message,
+      pairing,
       round,
       players,
       table,

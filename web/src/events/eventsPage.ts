@@ -26,8 +26,21 @@ export function eventsPage(navigate: Navigate): Page {
   const no518 = h('input', { type: 'checkbox', name: 'exclude_518' });
   const noRepeat = h('input', { type: 'checkbox', name: 'no_repeat' });
   const roundsLabel = h('label', {}, 'Rounds ', rounds);
+  const acceleration = h(
+    'select',
+    { name: 'acceleration', 'aria-label': 'Acceleration' },
+    h('option', { value: 'none' }, 'None'),
+    h('option', { value: 'baku' }, 'Baku method (FIDE C.04.5.1)'),
+  );
+  const accelerationLabel = h(
+    'label',
+    { title: 'Virtual points for the stronger half in the first rounds, for pairing only: big opens sort themselves out sooner' },
+    'Accelerated pairings ',
+    acceleration,
+  );
   format.addEventListener('change', () => {
     roundsLabel.hidden = format.value !== 'swiss';
+    accelerationLabel.hidden = format.value !== 'swiss';
   });
 
   async function load(): Promise<void> {
@@ -70,7 +83,10 @@ export function eventsPage(navigate: Navigate): Page {
           exclude_518: no518.checked,
           no_repeat: noRepeat.checked,
         };
-        if (format.value === 'swiss') body.rounds = Number(rounds.value);
+        if (format.value === 'swiss') {
+          body.rounds = Number(rounds.value);
+          body.acceleration = acceleration.value;
+        }
         events
           .create(body)
           .then(view => navigate(`/events/${view.key}`))
@@ -83,6 +99,7 @@ export function eventsPage(navigate: Navigate): Page {
     h('label', {}, 'Name ', name),
     h('label', {}, 'Format ', format),
     roundsLabel,
+    accelerationLabel,
     h('label', {}, 'Time control ', tc),
     h('label', {}, 'City ', city),
     h('label', {}, 'From ', from, ' to ', to),

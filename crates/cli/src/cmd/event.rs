@@ -6,6 +6,7 @@ use crate::cmd::json_line;
 use crate::error::{quote, CliError, CliResult};
 use chess960_core::StartId;
 use chess960_draw::rng::SplitMix64;
+use chess960_events::accel::Acceleration;
 use chess960_events::event::{
     BoardResult, ByeRequest, DrawSpec, Event, EventRound, Format, Player, RoundBye, Side, Tiebreak,
 };
@@ -130,6 +131,14 @@ pub struct NewArgs {
     /// Colour of pairing number 1 in round 1 (Swiss): white or black. Default: drawn by lot.
     #[arg(long, value_name = "COLOUR")]
     pub first_color: Option<String>,
+    /// Accelerated pairings (Swiss): none (the default) or baku, the Baku Acceleration
+    /// Method of FIDE C.04.5.1. The first half of the players (rounded up to an even number)
+    /// get 1 virtual point in the first rounds and 0.5 in the next ones, so that the
+    /// stronger half meets itself early: with N rounds, the first ⌈N/2⌉ are accelerated, the
+    /// first half of those (rounded up) with 1 point. Virtual points count for pairing only,
+    /// never in standings, tie-breaks or the TRF's points (the TRF gets them as XXA lines).
+    #[arg(long, value_name = "METHOD")]
+    pub accelerated: Option<String>,
     /// Print the new event as JSON.
     #[arg(long)]
     pub json: bool,
@@ -345,7 +354,7 @@ pub struct ExportArgs {
     about = "Import an event: a JSON file from 'export' (whole), or a FIDE TRF file (players, pairings, results)",
     long_about = "Import an event: a JSON file from 'export' (whole), or a FIDE TRF file (players, \
 pairings, results). The event is kept only if it passes every check a live event passes (at most \
-500 players and 99 rounds, texts of at most 200 characters, player numbers that exist, nobody \
+1,000 players and 99 rounds, texts of at most 200 characters, player numbers that exist, nobody \
 twice in a round, rounds in order, every recorded draw repeated); otherwise one line names the \
 file and the place of the first problem, and nothing is saved."
 )]
@@ -697,6 +706,19 @@ fn new(store: &Db, a: &NewArgs) -> CliResult<String> {
     e.positions.rules.no_repeat = a.no_repeat;
     e.positions.per_board = a.per_board;
     e.positions.second_cycle_repeats = a.second_cycle_repeats;
+    if let Some(m) = &a.accelerated {
+        let method = match Acceleration::parse(m) {
+            Some(x @ (Acceleration::None | Acceleration::Baku)) => x,
+            _ => {
+                return Err(CliError::new(format!(
+                    "--accelerated: {} (none or baku)",
+                    quote(m.trim())
+                )))
+            }
+        };
+        e.set_acceleration(method)
+            .map_err(|x| CliError::new(format!("--accelerated: {x}")))?;
+    }
     if let Some(list) = &a.positions {
         e.positions.list = list
             .split(',')
@@ -747,6 +769,11 @@ fn format_text(e: &Event) -> String {
     }
     if !e.positions.list.is_empty() {
         pos.push("positions fixed in advance");
+    }
+    match e.acceleration {
+        Acceleration::None => {}
+        Acceleration::Baku => t += "; accelerated (Baku, C.04.5.1)",
+        Acceleration::Custom => t += "; accelerated (virtual points from the TRF)",
     }
     if !pos.is_empty() {
         t += &format!("; {}", pos.join(", "));

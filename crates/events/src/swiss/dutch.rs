@@ -17,8 +17,8 @@
 //! still be completed (C4, C5) so that no choice leaves the rest unpairable.
 
 use super::color::{color_for, compatible};
-use super::state::{float, player_states, ranks_below, Float, PlayerState};
-use crate::matching::max_weight_matching;
+use super::state::{float, player_states, ranks_below_real, Float, PlayerState};
+use crate::matching::Matcher;
 use crate::model::{Pairing, SwissHistory};
 use crate::wide::Wide;
 use std::collections::HashMap;
@@ -66,7 +66,30 @@ fn bits(x: usize) -> u32 {
 /// out; the boards come in publication order (C.04.2 D.9: by the higher player's score, then
 /// the lower player's, then the higher player's rank), the PAB apart.
 pub fn pair_dutch(h: &SwissHistory) -> Result<Pairing, PairingError> {
+    pair_dutch_with_progress(h, &mut |_| {})
+}
+
+/// How far a pairing has come: players whose games (or bye) are settled, of those to pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// Players settled so far.
+    pub settled: usize,
+    /// Players to pair this round.
+    pub players: usize,
+}
+
+/// [`pair_dutch`], telling `progress` after each game it settles (a big open's round takes
+/// seconds; an arbiter's page shows how far it is).
+pub fn pair_dutch_with_progress(
+    h: &SwissHistory,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Pairing, PairingError> {
     let ctx = Context::new(h);
+    let players = ctx.sorted.len();
+    progress(Progress {
+        settled: 0,
+        players,
+    });
     if ctx.sorted.is_empty() {
         return Ok(Pairing {
             boards: Vec::new(),
@@ -75,16 +98,16 @@ pub fn pair_dutch(h: &SwissHistory) -> Result<Pairing, PairingError> {
     }
     let need = ctx.weight_bits() + 10;
     let pairs = match need.div_ceil(64) {
-        0..=1 => ctx.run::<1>(),
-        2 => ctx.run::<2>(),
-        3 => ctx.run::<3>(),
-        4 => ctx.run::<4>(),
-        5..=6 => ctx.run::<6>(),
-        7..=8 => ctx.run::<8>(),
-        9..=12 => ctx.run::<12>(),
-        13..=16 => ctx.run::<16>(),
-        17..=24 => ctx.run::<24>(),
-        25..=32 => ctx.run::<32>(),
+        0..=1 => ctx.run::<1>(progress),
+        2 => ctx.run::<2>(progress),
+        3 => ctx.run::<3>(progress),
+        4 => ctx.run::<4>(progress),
+        5..=6 => ctx.run::<6>(progress),
+        7..=8 => ctx.run::<8>(progress),
+        9..=12 => ctx.run::<12>(progress),
+        13..=16 => ctx.run::<16>(progress),
+        17..=24 => ctx.run::<24>(progress),
+        25..=32 => ctx.run::<32>(progress),
         _ => return Err(PairingError::TooLarge { bits: need }),
     }?;
     Ok(ctx.publish(pairs))
@@ -253,9 +276,10 @@ impl<'a> Context<'a> {
             }
         }
         let st = |i: usize| self.states[i].as_ref().unwrap();
+        // By real scores: virtual points (C.04.5) order the brackets, not the boards.
         boards.sort_by(|&(w0, b0), &(w1, b1)| {
             let order = |w: usize, b: usize| {
-                if ranks_below(st(w), st(b)) {
+                if ranks_below_real(st(w), st(b)) {
                     (b, w)
                 } else {
                     (w, b)
@@ -263,17 +287,20 @@ impl<'a> Context<'a> {
             };
             let (h0, l0) = order(w0, b0);
             let (h1, l1) = order(w1, b1);
-            (st(h1).score, st(l1).score, st(h0).rank).cmp(&(
-                st(h0).score,
-                st(l0).score,
+            (st(h1).real_score, st(l1).real_score, st(h0).rank).cmp(&(
+                st(h0).real_score,
+                st(l0).real_score,
                 st(h1).rank,
             ))
         });
         Pairing { boards, bye }
     }
 
-    fn run<const N: usize>(&self) -> Result<Vec<(usize, usize)>, PairingError> {
-        Round::<N>::new(self).pair()
+    fn run<const N: usize>(
+        &self,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<Vec<(usize, usize)>, PairingError> {
+        Round::<N>::new(self).pair(progress)
     }
 }
 
@@ -389,13 +416,15 @@ impl EdgeWeights<'_, '_> {
     }
 }
 
-/// The state of one round's pairing: the weights of every possible game, and which games
-/// are fixed already.
+/// The state of one round's pairing: the weights of every possible game, the best matching
+/// of them (kept up to date as they change), and which games are fixed already.
 struct Round<'c, 'a, const N: usize> {
     c: &'c Context<'a>,
     n: usize,
-    w: Vec<Wide<N>>,
+    m: Matcher<Wide<N>>,
     fixed: Vec<Option<usize>>,
+    /// Players in fixed games.
+    settled: usize,
     /// The mates of the latest best matching (a vertex alone is its own mate).
     mate: Vec<usize>,
 }
@@ -406,43 +435,44 @@ impl<'c, 'a, const N: usize> Round<'c, 'a, N> {
         Round {
             c,
             n,
-            w: vec![Wide::ZERO; n * n],
+            m: Matcher::new(n),
             fixed: vec![None; n],
+            settled: 0,
             mate: (0..n).collect(),
         }
     }
 
+    /// Sets the weight of a possible game (not above zero: no game). A player in a fixed
+    /// game keeps only that game.
     fn set(&mut self, a: usize, b: usize, x: Wide<N>) {
-        self.w[a * self.n + b] = x;
-        self.w[b * self.n + a] = x;
+        if self.fixed[a].is_some() || self.fixed[b].is_some() {
+            return;
+        }
+        self.m
+            .set_weight(a, b, if x > Wide::ZERO { x } else { Wide::ZERO });
     }
 
-    /// The best matching of the players not fixed yet.
+    /// The best matching of the weights set; fixed games stay.
     fn solve(&mut self) {
-        let active: Vec<usize> = (0..self.n).filter(|&v| self.fixed[v].is_none()).collect();
-        let mut edges = Vec::new();
-        for (i, &a) in active.iter().enumerate() {
-            for (j, &b) in active.iter().enumerate().skip(i + 1) {
-                let x = self.w[a * self.n + b];
-                if x > Wide::ZERO {
-                    edges.push((i, j, x));
-                }
-            }
-        }
-        let m = max_weight_matching(active.len(), &edges);
-        for (i, &a) in active.iter().enumerate() {
-            self.mate[a] = m[i].map_or(a, |j| active[j]);
-        }
+        self.m.solve();
         for v in 0..self.n {
-            if let Some(u) = self.fixed[v] {
-                self.mate[v] = u;
-            }
+            self.mate[v] = self.m.mate_of(v).unwrap_or(v);
+            debug_assert!(self.fixed[v].is_none_or(|u| u == self.mate[v]));
         }
     }
 
+    /// Fixes the game `a`–`b`: every other game of either player goes, so every later
+    /// matching keeps it (and pairs the others as if the two were gone).
     fn fix(&mut self, a: usize, b: usize) {
+        for x in 0..self.n {
+            if x != a && x != b {
+                self.m.set_weight(a, x, Wide::ZERO);
+                self.m.set_weight(b, x, Wide::ZERO);
+            }
+        }
         self.fixed[a] = Some(b);
         self.fixed[b] = Some(a);
+        self.settled += 2;
         self.mate[a] = b;
         self.mate[b] = a;
     }
@@ -453,7 +483,10 @@ impl<'c, 'a, const N: usize> Round<'c, 'a, N> {
         alone.len() <= 1 && alone.iter().all(|&v| self.c.p(v).bye_eligible)
     }
 
-    fn pair(mut self) -> Result<Vec<(usize, usize)>, PairingError> {
+    fn pair(
+        mut self,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<Vec<(usize, usize)>, PairingError> {
         let c = self.c;
         let n = self.n;
         let odd = n % 2 == 1;
@@ -614,6 +647,10 @@ impl<'c, 'a, const N: usize> Round<'c, 'a, N> {
                 let u = self.mate[v];
                 matched[u] = true;
                 self.fix(v, u);
+                progress(Progress {
+                    settled: self.settled,
+                    players: n,
+                });
             }
 
             // The remainder: residents not paired with MDPs. S1 is its first `pairs` players.
@@ -753,6 +790,10 @@ impl<'c, 'a, const N: usize> Round<'c, 'a, N> {
                 matched[v] = true;
                 matched[u] = true;
                 self.fix(v, u);
+                progress(Progress {
+                    settled: self.settled,
+                    players: n,
+                });
             }
 
             // The unpaired go on to the next bracket.

@@ -6,9 +6,13 @@
 //! moved-down players are paired, transpositions, exchanges). The pairings are checked
 //! against bbpPairings, the FIDE-endorsed Dutch engine, on generated tournaments
 //! (`examples/bbp_compare.rs`, docs/events.md).
+//!
+//! An accelerated round (C.04.5, [`crate::accel`]) is paired by each player's pairing score,
+//! the real score plus the round's virtual points ([`crate::model::SwissPlayer::acceleration`]);
+//! the published board order reads the real scores.
 
 pub mod color;
 mod dutch;
 pub mod state;
 
-pub use dutch::{pair_dutch, PairingError};
+pub use dutch::{pair_dutch, pair_dutch_with_progress, PairingError, Progress};

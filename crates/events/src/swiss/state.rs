@@ -2,7 +2,7 @@
 //! preference (C.04.3 Art. 1.6–1.7), floats (Art. 1.4) and whether the player may get the
 //! pairing-allocated bye (C.04.1 and Art. 1.5).
 
-use crate::model::{Color, PointSystem, Round, SwissHistory};
+use crate::model::{Color, PointSystem, Round, SwissHistory, SwissPlayer};
 
 /// A float in an earlier round (Art. 1.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,8 +22,12 @@ pub struct PlayerState {
     pub index: usize,
     /// Rank among the players who count (pairing order for colours and ties, from 0).
     pub rank: usize,
-    /// Score in tenths.
+    /// The pairing score in tenths: the real score plus the virtual points of an accelerated
+    /// round (C.04.5). Brackets, floats, the PAB's score and colour allocation read this.
     pub score: u32,
+    /// The real score in tenths, without virtual points: what the published board order
+    /// reads (as bbpPairings does), like the standings.
+    pub real_score: u32,
     /// Games actually played.
     pub played_games: usize,
     /// |whites − blacks| over played games.
@@ -40,6 +44,8 @@ pub struct PlayerState {
     pub rounds: Vec<Round>,
     /// Points per round, for scores of earlier rounds.
     pub round_points: Vec<u32>,
+    /// Virtual points by round (index 0: round 1), for pairing scores of earlier rounds.
+    pub acceleration: Vec<u32>,
 }
 
 impl PlayerState {
@@ -53,10 +59,13 @@ impl PlayerState {
         self.imbalance > 1
     }
 
-    /// The score before the last `back` rounds.
+    /// The pairing score the player had when the round `back` rounds ago was paired: the
+    /// real score before it plus that round's virtual points (a float is judged by the
+    /// scores that round was paired with, as bbpPairings does).
     pub fn score_back(&self, back: usize) -> u32 {
         let n = self.round_points.len();
-        self.score - self.round_points[n - back..].iter().sum::<u32>()
+        let real = self.real_score - self.round_points[n - back..].iter().sum::<u32>();
+        real.saturating_add(self.acceleration.get(n - back).copied().unwrap_or(0))
     }
 
     /// The colours of played games, latest first.
@@ -65,9 +74,15 @@ impl PlayerState {
     }
 }
 
-/// Whether `a` ranks below `b`: a lower score, or the same score and a later rank.
+/// Whether `a` ranks below `b`: a lower pairing score, or the same score and a later rank.
 pub fn ranks_below(a: &PlayerState, b: &PlayerState) -> bool {
     (a.score, b.rank) < (b.score, a.rank)
+}
+
+/// [`ranks_below`] by the real scores, without virtual points: the order of the published
+/// boards (C.04.2 D.9), which bbpPairings also sorts by real scores.
+pub fn ranks_below_real(a: &PlayerState, b: &PlayerState) -> bool {
+    (a.real_score, b.rank) < (b.real_score, a.rank)
 }
 
 /// The states of the players who count for this round, indexed like the history's players
@@ -82,14 +97,15 @@ pub fn player_states(h: &SwissHistory) -> Vec<Option<PlayerState>> {
             if !counts {
                 return None;
             }
-            let s = state(index, rank, &p.rounds, &h.points);
+            let s = state(index, rank, p, &h.points);
             rank += 1;
             Some(s)
         })
         .collect()
 }
 
-fn state(index: usize, rank: usize, rounds: &[Round], points: &PointSystem) -> PlayerState {
+fn state(index: usize, rank: usize, p: &SwissPlayer, points: &PointSystem) -> PlayerState {
+    let rounds = &p.rounds[..];
     let round_points: Vec<u32> = rounds.iter().map(|r| points.points(r)).collect();
     let (mut whites, mut blacks, mut run, mut last) = (0usize, 0usize, 0usize, None);
     let mut played_games = 0;
@@ -124,10 +140,14 @@ fn state(index: usize, rank: usize, rounds: &[Round], points: &PointSystem) -> P
         .iter()
         .zip(&round_points)
         .all(|(r, &pts)| r.played() || (pts < points.win && !matches!(r, Round::PairingBye)));
+    let real_score: u32 = round_points.iter().sum();
+    // The round being paired is the one after those played.
+    let virtual_points = p.virtual_points(rounds.len() + 1);
     let mut s = PlayerState {
         index,
         rank,
-        score: round_points.iter().sum(),
+        score: real_score.saturating_add(virtual_points),
+        real_score,
         played_games,
         imbalance,
         preference,
@@ -136,6 +156,7 @@ fn state(index: usize, rank: usize, rounds: &[Round], points: &PointSystem) -> P
         bye_eligible,
         rounds: rounds.to_vec(),
         round_points,
+        acceleration: p.acceleration.clone(),
     };
     s.strong = !s.absolute() && imbalance > 0;
     s

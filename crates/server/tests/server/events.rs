@@ -12,6 +12,20 @@ async fn arb(a: &App, key: &str, path: &str, body: Value, token: &str) -> Reply 
     a.arbiter(key, path, body, token).await
 }
 
+/// Draws round `round`'s position with a die whose throws all came up 1, as the arbiter.
+async fn draw_by_die(a: &App, key: &str, token: &str, round: u32) -> Reply {
+    let d = arb(
+        a,
+        key,
+        &format!("/rounds/{round}/draw"),
+        json!({"method": "die", "outcomes": "1,1,1,1,1"}),
+        token,
+    )
+    .await;
+    assert_eq!(d.status, 200, "{}", d.text);
+    d
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_arbiter_runs_a_swiss_over_http() {
     let dir = tempfile::tempdir().unwrap();
@@ -70,15 +84,7 @@ async fn an_arbiter_runs_a_swiss_over_http() {
         200
     );
     // Round 1: a die's roll replayed, then the pairing.
-    let d = arb(
-        &a,
-        &key,
-        "/rounds/1/draw",
-        json!({"method": "die", "outcomes": "1,1,1,1,1"}),
-        &token,
-    )
-    .await;
-    assert_eq!(d.status, 200, "{}", d.text);
+    let d = draw_by_die(&a, &key, &token, 1).await;
     let draw = &d.json["round_list"][0]["draw"];
     assert_eq!(draw["how"]["method"], "die");
     assert!(draw["steps"].as_array().unwrap().len() >= 5);
@@ -479,15 +485,7 @@ async fn an_answer_waits_for_the_whole_body_even_where_the_route_reads_none() {
         let r = arb(&a, &key, "/players", json!({ "name": n }), &token).await;
         assert_eq!(r.status, 200, "{}", r.text);
     }
-    let d = arb(
-        &a,
-        &key,
-        "/rounds/1/draw",
-        json!({"method": "die", "outcomes": "1,1,1,1,1"}),
-        &token,
-    )
-    .await;
-    assert_eq!(d.status, 200, "{}", d.text);
+    draw_by_die(&a, &key, &token, 1).await;
     let host = a.base.trim_start_matches("http://").to_owned();
     let mut stream = tokio::net::TcpStream::connect(&host).await.unwrap();
     // The head and the body's first byte, then the rest a moment later, on a connection
@@ -513,7 +511,8 @@ async fn an_answer_waits_for_the_whole_body_even_where_the_route_reads_none() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn pairing_a_big_event_holds_no_other_event_back() {
     // Issue 37: pairing a 500-player Swiss held every event's changes for 30 s (one lock for
-    // all of them). Now it computes under no lock, and only its save waits its turn.
+    // all of them). Now it computes under no lock, and only its save waits its turn; its
+    // view says how far it has come (issue 41).
     use chess960_events::event::{BoardResult, DrawSpec, Event, Format, Player, Side};
     use std::time::{Duration, Instant};
     let dir = tempfile::tempdir().unwrap();
@@ -524,9 +523,9 @@ async fn pairing_a_big_event_holds_no_other_event_back() {
     // Its players and three rounds with results, written as the store keeps them.
     let built = tokio::task::spawn_blocking(|| {
         let mut e = Event::new("Big Open", Format::Swiss, 9, Side::White).unwrap();
-        for i in 0..200u32 {
+        for i in 0..400u32 {
             e.add_player(Player {
-                rating: Some(2600 - (i * 4) as u16),
+                rating: Some(2600 - (i * 2) as u16),
                 ..Player::named(format!("Player {i:03}"))
             })
             .unwrap();
@@ -578,7 +577,20 @@ async fn pairing_a_big_event_holds_no_other_event_back() {
             (r, started.elapsed())
         })
     };
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    // While it is paired, the event's view says how far it has come.
+    let mut seen = None;
+    while seen.is_none() && !pairing.is_finished() {
+        let v = a.get(&format!("/api/events/{big}")).await;
+        assert_eq!(v.status, 200, "{}", v.text);
+        if !v.json["pairing"].is_null() {
+            seen = Some(v.json["pairing"].clone());
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let seen = seen.expect("the view showed the pairing under way");
+    assert_eq!(seen["round"], 4, "{seen}");
+    assert_eq!(seen["players"], 400, "{seen}");
+    assert!(seen["settled"].as_u64().is_some_and(|s| s <= 400), "{seen}");
     let mut changed_by = Duration::ZERO;
     for n in ["Ann", "Ben", "Cid", "Dora", "Eve"] {
         let r = arb(
@@ -594,6 +606,9 @@ async fn pairing_a_big_event_holds_no_other_event_back() {
     }
     let (paired, paired_by) = pairing.await.unwrap();
     assert_eq!(paired.status, 200, "{}", paired.text);
+    assert!(paired.json["pairing"].is_null(), "{}", paired.text);
+    let after = a.get(&format!("/api/events/{big}")).await;
+    assert!(after.json["pairing"].is_null(), "{}", after.text);
     eprintln!(
         "the other event's five changes done after {changed_by:?}; the pairing after {paired_by:?}"
     );
@@ -602,4 +617,55 @@ async fn pairing_a_big_event_holds_no_other_event_back() {
         "the other event's changes waited for the pairing: done after {changed_by:?}, the \
          pairing after {paired_by:?}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_accelerated_swiss_pairs_within_its_groups() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = app_on(&dir.path().join("games.sqlite3")).await;
+    let bad = a
+        .post(
+            "/api/events",
+            json!({"name": "A", "format": "swiss", "rounds": 5, "acceleration": "fast"}),
+        )
+        .await;
+    assert_eq!(bad.status, 400, "{}", bad.text);
+    assert!(bad.error().contains("none or baku"), "{}", bad.text);
+    let made = a
+        .post(
+            "/api/events",
+            json!({"name": "Baku Open", "format": "swiss", "rounds": 5, "acceleration": "baku"}),
+        )
+        .await;
+    assert_eq!(made.status, 201, "{}", made.text);
+    assert_eq!(made.json["acceleration"], "baku");
+    let key = made.json["key"].as_str().unwrap().to_string();
+    let token = made.json["arbiter_token"].as_str().unwrap().to_string();
+    for k in 1..=8u16 {
+        let name = format!("Player {k}");
+        let r = arb(
+            &a,
+            &key,
+            "/players",
+            json!({"name": name, "rating": 2500 - 10 * k}),
+            &token,
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    draw_by_die(&a, &key, &token, 1).await;
+    let p = arb(&a, &key, "/rounds/1/pair", json!({}), &token).await;
+    assert_eq!(p.status, 200, "{}", p.text);
+    // GA (1-4) on a virtual point pairs within itself, GB (5-8) too: not 1-5 … 4-8.
+    let mut pairs: Vec<(u64, u64)> = p.json["round_list"][0]["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            let (w, x) = (b["white"].as_u64().unwrap(), b["black"].as_u64().unwrap());
+            (w.min(x), w.max(x))
+        })
+        .collect();
+    pairs.sort_unstable();
+    assert_eq!(pairs, [(1, 3), (2, 4), (5, 7), (6, 8)]);
 }
