@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { DESKTOP, PHONE, eventually, people, shot, sideways, takeSeat } from './harness.mjs';
+import { DESKTOP, PHONE, apiOk, eventually, people, shot, sideways, takeSeat } from './harness.mjs';
 
 let env;
 let server;
@@ -21,15 +21,7 @@ after(async () => {
   await env?.close();
 });
 
-async function ok(method, path, body, token) {
-  const headers = {};
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  if (token) headers['X-Seat-Token'] = token;
-  const response = await fetch(`${server.base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await response.text();
-  assert.ok(response.ok, `${method} ${path}: ${response.status} ${text}`);
-  return text === '' ? null : JSON.parse(text);
-}
+const ok = (method, path, body, token) => apiOk(server.base, method, path, body, { seat: token });
 
 /** Opens the game as the holder of `token`. */
 async function openSeated(page, key, token, color) {

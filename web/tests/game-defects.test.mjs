@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { DESKTOP, PHONE, eventually, people, shot } from './harness.mjs';
+import { DESKTOP, PHONE, apiCall, apiOk, eventually, people, shot } from './harness.mjs';
 
 let env;
 let server;
@@ -20,27 +20,9 @@ after(async () => {
   await env?.close();
 });
 
-/** A request to the API: { status, json } (a refusal is returned, not thrown). */
-async function call(method, path, body, token) {
-  const headers = {};
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  if (token) headers['X-Seat-Token'] = token;
-  const response = await fetch(`${server.base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await response.text();
-  let json = null;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = text;
-  }
-  return { status: response.status, json, text };
-}
-
-async function ok(method, path, body, token) {
-  const r = await call(method, path, body, token);
-  assert.ok(r.status >= 200 && r.status < 300, `${method} ${path}: ${r.status} ${r.text}`);
-  return r.json;
-}
+/** A request to the API: { status, json, text } (a refusal is returned, not thrown). */
+const call = (method, path, body, token) => apiCall(server.base, method, path, body, { seat: token });
+const ok = (method, path, body, token) => apiOk(server.base, method, path, body, { seat: token });
 
 const view = key => ok('GET', `/api/games/${key}`);
 

@@ -210,18 +210,35 @@ export async function piecesAre(page, expected, what = 'the pieces expected') {
   assert.deepEqual(shown, expected);
 }
 
+/** A request to the API at `base`: `{status, json, text}` (a refusal is returned, not thrown).
+ * `seat` sends `X-Seat-Token`, `arbiter` `X-Arbiter-Token`, `headers` any others. */
+export async function apiCall(base, method, path, body, { seat, arbiter, headers: extra } = {}) {
+  const headers = { ...extra };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (seat) headers['X-Seat-Token'] = seat;
+  if (arbiter) headers['X-Arbiter-Token'] = arbiter;
+  const response = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await response.text();
+  let json = null;
+  try {
+    json = text === '' ? null : JSON.parse(text);
+  } catch {
+    json = text;
+  }
+  return { status: response.status, json, text };
+}
+
+/** [`apiCall`], throwing unless 2xx: the parsed answer (null for an empty one). */
+export async function apiOk(base, method, path, body, options) {
+  const r = await apiCall(base, method, path, body, options);
+  if (r.status < 200 || r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${r.text}`);
+  return r.json;
+}
+
 /** Requests to the API at `base`: `api(method, path, body, token)`, with `token` as an
- * event's arbiter (`X-Arbiter-Token`); the parsed answer, or an error unless 2xx. */
+ * event's arbiter; the parsed answer, or an error unless 2xx. */
 export function eventApi(base) {
-  return async function api(method, path, body, token) {
-    const headers = {};
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    if (token) headers['X-Arbiter-Token'] = token;
-    const response = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-    return JSON.parse(text);
-  };
+  return (method, path, body, token) => apiOk(base, method, path, body, { arbiter: token });
 }
 
 /** A browser of its own (its own local storage) at `size` on the server at `base`, its page

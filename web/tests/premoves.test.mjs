@@ -6,7 +6,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { drag, eventually, launchChromium, startServer } from './harness.mjs';
+import { apiOk, drag, eventually, launchChromium, startServer } from './harness.mjs';
 
 let server;
 let browser;
@@ -21,20 +21,8 @@ after(async () => {
   await server?.close();
 });
 
-async function call(method, path, body, seat, protocol2 = false) {
-  const headers = {};
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  if (seat) headers['X-Seat-Token'] = seat;
-  if (protocol2) headers['X-Game-Protocol'] = '2';
-  const response = await fetch(`${server.base}${path}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return JSON.parse(text);
-}
+const call = (method, path, body, seat, protocol2 = false) =>
+  apiOk(server.base, method, path, body, { seat, headers: protocol2 ? { 'X-Game-Protocol': '2' } : {} });
 
 /** A small deterministic generator, so that a failing game can be played again. */
 function generator(seed) {
