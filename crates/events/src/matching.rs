@@ -877,17 +877,7 @@ mod tests {
                     }
                 }
             }
-            let mate = max_weight_matching(n, &edges);
-            let mut total = 0;
-            for (v, m) in mate.iter().enumerate() {
-                if let Some(u) = *m {
-                    assert_eq!(mate[u], Some(v), "case {case}: symmetric");
-                    assert!(w[v][u] > 0, "case {case}: a real edge");
-                    if v < u {
-                        total += w[v][u];
-                    }
-                }
-            }
+            let total = total_of(&w, &max_weight_matching(n, &edges), case);
             assert_eq!(total, brute(n, &w), "case {case}: n {n} edges {edges:?}");
         }
     }
