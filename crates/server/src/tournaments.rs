@@ -524,7 +524,8 @@ pub async fn create(
             Some(x @ (Acceleration::None | Acceleration::Baku)) => x,
             _ => {
                 return Err(ApiError::bad_request(format!(
-                    "acceleration: {a:?} (none or baku)"
+                    "acceleration: {:?} (none or baku)",
+                    crate::create::request::clip(a)
                 )))
             }
         };

@@ -336,7 +336,7 @@ impl Kind {
 }
 
 /// The first 20 characters of what a client sent, to quote it in an error.
-fn clip(text: &str) -> String {
+pub(crate) fn clip(text: &str) -> String {
     text.chars().take(20).collect()
 }
 

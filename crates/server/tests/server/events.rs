@@ -631,6 +631,15 @@ async fn an_accelerated_swiss_pairs_within_its_groups() {
         .await;
     assert_eq!(bad.status, 400, "{}", bad.text);
     assert!(bad.error().contains("none or baku"), "{}", bad.text);
+    // A long value is quoted, not echoed whole.
+    let long = a
+        .post(
+            "/api/events",
+            json!({"name": "A", "format": "swiss", "rounds": 5, "acceleration": "b".repeat(100_000)}),
+        )
+        .await;
+    assert_eq!(long.status, 400, "{}", long.text);
+    assert!(long.text.len() < 200, "{} bytes", long.text.len());
     let made = a
         .post(
             "/api/events",
