@@ -322,6 +322,14 @@ impl Engine {
         }
     }
 
+    /// The engine's author as it reports it (UCI's `id author`), if it does.
+    pub fn reported_author(&self) -> Option<&str> {
+        match self {
+            Engine::Uci(e) => e.reported_author(),
+            Engine::Xboard(_) => None,
+        }
+    }
+
     /// Warnings gathered at start-up (unknown options, no `UCI_Chess960`), for the user.
     pub fn warnings(&self) -> &[String] {
         match self {

@@ -32,6 +32,7 @@ pub struct UciOption {
 pub struct UciEngine {
     process: Process,
     name: Option<String>,
+    author: Option<String>,
     options: Vec<UciOption>,
     chess960: bool,
     limits: Limits,
@@ -52,6 +53,7 @@ impl UciEngine {
         let mut engine = UciEngine {
             process,
             name: None,
+            author: None,
             options: Vec::new(),
             chess960: false,
             limits: config.limits,
@@ -89,6 +91,8 @@ impl UciEngine {
             }
             if let Some(rest) = line.strip_prefix("id name ") {
                 self.name = Some(rest.trim().to_string());
+            } else if let Some(rest) = line.strip_prefix("id author ") {
+                self.author = Some(rest.trim().to_string());
             } else if let Some(rest) = line.strip_prefix("option ") {
                 if let Some(opt) = parse_option(rest) {
                     self.options.push(opt);
@@ -152,6 +156,11 @@ impl UciEngine {
     /// The name from `id name`.
     pub fn reported_name(&self) -> Option<&str> {
         self.name.as_deref()
+    }
+
+    /// The author from `id author`.
+    pub fn reported_author(&self) -> Option<&str> {
+        self.author.as_deref()
     }
 
     /// Start-up warnings.

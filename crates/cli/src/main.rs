@@ -86,6 +86,7 @@ enum Command {
     Db(cmd::db::DbArgs),
     Event(cmd::event::EventArgs),
     User(cmd::user::UserArgs),
+    Engine(cmd::engine::EngineArgs),
     Login(cmd::login::LoginArgs),
     Logout(cmd::login::LogoutArgs),
     Uci(cmd::uci::UciArgs),
@@ -129,6 +130,8 @@ fn main() -> ExitCode {
         Command::Db(args) => return cmd::db::main(args),
         Command::Serve(args) => return cmd::serve::main(args),
         Command::Play(args) => return cmd::play::main(args),
+        // `engine check` exits with 1 when the engine fails it, so it prints for itself.
+        Command::Engine(args) => return cmd::engine::main(args),
     };
     match result {
         Ok(text) => write_stdout(&text),

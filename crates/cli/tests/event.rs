@@ -2,46 +2,13 @@
 //! the exports read back (TRF by our reader, PGN by our PGN reader, JSON by `import`), and the
 //! errors an arbiter meets.
 
+mod common;
+use common::{event as run, event_fails as fails, event_ok as ok};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn run(db: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_chess960"))
-        .arg("event")
-        .arg("--db")
-        .arg(db)
-        .args(args)
-        .env_remove("CHESS960_DB")
-        .output()
-        .expect("the chess960 binary runs")
-}
-
-fn ok(db: &Path, args: &[&str]) -> String {
-    let o = run(db, args);
-    assert!(
-        o.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout).unwrap()
-}
-
-fn fails(db: &Path, args: &[&str]) -> String {
-    let o = run(db, args);
-    assert_eq!(o.status.code(), Some(2), "{args:?} should fail");
-    assert!(o.stdout.is_empty());
-    let e = String::from_utf8(o.stderr).unwrap();
-    assert_eq!(e.lines().count(), 1, "one line: {e}");
-    e
-}
 
 fn scratch(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("chess960-cli-event-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch_dir("event", name)
 }
 
 const RESULTS: [&str; 11] = [

@@ -139,8 +139,13 @@ fn read_everything(e: &Event) {
     for (k, r) in e.played.iter().enumerate() {
         for b in 0..=r.boards.len() {
             let _ = e.board_position(k as u32 + 1, b as u32);
+            let _ = e.board_time_control(k as u32 + 1, b as u32);
         }
     }
+    let _ = crate::knockout::bracket(e);
+    let _ = crate::knockout::placings(e);
+    let _ = crate::knockout::points_scored(e);
+    let _ = crate::knockout::check(e);
     let _ = e.swiss_history(e.rounds_paired().saturating_add(1));
     let _ = e.verify_draws();
 }
@@ -173,6 +178,19 @@ fn live_operations(e: &Event) {
         after(&d, "the results");
         if boards > 0 && d.unpair(next).is_ok() {
             panic!("a round with results was unpaired");
+        }
+    }
+    // A knockout's tiebreaks: a stage's position, then the stages of its tied matches.
+    for round in 1..next {
+        let mut d = e.clone();
+        let stage = d.played[round as usize - 1].stage_draws.len() as u32 + 1;
+        if d.draw_stage_position(round, stage, DrawSpec::Computer { seed: 7 }, false)
+            .is_ok()
+        {
+            after(&d, "a tiebreak position");
+        }
+        if d.add_tiebreaks(round, 7).is_ok() {
+            after(&d, "tiebreak games");
         }
     }
     let mut d = e.clone();

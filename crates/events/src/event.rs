@@ -5,6 +5,7 @@
 //! as one document, export and import move it whole.
 
 use crate::accel::{baku_group_size, baku_row, Acceleration};
+use crate::knockout::{KnockoutPlan, MatchState, Slot, StageKind};
 use crate::model::{ByeKind, Color, Outcome, PointSystem, Round, SwissHistory, SwissPlayer};
 use crate::position::{DrawKind, PositionDraw, PositionError, PositionRules};
 use crate::roundrobin::berger;
@@ -14,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// The format of the event.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "system")]
 pub enum Format {
     /// Swiss by the FIDE Dutch system.
@@ -24,6 +25,8 @@ pub enum Format {
         /// 1 or 2.
         cycles: u32,
     },
+    /// A knockout: mini-matches in a bracket, with tiebreak stages ([`crate::knockout`]).
+    Knockout(KnockoutPlan),
 }
 
 /// How positions are drawn in this event.
@@ -87,7 +90,7 @@ impl Tiebreak {
     }
 
     /// The usual list for a format: Swiss BH-C1, BH, DE, wins; round robin DE, SB, wins.
-    pub fn defaults(format: Format) -> Vec<Tiebreak> {
+    pub fn defaults(format: &Format) -> Vec<Tiebreak> {
         match format {
             Format::Swiss => vec![
                 Tiebreak::BuchholzCut1,
@@ -100,6 +103,8 @@ impl Tiebreak {
                 Tiebreak::SonnebornBerger,
                 Tiebreak::Wins,
             ],
+            // A knockout's ties are broken by the games of its tiebreak stages.
+            Format::Knockout(_) => Vec::new(),
         }
     }
 }
@@ -254,6 +259,9 @@ pub struct Board {
     /// The key of the game played on the server for this board, if any.
     #[serde(default)]
     pub game: Option<String>,
+    /// In a knockout: the match and stage the game belongs to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slot: Option<Slot>,
 }
 
 impl Board {
@@ -265,6 +273,7 @@ impl Board {
             result: None,
             position: None,
             game: None,
+            slot: None,
         }
     }
 }
@@ -298,6 +307,10 @@ pub struct EventRound {
     /// The players without a board.
     #[serde(default)]
     pub byes: Vec<(usize, RoundBye)>,
+    /// In a knockout: the positions of the tiebreak stages (index 0: stage 1), one for every
+    /// match of the round that reaches the stage.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stage_draws: Vec<PositionDraw>,
 }
 
 /// The event.
@@ -536,7 +549,12 @@ impl Event {
                 )));
             }
             Format::Swiss => rounds,
+            Format::Knockout(ref plan) => {
+                plan.check().map_err(EventError::Invalid)?;
+                rounds
+            }
         };
+        let tiebreaks = Tiebreak::defaults(&format);
         Ok(Event {
             name,
             city: String::new(),
@@ -547,7 +565,7 @@ impl Event {
             time_control: String::new(),
             format,
             rounds,
-            tiebreaks: Tiebreak::defaults(format),
+            tiebreaks,
             positions: PositionPlan::default(),
             points: default_points(),
             initial_color,
@@ -657,6 +675,7 @@ impl Event {
     pub fn total_rounds(&self) -> u32 {
         match self.format {
             Format::Swiss => self.rounds,
+            Format::Knockout(_) => crate::knockout::rounds_for(self.players.len()),
             Format::RoundRobin { cycles } => {
                 // Saturating: a stored document may hold any count (`validate` bounds them).
                 let n = u32::try_from(self.players.len()).unwrap_or(u32::MAX);
@@ -745,6 +764,11 @@ impl Event {
                 "a round robin under way takes no new player".into(),
             ));
         }
+        if paired > 0 && matches!(self.format, Format::Knockout(_)) {
+            return Err(EventError::Invalid(
+                "a knockout under way takes no new player: its bracket is drawn".into(),
+            ));
+        }
         if paired >= self.total_rounds() && paired > 0 {
             return Err(EventError::Invalid(
                 "every round is paired: the event takes no new player".into(),
@@ -772,6 +796,11 @@ impl Event {
 
     /// Withdraws a player from `from` on (the next round to pair at the earliest).
     pub fn withdraw(&mut self, player: usize, from: Option<u32>) -> Result<u32, EventError> {
+        if matches!(self.format, Format::Knockout(_)) {
+            return Err(EventError::Invalid(
+                "a knockout has no withdrawals: a player who leaves loses his match by forfeit (enter a forfeit on each of his games)".into(),
+            ));
+        }
         let next = self.rounds_paired() + 1;
         let from = from.unwrap_or(next);
         if from < next {
@@ -794,7 +823,7 @@ impl Event {
     ) -> Result<(), EventError> {
         if !matches!(self.format, Format::Swiss) {
             return Err(EventError::Invalid(
-                "byes are for Swiss events; in a round robin enter a forfeit".into(),
+                "byes are for Swiss events; in a round robin or a knockout enter a forfeit".into(),
             ));
         }
         if round == 0 || round > self.rounds {
@@ -825,6 +854,7 @@ impl Event {
                     .iter()
                     .filter_map(|b| b.position.as_ref().map(|d| d.id)),
             );
+            out.extend(r.stage_draws.iter().map(|d| d.id));
         }
         out
     }
@@ -862,6 +892,15 @@ impl Event {
                 return Err(EventError::Invalid(format!(
                     "round {} has its position already, drawn without repeating round {round}'s: round {round}'s position stays",
                     k + 1
+                )));
+            }
+            if self
+                .played
+                .get(round as usize - 1)
+                .is_some_and(|r| !r.stage_draws.is_empty())
+            {
+                return Err(EventError::Invalid(format!(
+                    "round {round}'s tiebreak positions are drawn already, without repeating its position: it stays"
                 )));
             }
         }
@@ -924,7 +963,7 @@ impl Event {
     /// In a double round robin whose second cycle repeats positions: the first-cycle round
     /// with the same pairings, and its position (drawn already).
     fn repeat_source(&self, round: u32) -> Option<(u32, u16)> {
-        let Format::RoundRobin { cycles: 2 } = self.format else {
+        let Format::RoundRobin { cycles: 2 } = &self.format else {
             return None;
         };
         if !self.positions.second_cycle_repeats {
@@ -962,7 +1001,12 @@ impl Event {
             return self.order.clone();
         }
         let mut order: Vec<usize> = (0..self.players.len()).collect();
-        if self.format == Format::Swiss {
+        let by_rating = match &self.format {
+            Format::Swiss => true,
+            Format::Knockout(plan) => plan.seeding == crate::knockout::Seeding::Rating,
+            Format::RoundRobin { .. } => false,
+        };
+        if by_rating {
             order.sort_by(|&a, &b| {
                 let (pa, pb) = (&self.players[a], &self.players[b]);
                 pb.rating
@@ -981,10 +1025,21 @@ impl Event {
             return;
         }
         let mut order: Vec<usize> = (0..self.players.len()).collect();
-        match self.format {
+        match &self.format {
             Format::Swiss => {
                 order = self.pairing_order();
                 self.order_note = "by rating, then name (C.04.2)".into();
+            }
+            Format::Knockout(plan) if plan.seeding == crate::knockout::Seeding::Rating => {
+                order = self.pairing_order();
+                self.order_note = "seeded by rating, then name".into();
+            }
+            Format::Knockout(_) => {
+                let mut rng = crate::position::SplitMix(seed);
+                for i in (1..order.len()).rev() {
+                    order.swap(i, rng.below(i as u64 + 1) as usize);
+                }
+                self.order_note = format!("seeds drawn by lot (seed {seed})");
             }
             Format::RoundRobin { .. } => {
                 // Fisher-Yates with the generator of the computer's draws: anyone can redo the
@@ -1143,6 +1198,25 @@ impl Event {
         // indices are sound: the pairing reads them without further checks.
         self.check_indices()
             .map_err(|e| EventError::Invalid(format!("the event's record is damaged: {e}")))?;
+        if matches!(self.format, Format::Knockout(_)) && round > 1 {
+            let br = crate::knockout::bracket(self);
+            if let Some(m) = br
+                .get(round as usize - 2)
+                .and_then(|ms| ms.iter().find(|m| m.winner().is_none()))
+            {
+                let why = match m.state {
+                    MatchState::Tied { next_stage } => {
+                        format!("is tied: its tiebreak stage {next_stage} comes first")
+                    }
+                    _ => "still needs results".to_string(),
+                };
+                return Err(EventError::Invalid(format!(
+                    "round {round} cannot be paired: match {} of round {} {why}",
+                    m.number,
+                    round - 1
+                )));
+            }
+        }
         // Every earlier round, not only the last: a result cleared in round 1 after round 2
         // was paired leaves a game the pairing cannot read.
         for (k, prev) in self.played.iter().enumerate().take(round as usize - 1) {
@@ -1165,7 +1239,21 @@ impl Event {
         // The order is a permutation of the players (checked above, or made by `fix_order`);
         // a position outside it would be the pairing's own error.
         let lost = || EventError::Invalid("the pairing named a player outside the order".into());
-        let (boards, byes) = match trial.format {
+        let (boards, byes) = match &trial.format {
+            Format::Knockout(plan) => {
+                let pairs: Vec<(u32, usize, usize)> = crate::knockout::bracket_pairs(&trial, round)
+                    .into_iter()
+                    .filter_map(|(k, a, b)| Some((k, a?, b?)))
+                    .collect();
+                let first_white = trial.initial_color == Side::White;
+                let boards = crate::knockout::regular_boards(plan, &pairs, first_white);
+                let byes = if round == 1 {
+                    crate::knockout::round_one_byes(&trial)
+                } else {
+                    Vec::new()
+                };
+                (boards, byes)
+            }
             Format::Swiss => {
                 let h = trial.swiss_history(round);
                 let p = pair_dutch_with_progress(&h, progress).map_err(EventError::Pairing)?;
@@ -1186,7 +1274,7 @@ impl Event {
                 }
                 (boards, byes)
             }
-            Format::RoundRobin { cycles } => {
+            &Format::RoundRobin { cycles } => {
                 let no_table = || EventError::Invalid("no Berger table".into());
                 let table = u32::try_from(trial.players.len())
                     .ok()
@@ -1242,6 +1330,7 @@ impl Event {
         r.paired = false;
         r.boards.clear();
         r.byes.clear();
+        r.stage_draws.clear();
         if round == 1 {
             self.order.clear();
             self.order_note.clear();
@@ -1267,7 +1356,23 @@ impl Event {
             .checked_sub(1)
             .and_then(|k| r.boards.get_mut(k as usize))
             .ok_or(EventError::NoSuchBoard { round, board })?;
-        b.result = result;
+        let before = std::mem::replace(&mut b.result, result);
+        if self.knockout_plan().is_some() {
+            // A result that would change a decided match whose consequences are paired (a
+            // tiebreak stage after it, the next round) is refused: clear those first.
+            if let Err((r, why)) = crate::knockout::check(self) {
+                if let Some(b) = self
+                    .played
+                    .get_mut(round as usize - 1)
+                    .and_then(|r| r.boards.get_mut(board as usize - 1))
+                {
+                    b.result = before;
+                }
+                return Err(EventError::Invalid(format!(
+                    "that result would leave round {r} wrong ({why}): take back what follows the match first"
+                )));
+            }
+        }
         Ok(())
     }
 
@@ -1309,11 +1414,203 @@ impl Event {
         self.order.iter().position(|&i| i == player).map(|k| k + 1)
     }
 
-    /// The position a board plays.
+    /// The position a board plays (a knockout's tiebreak game: its stage's, once drawn).
     pub fn board_position(&self, round: u32, board: u32) -> Option<u16> {
         let r = self.played.get(round.checked_sub(1)? as usize)?;
         let b = r.boards.get(board.checked_sub(1)? as usize)?;
-        b.position.as_ref().or(r.draw.as_ref()).map(|d| d.id)
+        match b.slot {
+            Some(Slot { stage, .. }) if stage > 0 => {
+                r.stage_draws.get(stage as usize - 1).map(|d| d.id)
+            }
+            _ => b.position.as_ref().or(r.draw.as_ref()).map(|d| d.id),
+        }
+    }
+
+    /// The time control a board plays at: a knockout's tiebreak stage has its own.
+    pub fn board_time_control(&self, round: u32, board: u32) -> &str {
+        let slot = self
+            .played
+            .get(round.saturating_sub(1) as usize)
+            .and_then(|r| r.boards.get(board.saturating_sub(1) as usize))
+            .and_then(|b| b.slot);
+        match (&self.format, slot) {
+            // A stage without a time control of its own plays the event's.
+            (Format::Knockout(plan), Some(Slot { stage, .. })) if stage > 0 => plan
+                .tiebreaks
+                .get((stage as usize - 1).min(plan.tiebreaks.len().saturating_sub(1)))
+                .map(|s| s.time_control.as_str())
+                .filter(|tc| !tc.trim().is_empty())
+                .unwrap_or(self.time_control.as_str()),
+            _ => &self.time_control,
+        }
+    }
+
+    /// The knockout's plan, if the event is a knockout.
+    pub fn knockout_plan(&self) -> Option<&KnockoutPlan> {
+        match &self.format {
+            Format::Knockout(plan) => Some(plan),
+            _ => None,
+        }
+    }
+
+    /// Draws (or sets) the position of tiebreak stage `stage` (from 1) of a knockout's
+    /// `round`: one position for every match that reaches the stage, drawn as a round's is
+    /// (every method but the list fixed before the event), never one played before in the
+    /// event when the rules forbid repeats. Stages are drawn in order; `replace` draws again
+    /// before any game of the stage has its result.
+    pub fn draw_stage_position(
+        &mut self,
+        round: u32,
+        stage: u32,
+        how: DrawSpec,
+        replace: bool,
+    ) -> Result<&PositionDraw, EventError> {
+        if self.knockout_plan().is_none() {
+            return Err(EventError::Invalid(
+                "tiebreak stages are a knockout's".into(),
+            ));
+        }
+        let total = self.total_rounds();
+        if round == 0 || round > total {
+            return Err(EventError::NoSuchRound(round));
+        }
+        if round > self.rounds_paired() {
+            return Err(EventError::NotPaired(round));
+        }
+        let r = &self.played[round as usize - 1];
+        let have = r.stage_draws.len() as u32;
+        if stage == 0 || stage > have + 1 || stage > crate::knockout::MAX_MATCH_STAGES {
+            return Err(EventError::Invalid(format!(
+                "round {round}: the next tiebreak position to draw is stage {}'s",
+                have + 1
+            )));
+        }
+        if stage <= have && !replace {
+            return Err(EventError::Invalid(format!(
+                "round {round} has the position of tiebreak stage {stage} already (draw again with replace)"
+            )));
+        }
+        if r.boards
+            .iter()
+            .any(|b| b.slot.is_some_and(|s| s.stage == stage) && b.result.is_some())
+        {
+            return Err(EventError::Invalid(format!(
+                "tiebreak stage {stage} of round {round} has results already: its position stays"
+            )));
+        }
+        if self.positions.rules.no_repeat {
+            let later = self
+                .played
+                .iter()
+                .enumerate()
+                .skip(round as usize)
+                .find(|(_, r)| r.draw.is_some() || !r.stage_draws.is_empty());
+            if let Some((k, _)) = later {
+                return Err(EventError::Invalid(format!(
+                    "round {} has its position already, drawn without repeating round {round}'s tiebreak positions: draw those first",
+                    k + 1
+                )));
+            }
+        }
+        if stage < have && self.positions.rules.no_repeat {
+            return Err(EventError::Invalid(format!(
+                "round {round}: stage {} has its position already, drawn without repeating stage {stage}'s: stage {stage}'s position stays",
+                have
+            )));
+        }
+        let mut before = self.positions_before(round);
+        before.extend(r.draw.iter().map(|d| d.id));
+        before.extend(r.stage_draws.iter().take(stage as usize - 1).map(|d| d.id));
+        let rules = self.positions.rules;
+        let pos = EventError::Position;
+        let d = match how {
+            DrawSpec::Computer { seed } => {
+                PositionDraw::computer(seed, rules, &before).map_err(pos)?
+            }
+            DrawSpec::Physical {
+                method,
+                seed,
+                outcomes,
+            } => PositionDraw::physical(&method, seed, outcomes.as_deref(), rules, &before)
+                .map_err(pos)?,
+            DrawSpec::Set(id) => PositionDraw::set(id, rules, &before).map_err(pos)?,
+            DrawSpec::List => {
+                return Err(EventError::Invalid(
+                    "the list fixed before the event has one position per round: draw a tiebreak's another way".into(),
+                ))
+            }
+        };
+        let r = &mut self.played[round as usize - 1];
+        if stage <= have {
+            r.stage_draws[stage as usize - 1] = d;
+        } else {
+            r.stage_draws.push(d);
+        }
+        Ok(&r.stage_draws[stage as usize - 1])
+    }
+
+    /// Adds the next tiebreak stage to every match of a knockout's `round` that is tied after
+    /// its last stage: its games at the end of the round's boards (the numbers of boards
+    /// already there stay), colours going on alternating from the match's games before; an
+    /// Armageddon's colours are drawn by lot from `seed`. Returns the matches given a stage.
+    pub fn add_tiebreaks(&mut self, round: u32, seed: u64) -> Result<Vec<u32>, EventError> {
+        let Some(plan) = self.knockout_plan().cloned() else {
+            return Err(EventError::Invalid(
+                "tiebreak stages are a knockout's".into(),
+            ));
+        };
+        if round == 0 || round > self.rounds_paired() {
+            return Err(EventError::NotPaired(round));
+        }
+        if self.played.get(round as usize).is_some_and(|r| r.paired) {
+            return Err(EventError::AlreadyPaired(round + 1));
+        }
+        let br = crate::knockout::bracket(self);
+        let mut added = Vec::new();
+        let mut boards = Vec::new();
+        let first_white = self.initial_color == Side::White;
+        for m in br.get(round as usize - 1).into_iter().flatten() {
+            let (MatchState::Tied { next_stage }, Some(first), Some(second)) =
+                (&m.state, m.first, m.second)
+            else {
+                continue;
+            };
+            let next_stage = *next_stage;
+            if next_stage >= crate::knockout::MAX_MATCH_STAGES {
+                return Err(EventError::Invalid(format!(
+                    "match {} of round {round} has played {} stages, the most a match may: decide it by hand, with a forfeit on one of its last stage's games",
+                    m.number,
+                    crate::knockout::MAX_MATCH_STAGES
+                )));
+            }
+            let (kind, games, _) = plan.stage(next_stage, "");
+            let played: usize = m.stages.iter().map(|s| s.boards.len()).sum();
+            let white_first = if kind == Some(StageKind::Armageddon) {
+                let mut rng = crate::position::SplitMix(
+                    seed ^ u64::from(m.number).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                );
+                rng.below(2) == 0
+            } else {
+                // The colours of game `played + 1` of the match, as if it went on.
+                first_white == (played % 2 == 0)
+            };
+            boards.extend(crate::knockout::stage_boards(
+                m.number,
+                next_stage,
+                games,
+                first,
+                second,
+                white_first,
+            ));
+            added.push(m.number);
+        }
+        if added.is_empty() {
+            return Err(EventError::Invalid(format!(
+                "no match of round {round} is tied after its games: no tiebreak to add"
+            )));
+        }
+        self.played[round as usize - 1].boards.extend(boards);
+        Ok(added)
     }
 
     /// Checks every recorded draw again (see [`PositionDraw::verify`]).
@@ -1332,6 +1629,12 @@ impl Event {
                         .map_err(|e| (round, e))?;
                     played.push(d.id);
                 }
+            }
+            played.extend(r.draw.iter().map(|d| d.id));
+            for d in &r.stage_draws {
+                d.verify(self.positions.rules, &played, &[])
+                    .map_err(|e| (round, e))?;
+                played.push(d.id);
             }
         }
         Ok(())

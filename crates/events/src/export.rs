@@ -114,6 +114,7 @@ pub fn to_trf(e: &Event) -> TrfFile {
             crate::event::Format::Swiss => "Swiss (FIDE Dutch), Chess960".into(),
             crate::event::Format::RoundRobin { cycles: 1 } => "Round robin, Chess960".into(),
             crate::event::Format::RoundRobin { .. } => "Double round robin, Chess960".into(),
+            crate::event::Format::Knockout(_) => "Knockout, Chess960".into(),
         },
         chief_arbiter: e.arbiter.clone(),
         deputies: Vec::new(),
@@ -174,6 +175,24 @@ fn trf_round(r: &crate::event::EventRound, player: usize, number: &[u32]) -> Trf
     }
 }
 
+/// A board's `Round` tag: `3.2` (round 3, board 2); in a knockout `3.2.4`: round 3, match 2,
+/// the match's 4th game (tiebreak games counted on).
+fn round_tag(r: &crate::event::EventRound, round: u32, board: u32) -> String {
+    let slot = r.boards.get(board as usize - 1).and_then(|b| b.slot);
+    match slot {
+        Some(s) => {
+            let game = r
+                .boards
+                .iter()
+                .take(board as usize)
+                .filter(|b| b.slot.is_some_and(|x| x.match_no == s.match_no))
+                .count();
+            format!("{round}.{}.{game}", s.match_no)
+        }
+        None => format!("{round}.{board}"),
+    }
+}
+
 /// Every board of every paired round as PGN: the event's tags, the round's (or board's)
 /// start position, the result. `moves` gives the game played on the server for a board's
 /// game key, when there is one: its moves are written too.
@@ -226,7 +245,7 @@ pub fn to_pgn(e: &Event, moves: &dyn Fn(&str) -> Option<Game>) -> String {
                     e.start_date.replace('-', ".")
                 },
             );
-            tags.set("Round", format!("{round}.{board}"));
+            tags.set("Round", round_tag(r, round, board));
             tags.set("White", w.name.clone());
             tags.set("Black", bl.name.clone());
             tags.set("Result", result.to_string());
@@ -239,8 +258,9 @@ pub fn to_pgn(e: &Event, moves: &dyn Fn(&str) -> Option<Game>) -> String {
             if let Some(id) = id {
                 tags.set("StartPosition", id.to_string());
             }
-            if !e.time_control.is_empty() {
-                tags.set("TimeControl", e.time_control.clone());
+            let tc = e.board_time_control(round, board);
+            if !tc.is_empty() {
+                tags.set("TimeControl", tc.to_string());
             }
             if let Some(res) = b.result.filter(|r| !r.played()) {
                 tags.set("Termination", format!("forfeit ({})", res.text()));

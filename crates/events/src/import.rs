@@ -237,6 +237,7 @@ pub(crate) fn build_from_trf(f: &TrfFile) -> Result<Event, DocumentError> {
                         result,
                         position: None,
                         game: None,
+                        slot: None,
                     });
                 }
                 None => {

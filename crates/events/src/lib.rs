@@ -9,6 +9,8 @@
 //!   matching of [`matching`] with the wide integers of [`wide`]; checked against bbpPairings
 //!   (`examples/bbp_compare.rs`, docs/events.md).
 //! - [`roundrobin`]: the Berger tables (C.05 Annex 1).
+//! - [`knockout`]: knockouts: the seeded bracket, mini-matches on one drawn position with
+//!   colours swapped, tiebreak stages up to an Armageddon.
 //! - [`standings`]: standings with tie-breaks (C.07) and the crosstable.
 //! - [`trf`], [`export`], [`import`]: FIDE's TRF in and out, PGN out, the JSON document of
 //!   a whole event out and in.
@@ -23,6 +25,7 @@ pub mod check;
 pub mod event;
 pub mod export;
 pub mod import;
+pub mod knockout;
 pub mod matching;
 pub mod model;
 pub mod position;

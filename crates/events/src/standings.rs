@@ -168,8 +168,22 @@ impl Facts {
     }
 }
 
-/// The standings after the rounds with results.
+/// The standings after the rounds with results. A knockout's are its placings
+/// ([`crate::knockout::placings`]: the best place a player shares), with the points he scored
+/// in his games.
 pub fn standings(e: &Event) -> Vec<Standing> {
+    if e.knockout_plan().is_some() {
+        let points = crate::knockout::points_scored(e);
+        return crate::knockout::placings(e)
+            .into_iter()
+            .map(|(player, place, _)| Standing {
+                place,
+                player,
+                points: points.get(player).copied().unwrap_or(0),
+                tiebreaks: vec![None; e.tiebreaks.len()],
+            })
+            .collect();
+    }
     let n = e.players.len();
     let f = Facts::of(e);
     let global = |t: Tiebreak, i: usize| -> Option<u64> {
@@ -278,6 +292,9 @@ pub fn crosstable_cell(
     let Some(r) = e.played.get(round).filter(|r| r.paired) else {
         return String::new();
     };
+    if e.knockout_plan().is_some() {
+        return crate::knockout::crosstable_cell(e, round, player, number_of);
+    }
     for b in &r.boards {
         let white = b.white == player;
         if !white && b.black != player {

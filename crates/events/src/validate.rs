@@ -281,6 +281,9 @@ impl Event {
             self.check_round_indices(round, r)?;
             self.check_round(round, r)?;
         }
+        if let Err((round, why)) = crate::knockout::check(self) {
+            return inconsistent(Place::Round(round), why);
+        }
         self.verify_draws()
             .map_err(|(round, e)| DocumentError::new(Place::Round(round), Problem::Draw(e)))
     }
@@ -332,8 +335,8 @@ impl Event {
         text(&at, "the note on the pairing order", &self.order_note)?;
         date("the start date", &self.start_date)?;
         date("the end date", &self.end_date)?;
-        match self.format {
-            Format::RoundRobin { cycles } if !(1..=2).contains(&cycles) => {
+        match &self.format {
+            &Format::RoundRobin { cycles } if !(1..=2).contains(&cycles) => {
                 return inconsistent(at, format!("a round robin has 1 or 2 cycles, not {cycles}"))
             }
             Format::RoundRobin { .. } if self.rounds > MAX_ROUNDS => {
@@ -344,6 +347,18 @@ impl Event {
                     at,
                     format!("a Swiss has 1 to {MAX_ROUNDS} rounds, not {}", self.rounds),
                 )
+            }
+            Format::Knockout(plan) => {
+                if let Err(why) = plan.check() {
+                    return inconsistent(at, why);
+                }
+                if self.positions.per_board {
+                    return inconsistent(
+                        at,
+                        "a knockout plays one position per round and stage, not one per board"
+                            .into(),
+                    );
+                }
             }
             _ => {}
         }
@@ -548,8 +563,27 @@ impl Event {
     fn check_round_indices(&self, round: u32, r: &EventRound) -> Checked {
         let n = self.players.len();
         let at = Place::Round(round);
-        too_many(at.clone(), "boards", r.boards.len(), n / 2)?;
+        // A knockout's match plays several boards: up to its games in each of its stages.
+        let knockout = matches!(self.format, Format::Knockout(_));
+        let boards = if knockout {
+            (n / 2)
+                .saturating_mul(crate::knockout::MAX_STAGE_GAMES as usize)
+                .saturating_mul(crate::knockout::MAX_MATCH_STAGES as usize)
+        } else {
+            n / 2
+        };
+        too_many(at.clone(), "boards", r.boards.len(), boards)?;
         too_many(at.clone(), "players without a board", r.byes.len(), n)?;
+        too_many(
+            at.clone(),
+            "tiebreak positions",
+            r.stage_draws.len(),
+            if knockout {
+                crate::knockout::MAX_MATCH_STAGES as usize
+            } else {
+                0
+            },
+        )?;
         let mut seen = vec![false; n];
         let mut take = |place: &Place, i: usize| -> Checked {
             match seen.get_mut(i) {
@@ -572,6 +606,25 @@ impl Event {
                 round,
                 board: j as u32 + 1,
             };
+            if knockout {
+                // A match's players meet on several boards: in range here, in their match
+                // by `knockout::check`.
+                for i in [b.white, b.black] {
+                    if i >= n {
+                        return fail(
+                            at,
+                            Problem::NoSuchPlayer {
+                                index: i,
+                                players: n,
+                            },
+                        );
+                    }
+                }
+                if b.white == b.black {
+                    return fail(at, Problem::AgainstHimself { index: b.white });
+                }
+                continue;
+            }
             if b.white == b.black {
                 // Out of range first: that says more than "plays himself".
                 take(&at, b.white)?;
@@ -613,6 +666,29 @@ impl Event {
         let has_pairings = !r.boards.is_empty() || !r.byes.is_empty();
         if !r.paired && has_pairings {
             return inconsistent(at, "not paired, but it has pairings".into());
+        }
+        let knockout = matches!(self.format, Format::Knockout(_));
+        if !knockout && !r.stage_draws.is_empty() {
+            return inconsistent(
+                at,
+                "tiebreak positions, but the event is no knockout".into(),
+            );
+        }
+        for d in &r.stage_draws {
+            check_draw(&at, round, d)?;
+        }
+        if let Some(j) = r.boards.iter().position(|b| b.slot.is_some() != knockout) {
+            return inconsistent(
+                Place::Board {
+                    round,
+                    board: j as u32 + 1,
+                },
+                if knockout {
+                    "a knockout's board belongs to no match".into()
+                } else {
+                    "a board of a match, but the event is no knockout".into()
+                },
+            );
         }
         if let Some(d) = &r.draw {
             if self.positions.per_board {

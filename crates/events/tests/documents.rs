@@ -10,6 +10,7 @@ use chess960_events::event::{
 };
 use chess960_events::export::{to_json, to_trf};
 use chess960_events::import::{from_json, read, ImportError};
+use chess960_events::knockout::KnockoutPlan;
 use chess960_events::trf;
 use chess960_events::validate::{DocumentError, Place, Problem};
 use serde_json::Value;
@@ -119,7 +120,53 @@ fn real_events() -> Vec<Event> {
         all_results(&mut per_board, round, &mut rng);
     }
     let imported = read(&trf::write(&to_trf(&swiss))).unwrap();
-    let events = vec![swiss, rr, per_board, imported];
+    // A knockout of 6 (two byes) with two matches through rapid and blitz to the Armageddon,
+    // and round 2 under way.
+    let mut ko = Event::new(
+        "Knockout 960",
+        Format::Knockout(KnockoutPlan::default()),
+        0,
+        Side::White,
+    )
+    .unwrap();
+    ko.positions.rules.no_repeat = true;
+    for k in 0..6u16 {
+        ko.add_player(player(&format!("K{k}"), 2500 - 10 * k))
+            .unwrap();
+    }
+    ko.draw_position(1, DrawSpec::Computer { seed: 5 }, false)
+        .unwrap();
+    ko.pair(1, 0).unwrap();
+    // Match 2 (4–5) and match 4 (3–6): each player wins with White, then draws.
+    for (b, r) in [
+        BoardResult::WhiteWins,
+        BoardResult::WhiteWins,
+        BoardResult::WhiteWins,
+        BoardResult::BlackWins,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        ko.set_result(1, b as u32 + 1, Some(r)).unwrap();
+    }
+    for stage in 1..=3u32 {
+        ko.draw_stage_position(1, stage, DrawSpec::Computer { seed: stage as u64 }, false)
+            .unwrap();
+        ko.add_tiebreaks(1, 9).unwrap();
+        let open: Vec<u32> = ko.played[0]
+            .boards
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.result.is_none())
+            .map(|(j, _)| j as u32 + 1)
+            .collect();
+        for b in open {
+            ko.set_result(1, b, Some(BoardResult::Draw)).unwrap();
+        }
+    }
+    ko.pair(2, 0).unwrap();
+    ko.set_result(2, 1, Some(BoardResult::Draw)).unwrap();
+    let events = vec![swiss, rr, per_board, imported, ko];
     for e in &events {
         e.validate().unwrap();
     }
@@ -132,22 +179,27 @@ fn real_events() -> Vec<Event> {
 fn every_live_event_validates() {
     let mut rng = Rng::seeded(12345);
     for k in 0..120 {
-        let format = match k % 3 {
+        let format = match k % 4 {
             0 | 1 => Format::Swiss,
-            _ => Format::RoundRobin {
-                cycles: 1 + (k % 2) as u32,
+            2 => Format::RoundRobin {
+                cycles: 1 + (k / 4 % 2) as u32,
             },
+            _ => Format::Knockout(KnockoutPlan {
+                games: 1 + rng.below(3) as u32,
+                ..KnockoutPlan::default()
+            }),
         };
+        let knockout = matches!(format, Format::Knockout(_));
         let mut e = Event::new(
             &format!("Event {k}"),
-            format,
+            format.clone(),
             1 + rng.below(7) as u32,
             Side::White,
         )
         .unwrap();
         e.positions.rules.no_repeat = rng.below(2) == 0;
         e.positions.rules.exclude_518 = rng.below(2) == 0;
-        e.positions.per_board = rng.below(5) == 0;
+        e.positions.per_board = !knockout && rng.below(5) == 0;
         if format == (Format::RoundRobin { cycles: 2 }) {
             e.positions.second_cycle_repeats = rng.below(2) == 0;
         }
@@ -183,6 +235,17 @@ fn every_live_event_validates() {
                 }
                 5 | 6 => e.pair(next, rng.next()).is_ok(),
                 7 => e.unpair(next - 1).is_ok(),
+                8 if knockout && rng.below(2) == 0 => {
+                    let stage = 1 + rng.below(4) as u32;
+                    e.draw_stage_position(
+                        any_round,
+                        stage,
+                        DrawSpec::Computer { seed: rng.next() },
+                        rng.below(2) == 0,
+                    )
+                    .is_ok()
+                }
+                8 if knockout => e.add_tiebreaks(any_round, rng.next()).is_ok(),
                 _ => {
                     let round = 1 + rng.below(next as usize) as u32;
                     let boards = e

@@ -183,13 +183,7 @@ fn tiebreaks_by_hand() {
 }
 
 fn board(w: usize, b: usize) -> chess960_events::event::Board {
-    chess960_events::event::Board {
-        white: w,
-        black: b,
-        result: None,
-        position: None,
-        game: None,
-    }
+    chess960_events::event::Board::paired(w, b)
 }
 
 /// A 40-player, 9-round Swiss with a late entry, a withdrawal and byes: every round's

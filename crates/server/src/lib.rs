@@ -334,8 +334,16 @@ pub fn router(state: AppState) -> Router {
             post(tournaments::draw),
         )
         .route(
+            &format!("{event}/rounds/{{r}}/stages/{{s}}/draw"),
+            post(tournaments::draw_stage),
+        )
+        .route(
             &format!("{event}/rounds/{{r}}/pair"),
             post(tournaments::pair),
+        )
+        .route(
+            &format!("{event}/rounds/{{r}}/tiebreaks"),
+            post(tournaments::tiebreaks),
         )
         .route(
             &format!("{event}/rounds/{{r}}/unpair"),

@@ -24,6 +24,9 @@ use chess960_events::event::{
     BoardResult, ByeRequest, DrawSpec, Event, EventError, Format, Player, Side, Tiebreak,
 };
 use chess960_events::export::{to_pgn, to_trf};
+use chess960_events::knockout::{
+    bracket, placings, KnockoutPlan, MatchState, MatchView, Seeding, Stage, StageKind,
+};
 use chess960_events::standings::{crosstable_cell, standings};
 use chess960_events::swiss::Progress;
 use chess960_events::trf;
@@ -252,19 +255,29 @@ async fn change(
     headers: HeaderMap,
     change: impl FnOnce(&mut Event) -> Result<(), EventError> + Send + 'static,
 ) -> ApiResult<Json<Value>> {
+    let (view, ()) = change_with(state, key, headers, change).await?;
+    Ok(Json(view))
+}
+
+/// As [`change`], giving also what `change` answered.
+async fn change_with<T: Send + 'static>(
+    state: &AppState,
+    key: String,
+    headers: HeaderMap,
+    change: impl FnOnce(&mut Event) -> Result<T, EventError> + Send + 'static,
+) -> ApiResult<(Value, T)> {
     let store = Arc::clone(&state.games().ctx().store);
-    let view = job(move || {
+    job(move || {
         let _one = write_lock(&key);
         let mut stored = load(store.as_ref(), &key)?;
         check_arbiter(&stored, &headers)?;
         chess960_store::events::take_results(store.as_ref(), &mut stored.event)?;
-        change(&mut stored.event).map_err(event_err)?;
+        let out = change(&mut stored.event).map_err(event_err)?;
         let events = store.event_store().ok_or_else(no_events)?;
         stored.revision = events.save_event(stored.id, stored.revision, &stored.event)?;
-        Ok(view(&stored))
+        Ok((view(&stored), out))
     })
-    .await?;
-    Ok(Json(view))
+    .await
 }
 
 /// As [`change`], for a change that takes long (a pairing): computed under no lock, on one
@@ -313,6 +326,92 @@ fn position_json(id: u16) -> Value {
     json!({"id": id, "back_rank": s.back_rank().to_string(), "fen": s.position().fen()})
 }
 
+/// A position's draw as the view shows it: the position, how it was drawn and the steps.
+fn draw_json(d: &chess960_events::position::PositionDraw) -> Value {
+    json!({
+        "position": position_json(d.id),
+        "how": d.how,
+        "steps": d.steps,
+    })
+}
+
+/// A stage's name as the pages title it: `Games` for a match's regular games.
+fn stage_label(kind: Option<StageKind>) -> &'static str {
+    match kind {
+        None => "Games",
+        Some(StageKind::Rapid) => "Rapid",
+        Some(StageKind::Blitz) => "Blitz",
+        Some(StageKind::Armageddon) => "Armageddon",
+        Some(StageKind::Games) => "More games",
+    }
+}
+
+/// One match of the bracket, players as their numbers (entry order, from 1).
+fn match_json(m: &MatchView) -> Value {
+    let (state, stage) = match m.state {
+        MatchState::Waiting => ("waiting", None),
+        MatchState::Bye { .. } => ("bye", None),
+        MatchState::Unpaired => ("unpaired", None),
+        MatchState::Playing { stage } => ("playing", Some(stage)),
+        MatchState::Tied { next_stage } => ("tied", Some(next_stage)),
+        MatchState::Won { stage, .. } => ("won", Some(stage)),
+    };
+    json!({
+        "number": m.number,
+        "first": m.first.map(|p| p + 1),
+        "second": m.second.map(|p| p + 1),
+        "state": state,
+        "stage": stage,
+        "winner": m.winner().map(|p| p + 1),
+        "stages": m.stages.iter().map(|s| json!({
+            "stage": s.stage,
+            "kind": s.kind.map(StageKind::name),
+            "label": stage_label(s.kind),
+            "boards": s.boards,
+            "points": [s.points.0 as f64 / 10.0, s.points.1 as f64 / 10.0],
+            "complete": s.complete,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// The view's `knockout`: the plan, the bracket, the champion and the placings; null for
+/// other formats.
+fn knockout_json(e: &Event) -> Value {
+    let Some(plan) = e.knockout_plan() else {
+        return Value::Null;
+    };
+    // Computed once: the champion is the final's winner (as `knockout::champion` has it).
+    let br = bracket(e);
+    let champion = br
+        .last()
+        .and_then(|f| f.first())
+        .and_then(MatchView::winner);
+    json!({
+        "games": plan.games,
+        "seeding": match plan.seeding {
+            Seeding::Rating => "rating",
+            Seeding::Lot => "lot",
+        },
+        "tiebreaks": plan.tiebreaks.iter().map(|t| json!({
+            "kind": t.kind.name(),
+            "games": t.games,
+            "time_control": t.time_control,
+            "label": t.to_string(),
+        })).collect::<Vec<_>>(),
+        "description": plan.describe(),
+        "bracket": br
+            .iter()
+            .map(|ms| ms.iter().map(match_json).collect::<Vec<_>>())
+            .collect::<Vec<_>>(),
+        "champion": champion.map(|p| p + 1),
+        "placings": placings(e).iter().map(|&(p, first, last)| json!({
+            "player": p + 1,
+            "first": first,
+            "last": last,
+        })).collect::<Vec<_>>(),
+    })
+}
+
 /// The event as the pages read it.
 pub fn view(s: &StoredEvent) -> Value {
     let e = &s.event;
@@ -332,7 +431,9 @@ pub fn view(s: &StoredEvent) -> Value {
             Format::Swiss => "swiss",
             Format::RoundRobin { cycles: 1 } => "round_robin",
             Format::RoundRobin { .. } => "double_round_robin",
+            Format::Knockout(_) => "knockout",
         },
+        "knockout": knockout_json(e),
         "rounds": e.total_rounds(),
         "rounds_paired": e.rounds_paired(),
         "pairing": pairing_json(&s.key),
@@ -365,11 +466,13 @@ pub fn view(s: &StoredEvent) -> Value {
             json!({
                 "round": round,
                 "paired": r.paired,
-                "draw": r.draw.as_ref().map(|d| json!({
-                    "position": position_json(d.id),
-                    "how": d.how,
-                    "steps": d.steps,
-                })),
+                "draw": r.draw.as_ref().map(draw_json),
+                // A knockout's tiebreak stages' positions (stage 1 first).
+                "stage_draws": r.stage_draws.iter().enumerate().map(|(k, d)| {
+                    let mut v = draw_json(d);
+                    v["stage"] = json!(k + 1);
+                    v
+                }).collect::<Vec<_>>(),
                 "boards": r.boards.iter().enumerate().map(|(j, b)| json!({
                     "board": j + 1,
                     "white": b.white.saturating_add(1),
@@ -377,6 +480,9 @@ pub fn view(s: &StoredEvent) -> Value {
                     "result": b.result.map(BoardResult::text),
                     "position": e.board_position(round, j as u32 + 1).map(position_json),
                     "game": b.game,
+                    "match": b.slot.map(|s| s.match_no),
+                    "stage": b.slot.map(|s| s.stage),
+                    "time_control": e.board_time_control(round, j as u32 + 1),
                 })).collect::<Vec<_>>(),
                 "byes": r.byes.iter().map(|(p, k)| json!({"player": p + 1, "kind": k})).collect::<Vec<_>>(),
             })
@@ -399,9 +505,12 @@ pub fn view(s: &StoredEvent) -> Value {
 #[serde(deny_unknown_fields)]
 pub struct NewEventIn {
     name: String,
-    /// `swiss`, `round_robin` or `double_round_robin`.
+    /// `swiss`, `round_robin`, `double_round_robin` or `knockout`.
     format: String,
     rounds: Option<u32>,
+    /// A knockout's plan (`format: knockout` only); missing fields take the defaults.
+    #[serde(default)]
+    knockout: Option<KnockoutIn>,
     #[serde(default)]
     time_control: String,
     #[serde(default)]
@@ -426,6 +535,67 @@ pub struct NewEventIn {
     /// Accelerated pairings of a Swiss: `none` (the default) or `baku` (FIDE C.04.5.1).
     #[serde(default)]
     acceleration: Option<String>,
+}
+
+/// `POST /api/events`' `knockout`: how a knockout is played ([`KnockoutPlan`]); what is left
+/// out is the plan's default (2 games, by rating, rapid, blitz and Armageddon tiebreaks).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KnockoutIn {
+    /// Games of a match before its tiebreaks.
+    games: Option<u32>,
+    /// `rating` or `lot`.
+    seeding: Option<Seeding>,
+    /// The tiebreak stages in order (`[]`: none; the regular games repeat).
+    tiebreaks: Option<Vec<StageIn>>,
+}
+
+/// One tiebreak stage of [`KnockoutIn`].
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StageIn {
+    /// `rapid`, `blitz`, `armageddon` or `games`.
+    kind: StageKind,
+    /// Its games: 1 for an Armageddon, 2 for the others when left out.
+    games: Option<u32>,
+    /// As announced (`10+5`).
+    #[serde(default)]
+    time_control: String,
+}
+
+impl KnockoutIn {
+    /// The plan, checked; the error names the field.
+    fn plan(self) -> Result<KnockoutPlan, ApiError> {
+        let default = KnockoutPlan::default();
+        let plan = KnockoutPlan {
+            games: self.games.unwrap_or(default.games),
+            seeding: self.seeding.unwrap_or(default.seeding),
+            tiebreaks: match self.tiebreaks {
+                None => default.tiebreaks,
+                Some(t) => t
+                    .into_iter()
+                    .map(|s| Stage {
+                        games: s.games.unwrap_or(if s.kind == StageKind::Armageddon {
+                            1
+                        } else {
+                            2
+                        }),
+                        kind: s.kind,
+                        time_control: s.time_control.trim().to_string(),
+                    })
+                    .collect(),
+            },
+        };
+        plan.check().map_err(|why| {
+            let field = if !(1..=chess960_events::knockout::MAX_STAGE_GAMES).contains(&plan.games) {
+                "knockout.games"
+            } else {
+                "knockout.tiebreaks"
+            };
+            ApiError::bad_request(format!("{field}: {why}"))
+        })?;
+        Ok(plan)
+    }
 }
 
 fn date(what: &str, d: &str) -> Result<String, ApiError> {
@@ -460,17 +630,29 @@ pub async fn create(
     State(state): State<AppState>,
     JsonBody(body): JsonBody<NewEventIn>,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
+    let mut knockout = body.knockout;
     let format = match body.format.trim() {
         "swiss" => Format::Swiss,
         "round_robin" => Format::RoundRobin { cycles: 1 },
         "double_round_robin" => Format::RoundRobin { cycles: 2 },
+        "knockout" => Format::Knockout(
+            knockout
+                .take()
+                .map_or_else(|| Ok(KnockoutPlan::default()), KnockoutIn::plan)?,
+        ),
         other => {
             return Err(ApiError::bad_request(format!(
-                "format: {other:?} (swiss, round_robin or double_round_robin)"
+                "format: {:?} (swiss, round_robin, double_round_robin or knockout)",
+                crate::create::request::clip(other)
             )))
         }
     };
-    let rounds = match (format, body.rounds) {
+    if knockout.is_some() {
+        return Err(ApiError::bad_request(
+            "knockout: a plan for format knockout only",
+        ));
+    }
+    let rounds = match (&format, body.rounds) {
         (Format::Swiss, Some(r)) => r,
         (Format::Swiss, None) => {
             return Err(ApiError::bad_request(
@@ -510,7 +692,7 @@ pub async fn create(
     e.positions.rules.no_repeat = body.no_repeat;
     e.positions.per_board = body.per_board;
     e.positions.second_cycle_repeats =
-        body.second_cycle_repeats && format == Format::RoundRobin { cycles: 2 };
+        body.second_cycle_repeats && e.format == Format::RoundRobin { cycles: 2 };
     if body.positions.len() > chess960_events::event::MAX_ROUNDS as usize
         || body.positions.iter().any(|&p| p > 959)
     {
@@ -747,26 +929,25 @@ pub struct DrawIn {
     replace: bool,
 }
 
-/// `POST /api/events/{key}/rounds/{r}/draw`.
-pub async fn draw(
-    State(state): State<AppState>,
-    path: Result<Path<(String, u32)>, PathRejection>,
-    headers: HeaderMap,
-    JsonBody(d): JsonBody<DrawIn>,
-) -> ApiResult<Json<Value>> {
-    let Path((key, round)) = path.map_err(|e| ApiError::bad_request(e.body_text()))?;
-    if d.outcomes.as_ref().is_some_and(|o| o.len() > 1000) {
-        return Err(ApiError::bad_request("outcomes: at most 1000 characters"));
-    }
-    let seed = match d.seed {
-        Some(s) => s,
+/// A random seed, where the request gives none.
+fn seed_or_random(seed: Option<u64>) -> Result<u64, ApiError> {
+    match seed {
+        Some(s) => Ok(s),
         None => {
             let mut b = [0u8; 8];
             getrandom::fill(&mut b)
                 .map_err(|e| ApiError::internal(format!("no random numbers: {e}")))?;
-            u64::from_le_bytes(b)
+            Ok(u64::from_le_bytes(b))
         }
-    };
+    }
+}
+
+/// How to draw, from a [`DrawIn`]; and whether to replace a position drawn before.
+fn draw_spec(d: DrawIn) -> Result<(DrawSpec, bool), ApiError> {
+    if d.outcomes.as_ref().is_some_and(|o| o.len() > 1000) {
+        return Err(ApiError::bad_request("outcomes: at most 1000 characters"));
+    }
+    let seed = seed_or_random(d.seed)?;
     let method = d.method.unwrap_or_else(|| "computer".into());
     let spec = match method.trim() {
         "computer" => DrawSpec::Computer { seed },
@@ -784,11 +965,64 @@ pub async fn draw(
             outcomes: d.outcomes,
         },
     };
-    let replace = d.replace;
+    Ok((spec, d.replace))
+}
+
+/// `POST /api/events/{key}/rounds/{r}/draw`.
+pub async fn draw(
+    State(state): State<AppState>,
+    path: Result<Path<(String, u32)>, PathRejection>,
+    headers: HeaderMap,
+    JsonBody(d): JsonBody<DrawIn>,
+) -> ApiResult<Json<Value>> {
+    let Path((key, round)) = path.map_err(|e| ApiError::bad_request(e.body_text()))?;
+    let (spec, replace) = draw_spec(d)?;
     change(&state, key, headers, move |e| {
         e.draw_position(round, spec, replace).map(|_| ())
     })
     .await
+}
+
+/// `POST /api/events/{key}/rounds/{r}/stages/{s}/draw`: the position of a knockout's
+/// tiebreak stage `s` (from 1) in round `r`, drawn as a round's is (same body).
+pub async fn draw_stage(
+    State(state): State<AppState>,
+    path: Result<Path<(String, u32, u32)>, PathRejection>,
+    headers: HeaderMap,
+    JsonBody(d): JsonBody<DrawIn>,
+) -> ApiResult<Json<Value>> {
+    let Path((key, round, stage)) = path.map_err(|e| ApiError::bad_request(e.body_text()))?;
+    let (spec, replace) = draw_spec(d)?;
+    change(&state, key, headers, move |e| {
+        e.draw_stage_position(round, stage, spec, replace)
+            .map(|_| ())
+    })
+    .await
+}
+
+/// `POST /api/events/{key}/rounds/{r}/tiebreaks` body.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct TiebreaksIn {
+    /// Draws an Armageddon's colours; random when left out.
+    seed: Option<u64>,
+}
+
+/// `POST /api/events/{key}/rounds/{r}/tiebreaks`: the next tiebreak stage's games for every
+/// match of a knockout's round `r` that is tied; the view plus `added`, those matches'
+/// numbers.
+pub async fn tiebreaks(
+    State(state): State<AppState>,
+    path: Result<Path<(String, u32)>, PathRejection>,
+    headers: HeaderMap,
+    JsonBody(t): JsonBody<TiebreaksIn>,
+) -> ApiResult<Json<Value>> {
+    let Path((key, round)) = path.map_err(|e| ApiError::bad_request(e.body_text()))?;
+    let seed = seed_or_random(t.seed)?;
+    let (mut v, added) =
+        change_with(&state, key, headers, move |e| e.add_tiebreaks(round, seed)).await?;
+    v["added"] = json!(added);
+    Ok(Json(v))
 }
 
 /// `POST /api/events/{key}/rounds/{r}/pair`.
@@ -872,6 +1106,12 @@ pub async fn export(
     let (text, name) = job(move || {
         let s = load(store.as_ref(), &key)?;
         let text = match fmt.as_str() {
+            "trf" if s.event.knockout_plan().is_some() => {
+                return Err(ApiError::conflict(
+                    "TRF-16 has one game per player and round, which a knockout's \
+                     mini-matches are not: export PGN or JSON",
+                ))
+            }
             "trf" => trf::write(&to_trf(&s.event)),
             "pgn" => {
                 let lookup = |k: &str| -> Option<chess960_pgn::Game> {
@@ -929,7 +1169,8 @@ fn time_control(text: &str) -> Option<crate::game::TimeControl> {
 
 /// `POST /api/events/{key}/rounds/{r}/games`: a game on the server for each board of the
 /// round that has neither a game nor a result, from the board's start position, with the
-/// event's time control. Each player gets a seat of his own: the answer gives the arbiter the
+/// board's time control (a knockout's tiebreak stage has its own; refused, 409, while a
+/// knockout's board has no position drawn). Each player gets a seat of his own: the answer gives the arbiter the
 /// link for each (`/game/<key>#seat=<token>&color=white`; [`links`] shows them again, the
 /// tokens being derived from the arbiter's: [`event_seat_token`]); a player entered by account has
 /// the seat bound to it as well, and plays from wherever they are logged in, without a link.
@@ -986,18 +1227,35 @@ pub async fn games(
             if b.game.is_some() || b.result.is_some() {
                 continue;
             }
-            let id = stored
-                .event
-                .board_position(round, j as u32 + 1)
-                .unwrap_or(518);
+            let board = j as u32 + 1;
+            let id = match (stored.event.board_position(round, board), b.slot) {
+                (Some(id), _) => id,
+                // A knockout's tiebreak game waits for its stage's position, and its regular
+                // games for the round's: neither is played from 518 by default.
+                (None, Some(slot)) if slot.stage > 0 => {
+                    let stage = slot.stage;
+                    return Err(ApiError::conflict(format!(
+                        "round {round}, board {board}: draw the position of tiebreak stage \
+                         {stage} first"
+                    )));
+                }
+                (None, _) if stored.event.knockout_plan().is_some() => {
+                    return Err(ApiError::conflict(format!(
+                        "round {round}, board {board}: draw the round's position first"
+                    )))
+                }
+                (None, _) => 518,
+            };
+            let tc = time_control(stored.event.board_time_control(round, board));
             let accounts = chess960_store::GamePlayers {
                 white: account(b.white)?,
                 black: account(b.black)?,
                 rated: None,
             };
             boards.push((
-                j as u32 + 1,
+                board,
                 id,
+                tc,
                 (b.white, b.black),
                 (name(b.white), name(b.black)),
                 accounts,
@@ -1011,12 +1269,11 @@ pub async fn games(
             "every board of round {round} has a game or a result already"
         )));
     }
-    let tc = time_control(&stored.event.time_control);
     // The seats' tokens come from the arbiter's (checked above), so that the arbiter can show
     // the links again later (`links`); the server keeps only their SHA-256, as for any seat.
     let arbiter = given_token(&headers);
     let mut made = Vec::new();
-    for (board, id, players, (white, black), accounts) in boards {
+    for (board, id, tc, players, (white, black), accounts) in boards {
         let start = StartId::new(id as u32)
             .map_err(|e| ApiError::internal(format!("round {round}, board {board}: {e}")))?;
         let tokens = (

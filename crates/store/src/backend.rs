@@ -200,6 +200,10 @@ impl<B: Backend> GameStore for B {
         Some(self)
     }
 
+    fn engine_store(&self) -> Option<&dyn crate::EngineStore> {
+        Some(self)
+    }
+
     fn cluster(&self) -> Option<&dyn Cluster> {
         self.shared()
     }

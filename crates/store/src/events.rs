@@ -57,6 +57,7 @@ impl EventSummary {
                 Format::Swiss => "swiss".into(),
                 Format::RoundRobin { cycles: 1 } => "round robin".into(),
                 Format::RoundRobin { .. } => "double round robin".into(),
+                Format::Knockout(_) => "knockout".into(),
             },
             players: e.players.len(),
             rounds_paired: e.rounds_paired(),

@@ -19,6 +19,7 @@ use std::fmt;
 
 mod backend;
 pub mod cluster;
+pub mod engines;
 pub mod events;
 pub mod explorer;
 mod filter;
@@ -38,6 +39,7 @@ pub mod stats;
 mod util;
 mod write;
 
+pub use engines::{EngineError, EngineProtocol, EngineStore, RegisteredEngine};
 pub use events::{EventStore, EventSummary, StoredEvent};
 pub use explorer::{Explorer, ExplorerMove, Results};
 pub use played::MAX_PLAYED;
@@ -409,6 +411,11 @@ pub trait GameStore: Send + Sync {
 
     /// Where this database keeps players' accounts, if it keeps any.
     fn player_store(&self) -> Option<&dyn PlayerStore> {
+        None
+    }
+
+    /// Where this database keeps the engines the server may run, if it keeps any.
+    fn engine_store(&self) -> Option<&dyn EngineStore> {
         None
     }
 

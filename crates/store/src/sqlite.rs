@@ -198,6 +198,19 @@ const MIGRATIONS: &[&str] = &[
     // A player's games: their page, the games list and the explorer filtered to them.
     "CREATE INDEX games_white_user ON games (white_user, id) WHERE white_user IS NOT NULL;
     CREATE INDEX games_black_user ON games (black_user, id) WHERE black_user IS NOT NULL;",
+    // Version 10: the engines the server may run (crate::engines), registered by its owner
+    // with `chess960 engine`: arguments and options as JSON arrays.
+    "CREATE TABLE engines (
+        id          INTEGER PRIMARY KEY,
+        name        TEXT    NOT NULL,        -- as its owner wrote it
+        name_key    TEXT    NOT NULL UNIQUE, -- in lower case: unique whatever the case
+        command     TEXT    NOT NULL,
+        args        TEXT    NOT NULL,        -- JSON array of strings
+        dir         TEXT,                    -- NULL: the server's working directory
+        protocol    TEXT    NOT NULL CHECK (protocol IN ('uci', 'xboard')),
+        options     TEXT    NOT NULL,        -- JSON array of [name, value]
+        added_ms    INTEGER NOT NULL
+    );",
 ];
 
 /// What a migration needs beyond its SQL, run in the same transaction right after the SQL

@@ -304,7 +304,7 @@ fn a_version_1_database_is_upgraded_and_its_hashes_recomputed() {
     };
     assert_eq!(version(&path), 1);
     let store = SqliteStore::open(&path).unwrap();
-    assert_eq!(SCHEMA_VERSION, 9);
+    assert_eq!(SCHEMA_VERSION, 10);
     // Version 6 added events, version 8 players: an old file has none, and takes them.
     assert!(chess960_store::EventStore::events(&store)
         .unwrap()

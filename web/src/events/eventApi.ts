@@ -31,12 +31,56 @@ export interface EventBoard {
   result: string | null;
   position: EventPosition | null;
   game: string | null;
+  /** A knockout's board: its match (1 first, bracket order), its stage (0: the regular games) and its time control. */
+  match?: number | null;
+  stage?: number | null;
+  time_control?: string;
+}
+
+export interface EventDraw {
+  position: EventPosition;
+  how: { kind: string; method?: string; seed?: number; outcomes?: string };
+  steps: string[];
+}
+
+/** One stage of a knockout match: its boards and the two players' points in it. */
+export interface KnockoutStageScore {
+  stage: number;
+  kind: 'rapid' | 'blitz' | 'armageddon' | 'games' | null;
+  label: string;
+  boards: number[];
+  /** The first player's and the second's points. */
+  points: [number, number];
+  complete: boolean;
+}
+
+export interface KnockoutMatch {
+  number: number;
+  first: number | null;
+  second: number | null;
+  state: 'waiting' | 'bye' | 'unpaired' | 'playing' | 'tied' | 'won';
+  stage: number | null;
+  winner: number | null;
+  stages: KnockoutStageScore[];
+}
+
+export interface KnockoutView {
+  games: number;
+  seeding: 'rating' | 'lot';
+  tiebreaks: { kind: string; games: number; time_control: string; label: string }[];
+  description: string;
+  /** Round by round, every match of the round. */
+  bracket: KnockoutMatch[][];
+  champion: number | null;
+  placings: { player: number; first: number; last: number }[];
 }
 
 export interface EventRoundView {
   round: number;
   paired: boolean;
-  draw: { position: EventPosition; how: { kind: string; method?: string; seed?: number; outcomes?: string }; steps: string[] } | null;
+  draw: EventDraw | null;
+  /** A knockout's tiebreak stages' positions, drawn once per round and stage. */
+  stage_draws?: (EventDraw & { stage: number })[];
   boards: EventBoard[];
   byes: { player: number; kind: 'pab' | 'half' | 'full' | 'zero' }[];
 }
@@ -50,7 +94,7 @@ export interface EventView {
   end_date: string;
   arbiter: string;
   time_control: string;
-  format: 'swiss' | 'round_robin' | 'double_round_robin';
+  format: 'swiss' | 'round_robin' | 'double_round_robin' | 'knockout';
   rounds: number;
   rounds_paired: number;
   /** Virtual points for pairing in the first rounds (a Swiss): none, the Baku method, or as imported. */
@@ -63,6 +107,8 @@ export interface EventView {
   players: EventPlayer[];
   round_list: EventRoundView[];
   standings: { place: number; player: number; points: number; tiebreaks: (number | null)[]; crosstable: string[] }[];
+  /** A knockout's plan and bracket (null for the other formats). */
+  knockout?: KnockoutView | null;
   arbiter_token?: string;
 }
 
@@ -159,6 +205,10 @@ export const events = {
   withdraw: (key: string, n: number) => change(key, `/players/${n}/withdraw`, {}),
   bye: (key: string, n: number, round: number, kind: string) => change(key, `/players/${n}/bye`, { round, kind }),
   draw: (key: string, round: number, body: Record<string, unknown>) => change(key, `/rounds/${round}/draw`, body),
+  /** A knockout's tiebreak stage's position (the same body as the round's draw). */
+  drawStage: (key: string, round: number, stage: number, body: Record<string, unknown>) => change(key, `/rounds/${round}/stages/${stage}/draw`, body),
+  /** The next tiebreak stage's games of every tied match of a knockout's round. */
+  tiebreaks: (key: string, round: number) => change(key, `/rounds/${round}/tiebreaks`, {}) as Promise<EventView & { added: number[] }>,
   pair: (key: string, round: number) => change(key, `/rounds/${round}/pair`, {}),
   unpair: (key: string, round: number) => change(key, `/rounds/${round}/unpair`, {}),
   games: (key: string, round: number) => change(key, `/rounds/${round}/games`, {}) as Promise<EventView & { games: SeatLinks[] }>,
@@ -168,7 +218,8 @@ export const events = {
 };
 
 /** "Swiss, 9 rounds", "Double round robin". */
-export function formatName(e: Pick<EventView, 'format' | 'rounds'> & Partial<Pick<EventView, 'acceleration'>>): string {
+export function formatName(e: Pick<EventView, 'format' | 'rounds'> & Partial<Pick<EventView, 'acceleration' | 'knockout'>>): string {
+  if (e.format === 'knockout') return `Knockout${e.knockout?.description ? ` (${e.knockout.description})` : ''}`;
   if (e.format === 'swiss') {
     const accelerated = e.acceleration === 'baku' ? ', accelerated (Baku)' : e.acceleration === 'custom' ? ', accelerated' : '';
     return `Swiss (FIDE Dutch), ${e.rounds} rounds${accelerated}`;

@@ -9,7 +9,8 @@ import { fill, h } from '../dom';
 import { DRAW_METHODS } from '../drawMethods';
 import { miniBoard } from '../home/miniBoard';
 import type { Page } from '../page';
-import { arbiterToken, events, formatName, plural, who, type EventRoundView, type EventView, type SeatLinks } from './eventApi';
+import { boardLabel, bracketView, kindName, knockoutRound, placingsView, roundName, stagePlan, stagesNeeded, stageTitle } from './bracket';
+import { arbiterToken, events, formatName, plural, who, type EventDraw, type EventRoundView, type EventView, type SeatLinks } from './eventApi';
 
 const RESULTS = ['1-0', '1/2-1/2', '0-1', '+/-', '-/+', '-/-'];
 
@@ -24,6 +25,8 @@ export function eventPage(key: string): Page {
   const round = h('section', { class: 'event-round', 'data-testid': 'event-round' });
   const history = h('section', { class: 'event-history' });
   const table = h('section', { class: 'event-standings', 'data-testid': 'standings' });
+  /** A knockout's bracket (empty for the other formats). */
+  const bracket = h('section', { class: 'event-bracket', 'data-testid': 'event-bracket' });
   const board = miniBoard('event-board', 'The round’s start position');
   let view: EventView | null = null;
   let busy = false;
@@ -61,12 +64,14 @@ export function eventPage(key: string): Page {
       e.rounds_paired > 0 ? h('a', { href: `/events/${key}/print?round=${e.rounds_paired}` }, `Print round ${e.rounds_paired}`) : null,
       e.rounds_paired > 0 ? ' · ' : null,
       'Export: ',
-      ...['trf', 'pgn', 'json'].flatMap((f, i) => [
+      // TRF-16 has one game per player and round: a knockout's matches are exported as PGN and JSON.
+      ...(e.knockout ? ['pgn', 'json'] : ['trf', 'pgn', 'json']).flatMap((f, i) => [
         i > 0 ? ' ' : null,
         h('a', { href: `/api/events/${key}/export?format=${f}`, download: '' }, f.toUpperCase()),
       ]),
     );
     showPlayers(e);
+    showBracket(e);
     showRound(e);
     showHistory(e);
     showStandings(e);
@@ -88,7 +93,9 @@ export function eventPage(key: string): Page {
           ? h(
               'td',
               {},
-              h('button', { type: 'button', onclick: () => void act(() => events.bye(key, p.number, e.next_round ?? 1, 'half')) }, `½ bye in round ${e.next_round}`),
+              e.format === 'knockout'
+                ? null
+                : h('button', { type: 'button', onclick: () => void act(() => events.bye(key, p.number, e.next_round ?? 1, 'half')) }, `½ bye in round ${e.next_round}`),
               h('button', { type: 'button', onclick: () => void act(() => events.withdraw(key, p.number)) }, 'Withdraw'),
             )
           : null;
@@ -119,7 +126,7 @@ export function eventPage(key: string): Page {
     // their games here are bound to it (no link to hand out).
     const account = h('input', { name: 'account', maxlength: 20, placeholder: 'account (optional)', 'aria-label': 'Account on this server', size: 12 });
     const form =
-      arbiter && e.next_round !== null
+      arbiter && e.next_round !== null && !(e.format === 'knockout' && e.rounds_paired > 0)
         ? h(
             'form',
             {
@@ -171,13 +178,28 @@ export function eventPage(key: string): Page {
   }
 
   function drawControls(e: EventView, r: number, drawn: boolean): HTMLElement {
+    return drawPicker(e, {
+      drawn,
+      list: e.positions.list.length > 0,
+      label: drawn ? `Draw round ${r} again` : `Draw round ${r}’s position`,
+      testid: 'draw-position',
+      methodTestid: 'draw-method',
+      send: body => events.draw(key, r, body),
+    });
+  }
+
+  /** The methods of drawing a position and the button that draws it (a round's, or a knockout's tiebreak stage's). */
+  function drawPicker(
+    e: EventView,
+    o: { drawn: boolean; list: boolean; label: string; testid: string; methodTestid: string; send: (body: Record<string, unknown>) => Promise<EventView> },
+  ): HTMLElement {
     const method = h(
       'select',
-      { 'aria-label': 'How to draw the position', 'data-testid': 'draw-method' },
+      { 'aria-label': 'How to draw the position', 'data-testid': o.methodTestid },
       h('option', { value: 'computer' }, 'Computer (uniform)'),
       DRAW_METHODS.map(m => h('option', { value: m.value }, m.label)),
       h('option', { value: 'set' }, 'Set by the arbiter'),
-      e.positions.list.length > 0 ? h('option', { value: 'list' }, 'From the list fixed in advance') : null,
+      o.list && e.positions.list.length > 0 ? h('option', { value: 'list' }, 'From the list fixed in advance') : null,
     );
     const outcomes = h('input', { placeholder: 'outcomes rolled at the board (optional)', 'aria-label': 'Outcomes', maxlength: 1000, hidden: true });
     const setId = h('input', { type: 'number', min: 0, max: 959, placeholder: '0–959', 'aria-label': 'Position', hidden: true });
@@ -195,16 +217,16 @@ export function eventPage(key: string): Page {
         'button',
         {
           type: 'button',
-          class: drawn ? '' : 'primary',
-          'data-testid': 'draw-position',
+          class: o.drawn ? '' : 'primary',
+          'data-testid': o.testid,
           onclick: () => {
-            const body: Record<string, unknown> = { method: method.value, replace: drawn };
+            const body: Record<string, unknown> = { method: method.value, replace: o.drawn };
             if (!outcomes.hidden && outcomes.value.trim()) body.outcomes = outcomes.value;
             if (method.value === 'set') body.id = Number(setId.value);
-            void act(() => events.draw(key, r, body));
+            void act(() => o.send(body));
           },
         },
-        drawn ? `Draw round ${r} again` : `Draw round ${r}’s position`,
+        o.label,
       ),
     );
   }
@@ -223,11 +245,12 @@ export function eventPage(key: string): Page {
   }
 
   function boardsTable(e: EventView, r: EventRoundView): HTMLElement {
+    const knockout = e.format === 'knockout';
     return scroller(
       h(
         'table',
         { class: 'pairings', 'data-testid': `pairings-${r.round}` },
-        h('thead', {}, h('tr', {}, ['Board', 'White', 'Black', 'Result'].map(t => h('th', {}, t)))),
+        h('thead', {}, h('tr', {}, (knockout ? ['Board', 'Game', 'Time', 'White', 'Black', 'Result'] : ['Board', 'White', 'Black', 'Result']).map(t => h('th', {}, t)))),
         h(
           'tbody',
           {},
@@ -243,17 +266,20 @@ export function eventPage(key: string): Page {
               select.addEventListener('change', () => void act(() => events.result(key, r.round, b.board, select.value || null)));
               result = select;
             }
+            const label = knockout ? boardLabel(e, r, b) : null;
             return h(
               'tr',
-              {},
+              { 'data-testid': knockout ? `board-${r.round}-${b.board}` : null },
               h('td', {}, b.board),
+              knockout ? h('td', { class: 'board-label', 'data-testid': 'board-label' }, label ?? '') : null,
+              knockout ? h('td', { class: 'board-tc' }, b.time_control ?? e.time_control) : null,
               h('td', {}, who(e, b.white)),
               h('td', {}, who(e, b.black)),
               h('td', {}, result),
               b.game ? h('td', {}, h('a', { href: `/game/${b.game}`, 'data-testid': `game-${r.round}-${b.board}` }, 'watch')) : null,
             );
           }),
-          r.byes.map(y => h('tr', { class: 'bye' }, h('td', {}, ''), h('td', { colspan: 3 }, `${who(e, y.player)}: ${byeName(y.kind)}`))),
+          r.byes.map(y => h('tr', { class: 'bye' }, h('td', {}, ''), h('td', { colspan: knockout ? 5 : 3 }, `${who(e, y.player)}: ${knockout ? 'bye' : byeName(y.kind)}`))),
         ),
       ),
     );
@@ -262,6 +288,7 @@ export function eventPage(key: string): Page {
   function showRound(e: EventView): void {
     const number = currentNumber(e);
     const r: EventRoundView = e.round_list[number - 1] ?? { round: number, paired: false, draw: null, boards: [], byes: [] };
+    const knockout = e.format === 'knockout' && e.knockout ? e.knockout : null;
     const controls: (HTMLElement | null)[] = [];
     if (arbiter && !r.paired && e.next_round === number) {
       if (!e.positions.per_board) controls.push(drawControls(e, number, r.draw !== null));
@@ -353,7 +380,7 @@ export function eventPage(key: string): Page {
               h(
                 'li',
                 {},
-                `Board ${g.board} (${who(e, r.boards[g.board - 1]?.white ?? 0)} – ${who(e, r.boards[g.board - 1]?.black ?? 0)}): `,
+                `Board ${g.board}${knockout && r.boards[g.board - 1] ? ` · ${boardLabel(e, r, r.boards[g.board - 1]!) ?? ''}` : ''} (${who(e, r.boards[g.board - 1]?.white ?? 0)} – ${who(e, r.boards[g.board - 1]?.black ?? 0)}): `,
                 seatAnchor(g.white_link, 'White’s link'),
                 ' · ',
                 seatAnchor(g.black_link, 'Black’s link'),
@@ -362,12 +389,104 @@ export function eventPage(key: string): Page {
           ),
         )
       : null;
+    const rounds = knockout?.bracket.length ?? 0;
     fill(
       round,
-      h('h2', {}, number > 0 ? `Round ${number}` : 'Round 1'),
+      h('h2', {}, number > 0 ? `Round ${number}` : 'Round 1', knockout && rounds > 0 ? ` — ${roundName(number, rounds)}` : ''),
       links,
       h('div', { class: 'round-layout' }, h('div', {}, positionCard(r), ...controls), r.draw ? board.el : null),
+      knockout && r.paired ? tiebreakStages(e, r) : null,
       r.paired ? boardsTable(e, r) : null,
+    );
+  }
+
+  /** A knockout round's tiebreak stages: their drawn positions, and for the arbiter the draw of the next one a tied match needs, then its games. */
+  function tiebreakStages(e: EventView, r: EventRoundView): HTMLElement | null {
+    const draws = r.stage_draws ?? [];
+    const needed = stagesNeeded(e, r.round);
+    if (draws.length === 0 && needed.length === 0) return null;
+    const cards = draws.map((d, i) => {
+      const stage = d.stage ?? i + 1;
+      const boards = r.boards.filter(b => (b.stage ?? 0) === stage);
+      const again =
+        arbiter && boards.length === 0
+          ? drawPicker(e, {
+              drawn: true,
+              list: false,
+              label: `Draw tiebreak stage ${stage} again`,
+              testid: `draw-stage-${stage}`,
+              methodTestid: `stage-draw-method-${stage}`,
+              send: body => events.drawStage(key, r.round, stage, body),
+            })
+          : null;
+      return h(
+        'div',
+        { class: 'stage-card', 'data-testid': `stage-position-${stage}` },
+        h('h3', {}, `Tiebreak stage ${stage}: ${stageTitle(e, stage)}`),
+        stagePosition(d),
+        again,
+      );
+    });
+    const next = draws.length + 1;
+    const controls: (HTMLElement | null)[] = [];
+    if (arbiter && needed.some(s => s >= next)) {
+      controls.push(
+        h('h3', {}, `Tiebreak stage ${next}: ${stageTitle(e, next)}`),
+        h(
+          'p',
+          { class: 'hint' },
+          needed.includes(next)
+            ? `${plural(tiedAt(e, r.round, next), 'match')} tied: draw the position of tiebreak stage ${next}, then add its games.`
+            : `Draw the position of tiebreak stage ${next} first (the stages are drawn in order).`,
+        ),
+        drawPicker(e, {
+          drawn: false,
+          list: false,
+          label: `Draw the position of tiebreak stage ${next}`,
+          testid: `draw-stage-${next}`,
+          methodTestid: `stage-draw-method-${next}`,
+          send: body => events.drawStage(key, r.round, next, body),
+        }),
+      );
+    }
+    if (arbiter && needed.length > 0 && needed.every(s => s <= draws.length) && !e.round_list[r.round]?.paired) {
+      controls.push(
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'primary',
+            'data-testid': 'add-tiebreaks',
+            onclick: (ev: Event) => {
+              const button = ev.currentTarget as HTMLButtonElement;
+              button.disabled = true;
+              void act(async () => {
+                const v = await events.tiebreaks(key, r.round);
+                window.setTimeout(() => {
+                  message.textContent = `Tiebreak games added: ${v.added.map(m => `match ${m}`).join(', ')}.`;
+                });
+                return v;
+              }).finally(() => (button.disabled = false));
+            },
+          },
+          `Add tiebreak games (${needed.map(s => kindName(stagePlan(e, s).kind)).join(', ')})`,
+        ),
+      );
+    }
+    return h('div', { class: 'tiebreak-stages', 'data-testid': 'tiebreak-stages' }, h('h3', {}, 'Tiebreaks'), cards, controls);
+  }
+
+  function showBracket(e: EventView): void {
+    if (e.format !== 'knockout' || !e.knockout) {
+      fill(bracket);
+      return;
+    }
+    const view = bracketView(e);
+    fill(
+      bracket,
+      h('h2', {}, 'Bracket'),
+      h('p', { class: 'hint' }, e.knockout.description, e.knockout.seeding === 'lot' ? ' · seeded by lot' : ' · seeded by rating'),
+      view ?? h('p', { class: 'hint', 'data-testid': 'bracket-note' }, 'The bracket is set when round 1 is paired (the seeds are fixed then).'),
     );
   }
 
@@ -389,6 +508,16 @@ export function eventPage(key: string): Page {
   }
 
   function showStandings(e: EventView): void {
+    if (e.format === 'knockout') {
+      const placings = e.rounds_paired > 0 ? placingsView(e) : null;
+      fill(
+        table,
+        placings ? h('h2', {}, 'Placings') : null,
+        placings,
+        placings ? h('p', { class: 'hint' }, 'The champion and the runner-up, then the players by the round they went out in (those out in the same round share the places).') : null,
+      );
+      return;
+    }
     if (e.rounds_paired === 0) {
       fill(table);
       return;
@@ -499,6 +628,7 @@ export function eventPage(key: string): Page {
       arbiter ? h('p', { class: 'hint', 'data-testid': 'arbiter-mode' }, 'You are the arbiter of this event (this browser holds its token).') : null,
       message,
       pairing,
+      bracket,
       round,
       players,
       table,
@@ -524,8 +654,9 @@ function seatAnchor(link: string | null, label: string): HTMLElement {
     : h('span', { class: 'hint', title: 'This game was made by an older server: its seats cannot be shown again.' }, `${label}: not available`);
 }
 
-/** The round the event page works on: the next one once every result of the last is in. */
+/** The round the event page works on: the next one once every result of the last is in (a knockout's: once every match of the last is decided). */
 function currentNumber(e: EventView): number {
+  if (e.format === 'knockout' && e.knockout) return knockoutRound(e);
   const last = e.rounds_paired > 0 ? e.round_list[e.rounds_paired - 1] : undefined;
   const open = last?.boards.some(b => b.result === null) ?? false;
   return open || e.next_round === null ? Math.max(e.rounds_paired, 1) : e.next_round;
@@ -542,4 +673,22 @@ export function byeName(kind: string): string {
     default:
       return 'not paired';
   }
+}
+
+/** How many matches of a knockout's round are tied with stage `stage` to come. */
+function tiedAt(e: EventView, round: number, stage: number): number {
+  return (e.knockout?.bracket[round - 1] ?? []).filter(m => m.state === 'tied' && (m.stage ?? (m.stages.at(-1)?.stage ?? 0) + 1) === stage).length;
+}
+
+/** A tiebreak stage's drawn position: its number and back rank, the draw's steps folded away. */
+function stagePosition(d: EventDraw): HTMLElement {
+  const p = d.position;
+  return h(
+    'div',
+    { class: 'stage-position' },
+    h('span', { class: 'position-number' }, `Position ${p.id}`),
+    ' ',
+    h('span', { class: 'position-rank' }, p.back_rank, ' ', h('span', { 'aria-hidden': 'true' }, figurines(p.back_rank))),
+    d.steps.length > 0 ? h('details', {}, h('summary', {}, 'How it was drawn'), h('ol', { class: 'draw-steps' }, d.steps.map(x => h('li', {}, x)))) : null,
+  );
 }

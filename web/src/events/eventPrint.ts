@@ -6,6 +6,7 @@ import { describeError } from '../api';
 import { figurines } from '../backRank';
 import { fill, h } from '../dom';
 import type { Page } from '../page';
+import { boardLabel, stageTitle } from './bracket';
 import { events, who } from './eventApi';
 
 export function eventPrint(key: string, round: number): Page {
@@ -31,6 +32,7 @@ export function eventPrint(key: string, round: number): Page {
         }
         return pts;
       };
+      const knockout = e.format === 'knockout';
       fill(
         el,
         h('p', { class: 'no-print' }, h('button', { type: 'button', onclick: () => window.print() }, 'Print'), ' ', h('a', { href: `/events/${key}` }, 'Back to the event')),
@@ -44,6 +46,14 @@ export function eventPrint(key: string, round: number): Page {
               h('figcaption', {}, `Position ${r.draw.position.id}: `, r.draw.position.back_rank, ' ', figurines(r.draw.position.back_rank), ' (White below)'),
             )
           : null,
+        // A knockout's tiebreak stages' positions.
+        (r.stage_draws ?? []).map((d, i) =>
+          h(
+            'p',
+            { 'data-testid': `print-stage-${d.stage ?? i + 1}` },
+            `Tiebreak stage ${d.stage ?? i + 1}, ${stageTitle(e, d.stage ?? i + 1)}: position ${d.position.id}: ${d.position.back_rank} ${figurines(d.position.back_rank)}`,
+          ),
+        ),
         h(
           'div',
           { class: 'table-scroll' },
@@ -58,7 +68,7 @@ export function eventPrint(key: string, round: number): Page {
                 h(
                   'tr',
                   {},
-                  h('td', {}, b.board),
+                  h('td', {}, b.board, knockout ? ` · ${boardLabel(e, r, b) ?? ''} (${b.time_control ?? e.time_control})` : ''),
                   h('td', {}, who(e, b.white)),
                   h('td', {}, pointsBefore(b.white)),
                   h('td', {}, who(e, b.black)),

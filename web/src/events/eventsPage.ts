@@ -16,6 +16,7 @@ export function eventsPage(navigate: Navigate): Page {
     h('option', { value: 'swiss' }, 'Swiss (FIDE Dutch)'),
     h('option', { value: 'round_robin' }, 'Round robin (Berger tables)'),
     h('option', { value: 'double_round_robin' }, 'Double round robin'),
+    h('option', { value: 'knockout' }, 'Knockout (matches, with tiebreaks)'),
   );
   const rounds = h('input', { name: 'rounds', type: 'number', min: 1, max: 99, value: 5, 'aria-label': 'Rounds' });
   const tc = h('input', { name: 'time_control', placeholder: '90+30', maxlength: 50, 'aria-label': 'Time control' });
@@ -38,9 +39,11 @@ export function eventsPage(navigate: Navigate): Page {
     'Accelerated pairings ',
     acceleration,
   );
+  const knockout = knockoutFields();
   format.addEventListener('change', () => {
     roundsLabel.hidden = format.value !== 'swiss';
     accelerationLabel.hidden = format.value !== 'swiss';
+    knockout.show(format.value === 'knockout');
   });
 
   async function load(): Promise<void> {
@@ -87,6 +90,7 @@ export function eventsPage(navigate: Navigate): Page {
           body.rounds = Number(rounds.value);
           body.acceleration = acceleration.value;
         }
+        if (format.value === 'knockout') body.knockout = knockout.value();
         events
           .create(body)
           .then(view => navigate(`/events/${view.key}`))
@@ -100,6 +104,7 @@ export function eventsPage(navigate: Navigate): Page {
     h('label', {}, 'Format ', format),
     roundsLabel,
     accelerationLabel,
+    knockout.el,
     h('label', {}, 'Time control ', tc),
     h('label', {}, 'City ', city),
     h('label', {}, 'From ', from, ' to ', to),
@@ -113,5 +118,116 @@ export function eventsPage(navigate: Navigate): Page {
   return {
     el: h('section', { class: 'events-page' }, h('h1', {}, 'Events'), message, list, form),
     title: 'Events',
+  };
+}
+
+interface StageRow {
+  kind: string;
+  games: number;
+  time_control: string;
+}
+
+/** The FIDE-like default: two rapid games, two blitz games, then an Armageddon game. */
+const DEFAULT_STAGES: StageRow[] = [
+  { kind: 'rapid', games: 2, time_control: '10+5' },
+  { kind: 'blitz', games: 2, time_control: '3+2' },
+  { kind: 'armageddon', games: 1, time_control: '5+0' },
+];
+
+const KINDS: [string, string][] = [
+  ['rapid', 'Rapid'],
+  ['blitz', 'Blitz'],
+  ['armageddon', 'Armageddon (draw: Black wins)'],
+  ['games', 'More games'],
+];
+
+/** A knockout's fields: games a match, the seeding and the tiebreak stages (a list to edit). */
+function knockoutFields(): { el: HTMLElement; show: (on: boolean) => void; value: () => Record<string, unknown> } {
+  const games = h('input', { name: 'knockout_games', type: 'number', min: 1, max: 12, value: 2, 'aria-label': 'Games per match' });
+  const seeding = h(
+    'select',
+    { name: 'seeding', 'aria-label': 'Seeding' },
+    h('option', { value: 'rating' }, 'By rating'),
+    h('option', { value: 'lot' }, 'By lot'),
+  );
+  const stages: StageRow[] = DEFAULT_STAGES.map(s => ({ ...s }));
+  const list = h('ol', { class: 'stage-list', 'data-testid': 'tiebreak-stages-form' });
+  function render(): void {
+    fill(
+      list,
+      stages.map((s, i) => {
+        const n = i + 1;
+        const kind = h(
+          'select',
+          { 'aria-label': `Stage ${n} kind` },
+          KINDS.map(([v, label]) => h('option', { value: v, selected: s.kind === v }, label)),
+        );
+        const count = h('input', { type: 'number', min: 1, max: 12, value: s.games, 'aria-label': `Stage ${n} games`, disabled: s.kind === 'armageddon', size: 3 });
+        const tc = h('input', { value: s.time_control, maxlength: 50, placeholder: '10+5', 'aria-label': `Stage ${n} time control`, size: 7 });
+        kind.addEventListener('change', () => {
+          s.kind = kind.value;
+          if (s.kind === 'armageddon') s.games = 1;
+          render();
+        });
+        count.addEventListener('input', () => (s.games = Number(count.value)));
+        tc.addEventListener('input', () => (s.time_control = tc.value));
+        return h(
+          'li',
+          { class: 'stage-row' },
+          kind,
+          h('label', {}, count, ' games'),
+          h('label', {}, 'at ', tc),
+          h(
+            'button',
+            {
+              type: 'button',
+              'aria-label': `Remove stage ${n}`,
+              onclick: () => {
+                stages.splice(i, 1);
+                render();
+              },
+            },
+            'Remove',
+          ),
+        );
+      }),
+    );
+  }
+  const add = h(
+    'button',
+    {
+      type: 'button',
+      onclick: () => {
+        stages.push({ kind: 'blitz', games: 2, time_control: '3+2' });
+        render();
+      },
+    },
+    'Add a stage',
+  );
+  const el = h(
+    'fieldset',
+    { class: 'knockout-fields', 'data-testid': 'knockout-fields' },
+    h('legend', {}, 'Knockout'),
+    h('label', {}, 'Games per match ', games),
+    h('label', { title: 'By rating: seed 1 meets seed 2 in the final at the earliest' }, 'Seeding ', seeding),
+    h('p', { class: 'hint' }, 'Tiebreak stages of a tied match, in order (each on a new drawn position); the last repeats until the match is decided, unless it is an Armageddon.'),
+    list,
+    add,
+  );
+  el.hidden = true;
+  return {
+    el,
+    // The stages' fields exist only while the format is a knockout: hidden, their labels
+    // ("Stage 1 time control") would still answer for the event's own ("Time control").
+    show: (on: boolean) => {
+      el.hidden = !on;
+      if (on) render();
+      else fill(list);
+    },
+    value: () => ({
+      games: Number(games.value),
+      seeding: seeding.value,
+      tiebreaks: stages.map(s => ({ kind: s.kind, games: s.kind === 'armageddon' ? 1 : s.games, time_control: s.time_control.trim() })),
+    }),
   };
 }

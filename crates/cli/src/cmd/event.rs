@@ -19,12 +19,15 @@ use serde_json::json;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+mod knockout;
+
 /// Arguments of `chess960 event`.
 #[derive(Debug, Args)]
 #[command(
     about = "Tournaments for arbiters: players, one drawn position per round, FIDE pairings, results, standings",
-    long_about = "Run a Chess960 event: a Swiss by the FIDE Dutch system (C.04.3) or a round \
-robin by the Berger tables (C.05), single or double. Enter players (late entries, withdrawals \
+    long_about = "Run a Chess960 event: a Swiss by the FIDE Dutch system (C.04.3), a round \
+robin by the Berger tables (C.05), single or double, or a knockout of mini-matches with \
+tiebreak stages ('chess960 event new --help'). Enter players (late entries, withdrawals \
 and byes in a Swiss), draw each round's start position (by the computer, optionally without \
 518 or without repeating a position; by a physical method with its steps; from what was rolled \
 at the board; set by hand; or from a list fixed before the event), pair the round, enter the \
@@ -43,7 +46,10 @@ chess960 event draw 1 --method die --outcomes 2,3,3,2,4 --replace   # or what th
 chess960 event pair 1\n  \
 chess960 event result 1 --round 1 1 1-0 2 1/2 3 0-1\n  \
 chess960 event standings 1\n  \
-chess960 event export 1 --format trf -o club.trf"
+chess960 event export 1 --format trf -o club.trf\n\n\
+A knockout: 'chess960 event new \"Cup 960\" --knockout', then add, draw, pair and result as \
+above; 'chess960 event tiebreaks 2 --round 1' adds the next tiebreak stage to every tied match, \
+'chess960 event draw 2 --round 1 --stage 1' draws that stage's position."
 )]
 pub struct EventArgs {
     /// The game database: a SQLite file, created when it does not exist, or a PostgreSQL
@@ -66,6 +72,7 @@ pub enum EventCommand {
     Bye(ByeArgs),
     Draw(DrawArgs),
     Pair(PairArgs),
+    Tiebreaks(TiebreaksArgs),
     Unpair(UnpairArgs),
     Result(ResultArgs),
     Standings(StandingsArgs),
@@ -78,7 +85,20 @@ pub enum EventCommand {
 
 /// `event new`.
 #[derive(Debug, Args)]
-#[command(about = "Make an event")]
+#[command(
+    about = "Make an event",
+    after_help = "Formats: --swiss --rounds N; --round-robin [--double]; --knockout.\n\n\
+A knockout is a bracket of mini-matches: the players are seeded (--seeding rating, the \
+default, or lot), the top seeds get the byes of a field that is not a power of two, and each \
+match plays --games N games (2 by default) on the round's drawn position, colours swapped. A \
+tied match goes on to the tiebreak stages, each on a position of its own: by default 2 rapid \
+games (10+5), then 2 blitz games (3+2), then an Armageddon (5+0: a draw counts as Black's win, \
+colours by lot). --tiebreak KIND:GAMES:TIME, given once per stage in order, replaces that list \
+(KIND: rapid, blitz, games, or armageddon, written armageddon:TIME); --no-tiebreaks leaves none. \
+The last stage repeats until the match is decided, unless it is the Armageddon.\n\n\
+Example: chess960 event new \"Cup 960\" --knockout --games 2 --tiebreak rapid:2:10+5 \
+--tiebreak armageddon:5+0 --time-control 45+10"
+)]
 pub struct NewArgs {
     /// The event's name.
     pub name: String,
@@ -91,6 +111,23 @@ pub struct NewArgs {
     /// With --round-robin: everyone meets everyone twice, colours reversed.
     #[arg(long, requires = "round_robin")]
     pub double: bool,
+    /// A knockout: a seeded bracket of mini-matches with tiebreak stages (see below; the
+    /// rounds follow from the players).
+    #[arg(long)]
+    pub knockout: bool,
+    /// With --knockout: games of each match before any tiebreak, 1 to 12 (default 2).
+    #[arg(long, value_name = "N")]
+    pub games: Option<u32>,
+    /// With --knockout: how the bracket is seeded, rating (default) or lot.
+    #[arg(long, value_name = "HOW")]
+    pub seeding: Option<String>,
+    /// With --knockout: a tiebreak stage, KIND:GAMES:TIME (rapid:2:10+5, blitz:2:3+2,
+    /// games:2:45+10, armageddon:5+0); once per stage, in order; replaces the default stages.
+    #[arg(long, value_name = "KIND:GAMES:TIME")]
+    pub tiebreak: Vec<String>,
+    /// With --knockout: no tiebreak stages (a tied match plays its games again).
+    #[arg(long)]
+    pub no_tiebreaks: bool,
     /// Rounds of a Swiss (1 to 99).
     #[arg(long, value_name = "N")]
     pub rounds: Option<u32>,
@@ -257,6 +294,34 @@ pub struct DrawArgs {
     /// Draw again over an earlier draw of the round (before any result is in).
     #[arg(long)]
     pub replace: bool,
+    /// A knockout's tiebreak stage (from 1): draw that stage's position for the round
+    /// (default round: the last paired one) instead of the round's own.
+    #[arg(long, value_name = "S")]
+    pub stage: Option<u32>,
+    /// One JSON line.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `event tiebreaks`.
+#[derive(Debug, Args)]
+#[command(
+    about = "Knockout: add the next tiebreak stage to every tied match of a round",
+    long_about = "Add the next tiebreak stage to every match of a knockout's round that is tied \
+after its last stage: the stage's games as new boards of the round (colours alternating; an \
+Armageddon's colours by lot), printed with their board numbers. Each stage plays a position of \
+its own: draw it with 'chess960 event draw EVENT --round R --stage S' (before or after).",
+    after_help = "Example: chess960 event tiebreaks 2 --round 1 && chess960 event draw 2 --round 1 --stage 1"
+)]
+pub struct TiebreaksArgs {
+    /// The event.
+    pub event: String,
+    /// The round (default: the last paired one).
+    #[arg(long, value_name = "R")]
+    pub round: Option<u32>,
+    /// Seed for the lots of an Armageddon's colours (default: the system).
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// One JSON line.
     #[arg(long)]
     pub json: bool,
@@ -271,7 +336,8 @@ pub struct PairArgs {
     /// The round (default: the next one).
     #[arg(long, value_name = "R")]
     pub round: Option<u32>,
-    /// Seed for the lots of a round robin's pairing numbers (round 1; default: the system).
+    /// Seed for the lots of a round robin's pairing numbers or a knockout's seeds with
+    /// --seeding lot (round 1; default: the system).
     #[arg(long)]
     pub seed: Option<u64>,
     /// One JSON line.
@@ -454,9 +520,12 @@ pub fn run(args: &EventArgs) -> CliResult<String> {
         EventCommand::Show(a) => {
             let s = load(&store, &a.event)?;
             if a.json {
-                return json_line(
-                    &json!({"id": s.id, "key": s.key, "revision": s.revision, "event": s.event}),
-                );
+                let mut v =
+                    json!({"id": s.id, "key": s.key, "revision": s.revision, "event": s.event});
+                if let Some(k) = knockout::knockout_json(&s.event) {
+                    v["knockout"] = k;
+                }
+                return json_line(&v);
             }
             Ok(describe(&s))
         }
@@ -528,8 +597,12 @@ pub fn run(args: &EventArgs) -> CliResult<String> {
             if a.json {
                 return json_line(&round_json(&s.event, round));
             }
+            if s.event.knockout_plan().is_some() {
+                return Ok(knockout::round_sheet(&s.event, round, false));
+            }
             Ok(sheet(&s.event, round, false))
         }
+        EventCommand::Tiebreaks(a) => knockout::tiebreaks(&store, a),
         EventCommand::Unpair(a) => {
             let mut s = load(&store, &a.event)?;
             s.event.unpair(a.round).map_err(ev_err)?;
@@ -577,12 +650,27 @@ pub fn run(args: &EventArgs) -> CliResult<String> {
             }
             // All or nothing: the event is saved once every pair has been checked.
             save(&store, &s)?;
+            let boards: Vec<u32> = a
+                .results
+                .chunks(2)
+                .filter_map(|p| p[0].trim().parse().ok())
+                .collect();
+            out += &knockout::after_results(&s.event, a.round, &boards);
             Ok(out)
         }
         EventCommand::Standings(a) => {
             let s = load(&store, &a.event)?;
             if a.json {
                 return json_line(&standings_json(&s.event));
+            }
+            if s.event.knockout_plan().is_some() {
+                // A knockout's order is its bracket's: the places it gives so far.
+                return Ok(format!(
+                    "{} — after round {}\n\n{}",
+                    s.event.name,
+                    s.event.rounds_paired(),
+                    knockout::placings_text(&s.event)
+                ));
             }
             Ok(standings_text(&s.event, a.crosstable))
         }
@@ -591,6 +679,9 @@ pub fn run(args: &EventArgs) -> CliResult<String> {
             let round = a.round.unwrap_or(s.event.rounds_paired());
             if round == 0 || round > s.event.rounds_paired() {
                 return Err(CliError::new(format!("round {round} is not paired")));
+            }
+            if s.event.knockout_plan().is_some() {
+                return Ok(knockout::round_sheet(&s.event, round, true));
             }
             Ok(sheet(&s.event, round, true))
         }
@@ -602,6 +693,11 @@ pub fn run(args: &EventArgs) -> CliResult<String> {
                 .verify_draws()
                 .map_err(|(round, e)| CliError::new(format!("round {round}: {e}")))?;
             let n = s.event.played.iter().filter(|r| r.draw.is_some()).count()
+                + s.event
+                    .played
+                    .iter()
+                    .map(|r| r.stage_draws.len())
+                    .sum::<usize>()
                 + s.event
                     .played
                     .iter()
@@ -624,7 +720,10 @@ pub fn run(args: &EventArgs) -> CliResult<String> {
 }
 
 fn new(store: &Db, a: &NewArgs) -> CliResult<String> {
-    let format = if a.round_robin {
+    knockout::check_new_flags(a)?;
+    let format = if a.knockout {
+        Format::Knockout(knockout::plan_from_args(a)?)
+    } else if a.round_robin {
         Format::RoundRobin {
             cycles: if a.double { 2 } else { 1 },
         }
@@ -632,12 +731,13 @@ fn new(store: &Db, a: &NewArgs) -> CliResult<String> {
         Format::Swiss
     } else {
         return Err(CliError::new(
-            "choose the format: --swiss --rounds N, or --round-robin [--double]",
+            "choose the format: --swiss --rounds N, --round-robin [--double], or --knockout",
         ));
     };
-    let rounds = match (format, a.rounds) {
+    let rounds = match (&format, a.rounds) {
         (Format::Swiss, None) => return Err(CliError::new("a Swiss needs --rounds N")),
         (Format::Swiss, Some(r)) => r,
+        (Format::Knockout(_), _) => 0,
         (_, Some(_)) => {
             return Err(CliError::new(
                 "a round robin's rounds follow from its players: leave out --rounds",
@@ -749,10 +849,11 @@ fn new(store: &Db, a: &NewArgs) -> CliResult<String> {
 }
 
 fn format_text(e: &Event) -> String {
-    let mut t = match e.format {
+    let mut t = match &e.format {
         Format::Swiss => format!("Swiss (FIDE Dutch), {} rounds", e.rounds),
         Format::RoundRobin { cycles: 1 } => "round robin (Berger tables)".into(),
         Format::RoundRobin { .. } => "double round robin (Berger tables)".into(),
+        Format::Knockout(plan) => format!("knockout: {}", plan.describe()),
     };
     let mut pos = Vec::new();
     if e.positions.rules.exclude_518 {
@@ -778,14 +879,16 @@ fn format_text(e: &Event) -> String {
     if !pos.is_empty() {
         t += &format!("; {}", pos.join(", "));
     }
-    t += &format!(
-        "; tie-breaks {}",
-        e.tiebreaks
-            .iter()
-            .map(|t| t.name())
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
+    if !e.tiebreaks.is_empty() {
+        t += &format!(
+            "; tie-breaks {}",
+            e.tiebreaks
+                .iter()
+                .map(|t| t.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
     t
 }
 
@@ -820,7 +923,16 @@ fn list(store: &Db, a: &ListArgs) -> CliResult<String> {
 
 fn draw(store: &Db, a: &DrawArgs) -> CliResult<String> {
     let mut s = load(store, &a.event)?;
-    let round = a.round.unwrap_or(s.event.rounds_paired() + 1);
+    if a.stage == Some(0) {
+        return Err(CliError::new(
+            "--stage counts a knockout's tiebreak stages from 1 (the round's own position: leave out --stage)",
+        ));
+    }
+    let round = match a.stage {
+        // A tiebreak stage belongs to a round being played: the last paired one.
+        Some(_) => a.round.unwrap_or(s.event.rounds_paired()),
+        None => a.round.unwrap_or(s.event.rounds_paired() + 1),
+    };
     let spec = if let Some(id) = a.set {
         DrawSpec::Set(id)
     } else if a.from_list {
@@ -845,16 +957,41 @@ fn draw(store: &Db, a: &DrawArgs) -> CliResult<String> {
             outcomes: a.outcomes.clone(),
         }
     };
-    let d = s
-        .event
-        .draw_position(round, spec, a.replace)
-        .map_err(ev_err)?
-        .clone();
+    let d = match a.stage {
+        Some(stage) => s
+            .event
+            .draw_stage_position(round, stage, spec, a.replace)
+            .map_err(ev_err)?
+            .clone(),
+        None => s
+            .event
+            .draw_position(round, spec, a.replace)
+            .map_err(ev_err)?
+            .clone(),
+    };
     save(store, &s)?;
     if a.json {
+        if let Some(stage) = a.stage {
+            return json_line(&json!({"round": round, "stage": stage, "draw": d}));
+        }
         return json_line(&json!({"round": round, "draw": d}));
     }
-    let mut out = format!("Round {round} of {}\n", s.event.name);
+    let mut out = match (a.stage, s.event.knockout_plan()) {
+        (Some(stage), Some(plan)) => {
+            let (_, games, tc) = plan.stage(stage, &s.event.time_control);
+            format!(
+                "Round {round}, tiebreak stage {stage} ({games} game{}{}) of {}\n",
+                if games == 1 { "" } else { "s" },
+                if tc.is_empty() {
+                    String::new()
+                } else {
+                    format!(", {tc}")
+                },
+                s.event.name
+            )
+        }
+        _ => format!("Round {round} of {}\n", s.event.name),
+    };
     for (i, step) in d.steps.iter().enumerate() {
         let _ = writeln!(out, "{:>3}. {step}", i + 1);
     }
@@ -917,6 +1054,18 @@ fn name_of(e: &Event, i: usize) -> String {
     )
 }
 
+/// A sheet's line for a round's start position: its number, back rank and X-FEN.
+pub(crate) fn start_line(id: u16) -> String {
+    match StartId::new(id as u32) {
+        Ok(s) => format!(
+            "Start position {id}: {}  (X-FEN {})\n",
+            s.back_rank(),
+            s.position().fen()
+        ),
+        Err(_) => format!("Start position {id}: not one of 0..959\n"),
+    }
+}
+
 /// The pairing list (and result sheet) of a round.
 fn sheet(e: &Event, round: u32, results: bool) -> String {
     let empty = EventRound::default();
@@ -930,18 +1079,7 @@ fn sheet(e: &Event, round: u32, results: bool) -> String {
     }
     out.push('\n');
     match &r.draw {
-        Some(d) => match StartId::new(d.id as u32) {
-            Ok(id) => {
-                let _ = writeln!(
-                    out,
-                    "Start position {}: {}  (X-FEN {})",
-                    d.id,
-                    id.back_rank(),
-                    id.position().fen()
-                );
-            }
-            Err(_) => out += &format!("Start position {}: not one of 0..959\n", d.id),
-        },
+        Some(d) => out += &start_line(d.id),
         None if e.positions.per_board => {}
         None => out += "Start position: not drawn yet (chess960 event draw)\n",
     }
@@ -1006,7 +1144,11 @@ fn round_json(e: &Event, round: u32) -> serde_json::Value {
             "black": {"player": b.black.saturating_add(1), "name": name_of(e, b.black)},
             "result": b.result.map(BoardResult::text),
             "position": e.board_position(round, k as u32 + 1),
+            "match": b.slot.map(|s| s.match_no),
+            "stage": b.slot.map(|s| s.stage),
+            "time_control": e.board_time_control(round, k as u32 + 1),
         })).collect::<Vec<_>>(),
+        "stage_positions": r.stage_draws.iter().map(|d| d.id).collect::<Vec<_>>(),
         "byes": r.byes.iter().map(|(p, k)| json!({"player": p.saturating_add(1), "name": name_of(e, *p), "kind": k})).collect::<Vec<_>>(),
     })
 }
@@ -1097,7 +1239,11 @@ fn describe(s: &StoredEvent) -> String {
     for (i, p) in e.players.iter().enumerate() {
         let mut notes = Vec::new();
         if let Some(n) = e.pairing_number(i) {
-            notes.push(format!("pairing no. {n}"));
+            if e.knockout_plan().is_some() {
+                notes.push(format!("seed {n}"));
+            } else {
+                notes.push(format!("pairing no. {n}"));
+            }
         }
         if p.joined > 1 {
             notes.push(format!("from round {}", p.joined));
@@ -1127,9 +1273,15 @@ fn describe(s: &StoredEvent) -> String {
             .as_ref()
             .map_or("not drawn".to_string(), |d| d.id.to_string());
         let done = r.boards.iter().filter(|b| b.result.is_some()).count();
+        let stages: String = r
+            .stage_draws
+            .iter()
+            .enumerate()
+            .map(|(k, d)| format!(", tiebreak stage {} position {}", k + 1, d.id))
+            .collect();
         let _ = writeln!(
             out,
-            "Round {round}: position {pos}, {}",
+            "Round {round}: position {pos}{stages}, {}",
             if r.paired {
                 format!("{} boards, {done} results in", r.boards.len())
             } else {
@@ -1137,12 +1289,18 @@ fn describe(s: &StoredEvent) -> String {
             }
         );
     }
+    out += &knockout::bracket_text(e);
     out
 }
 
 fn export(store: &Db, a: &ExportArgs) -> CliResult<String> {
     let s = load(store, &a.event)?;
     let text = match a.format.trim() {
+        "trf" if s.event.knockout_plan().is_some() => {
+            return Err(CliError::new(
+                "TRF-16 has one game per player and round, which a knockout's mini-matches are not: export PGN or JSON",
+            ))
+        }
         "trf" => trf::write(&to_trf(&s.event)),
         "json" => to_json(&s.event),
         "pgn" => {

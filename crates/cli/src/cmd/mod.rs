@@ -3,6 +3,7 @@
 
 pub mod db;
 pub mod draw;
+pub mod engine;
 pub mod event;
 pub mod fairness;
 pub mod fen;

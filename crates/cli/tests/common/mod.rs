@@ -43,3 +43,45 @@ pub fn run_with(args: &[&str], stdin: &str) -> Output {
     drop(input);
     child.wait_with_output().expect("the chess960 binary ends")
 }
+
+/// `chess960 event --db DB ARGS…` (the environment's database left out).
+pub fn event(db: &std::path::Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_chess960"))
+        .arg("event")
+        .arg("--db")
+        .arg(db)
+        .args(args)
+        .env_remove("CHESS960_DB")
+        .output()
+        .expect("the chess960 binary runs")
+}
+
+/// [`event`], which must succeed: its standard output.
+pub fn event_ok(db: &std::path::Path, args: &[&str]) -> String {
+    let o = event(db, args);
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// [`event`], which must fail with status 2 and one line on standard error: that line.
+pub fn event_fails(db: &std::path::Path, args: &[&str]) -> String {
+    let o = event(db, args);
+    assert_eq!(o.status.code(), Some(2), "{args:?} should fail");
+    assert!(o.stdout.is_empty());
+    let e = String::from_utf8(o.stderr).unwrap();
+    assert_eq!(e.lines().count(), 1, "one line: {e}");
+    e
+}
+
+/// A fresh scratch folder for one test (`tag`: the test file, `name`: the test).
+pub fn scratch_dir(tag: &str, name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("chess960-cli-{tag}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}

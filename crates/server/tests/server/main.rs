@@ -18,6 +18,7 @@ mod flow;
 mod full_strength;
 mod games;
 mod guard;
+mod knockout;
 mod nesting;
 mod people;
 mod protocol;
