@@ -450,6 +450,17 @@ pub enum EventError {
         /// Its boards without a result.
         boards: Vec<u32>,
     },
+    /// A knockout's round cannot be paired: a match of the round before is undecided.
+    MatchUndecided {
+        /// The round asked for.
+        round: u32,
+        /// The undecided match (of round `round − 1`).
+        match_no: u32,
+        /// The tiebreak stage it waits for when tied; `None` when it waits for results.
+        next_stage: Option<u32>,
+    },
+    /// A knockout's round has no tied match to give a tiebreak stage.
+    NothingTied(u32),
     /// The pairing engine found no pairing.
     Pairing(PairingError),
     /// A position that cannot be drawn or set.
@@ -481,6 +492,25 @@ impl fmt::Display for EventError {
                     .map(u32::to_string)
                     .collect::<Vec<_>>()
                     .join(", ")
+            ),
+            EventError::MatchUndecided {
+                round,
+                match_no,
+                next_stage,
+            } => {
+                write!(
+                    f,
+                    "round {round} cannot be paired: match {match_no} of round {} ",
+                    round.saturating_sub(1)
+                )?;
+                match next_stage {
+                    Some(s) => write!(f, "is tied: its tiebreak stage {s} comes first"),
+                    None => write!(f, "still needs results"),
+                }
+            }
+            EventError::NothingTied(r) => write!(
+                f,
+                "no match of round {r} is tied after its games: no tiebreak to add"
             ),
             EventError::Pairing(e) => write!(f, "{e}"),
             EventError::Position(e) => write!(f, "{e}"),
@@ -1204,17 +1234,14 @@ impl Event {
                 .get(round as usize - 2)
                 .and_then(|ms| ms.iter().find(|m| m.winner().is_none()))
             {
-                let why = match m.state {
-                    MatchState::Tied { next_stage } => {
-                        format!("is tied: its tiebreak stage {next_stage} comes first")
-                    }
-                    _ => "still needs results".to_string(),
-                };
-                return Err(EventError::Invalid(format!(
-                    "round {round} cannot be paired: match {} of round {} {why}",
-                    m.number,
-                    round - 1
-                )));
+                return Err(EventError::MatchUndecided {
+                    round,
+                    match_no: m.number,
+                    next_stage: match m.state {
+                        MatchState::Tied { next_stage } => Some(next_stage),
+                        _ => None,
+                    },
+                });
             }
         }
         // Every earlier round, not only the last: a result cleared in round 1 after round 2
@@ -1605,9 +1632,7 @@ impl Event {
             added.push(m.number);
         }
         if added.is_empty() {
-            return Err(EventError::Invalid(format!(
-                "no match of round {round} is tied after its games: no tiebreak to add"
-            )));
+            return Err(EventError::NothingTied(round));
         }
         self.played[round as usize - 1].boards.extend(boards);
         Ok(added)

@@ -130,6 +130,8 @@ fn event_err(e: EventError) -> ApiError {
         | EventError::NotPaired(_)
         | EventError::NotNext { .. }
         | EventError::ResultsMissing { .. }
+        | EventError::MatchUndecided { .. }
+        | EventError::NothingTied(_)
         | EventError::Pairing(_) => ApiError::conflict(e.to_string()),
         EventError::Position(_) | EventError::Invalid(_) => ApiError::bad_request(e.to_string()),
     }
