@@ -142,10 +142,10 @@ fn read_everything(e: &Event) {
             let _ = e.board_time_control(k as u32 + 1, b as u32);
         }
     }
-    let _ = crate::knockout::bracket(e);
-    let _ = crate::knockout::placings(e);
-    let _ = crate::knockout::points_scored(e);
-    let _ = crate::knockout::check(e);
+    let _ = e.bracket();
+    let _ = e.placings();
+    let _ = e.knockout_points();
+    let _ = e.knockout_check();
     let _ = e.swiss_history(e.rounds_paired().saturating_add(1));
     let _ = e.verify_draws();
 }

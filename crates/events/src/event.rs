@@ -5,9 +5,10 @@
 //! as one document, export and import move it whole.
 
 use crate::accel::{baku_group_size, baku_row, Acceleration};
-use crate::knockout::{KnockoutPlan, MatchState, Slot, StageKind};
+use crate::knockout::{Field, KnockoutPlan, MatchState, MatchView, StageKind};
 use crate::model::{ByeKind, Color, Outcome, PointSystem, Round, SwissHistory, SwissPlayer};
 use crate::position::{DrawKind, PositionDraw, PositionError, PositionRules};
+pub use crate::round::{Board, BoardResult, EventRound, RoundBye, Slot};
 use crate::roundrobin::berger;
 use crate::swiss::{pair_dutch_with_progress, PairingError, Progress};
 use chess960_core::StartId;
@@ -173,144 +174,6 @@ impl Player {
 
 fn one() -> u32 {
     1
-}
-
-/// A board's result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum BoardResult {
-    /// `1-0`.
-    #[serde(rename = "1-0")]
-    WhiteWins,
-    /// `1/2-1/2`.
-    #[serde(rename = "1/2-1/2")]
-    Draw,
-    /// `0-1`.
-    #[serde(rename = "0-1")]
-    BlackWins,
-    /// `+/-`: White wins by forfeit.
-    #[serde(rename = "+/-")]
-    WhiteForfeit,
-    /// `-/+`: Black wins by forfeit.
-    #[serde(rename = "-/+")]
-    BlackForfeit,
-    /// `-/-`: both lose by forfeit.
-    #[serde(rename = "-/-")]
-    DoubleForfeit,
-}
-
-impl BoardResult {
-    /// Every result.
-    pub const ALL: [BoardResult; 6] = [
-        BoardResult::WhiteWins,
-        BoardResult::Draw,
-        BoardResult::BlackWins,
-        BoardResult::WhiteForfeit,
-        BoardResult::BlackForfeit,
-        BoardResult::DoubleForfeit,
-    ];
-
-    /// As written on a result sheet.
-    pub fn text(self) -> &'static str {
-        match self {
-            BoardResult::WhiteWins => "1-0",
-            BoardResult::Draw => "1/2-1/2",
-            BoardResult::BlackWins => "0-1",
-            BoardResult::WhiteForfeit => "+/-",
-            BoardResult::BlackForfeit => "-/+",
-            BoardResult::DoubleForfeit => "-/-",
-        }
-    }
-
-    /// From `1-0`, `0-1`, `1/2-1/2` (also `1/2`, `=`, `½-½`), `+/-`, `-/+`, `-/-`.
-    pub fn parse(s: &str) -> Option<BoardResult> {
-        match s.trim() {
-            "1-0" => Some(BoardResult::WhiteWins),
-            "0-1" => Some(BoardResult::BlackWins),
-            "1/2-1/2" | "1/2" | "=" | "½-½" | "0.5-0.5" => Some(BoardResult::Draw),
-            "+/-" | "+-" | "1F-0F" => Some(BoardResult::WhiteForfeit),
-            "-/+" | "-+" | "0F-1F" => Some(BoardResult::BlackForfeit),
-            "-/-" | "--" | "0F-0F" => Some(BoardResult::DoubleForfeit),
-            _ => None,
-        }
-    }
-
-    /// Whether the game was played.
-    pub fn played(self) -> bool {
-        matches!(
-            self,
-            BoardResult::WhiteWins | BoardResult::Draw | BoardResult::BlackWins
-        )
-    }
-}
-
-/// One board of a round.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Board {
-    /// White (a player index).
-    pub white: usize,
-    /// Black.
-    pub black: usize,
-    /// The result, once in.
-    #[serde(default)]
-    pub result: Option<BoardResult>,
-    /// The board's own position when the event draws one per board.
-    #[serde(default)]
-    pub position: Option<PositionDraw>,
-    /// The key of the game played on the server for this board, if any.
-    #[serde(default)]
-    pub game: Option<String>,
-    /// In a knockout: the match and stage the game belongs to.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub slot: Option<Slot>,
-}
-
-impl Board {
-    /// A board just paired: `white` against `black` (player indices), nothing played yet.
-    pub fn paired(white: usize, black: usize) -> Board {
-        Board {
-            white,
-            black,
-            result: None,
-            position: None,
-            game: None,
-            slot: None,
-        }
-    }
-}
-
-/// What a player without a board got in a round.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RoundBye {
-    /// The pairing-allocated bye.
-    Pab,
-    /// A requested half-point bye.
-    Half,
-    /// A requested full-point bye.
-    Full,
-    /// A zero-point bye, an absence or a withdrawal.
-    Zero,
-}
-
-/// One round: its position and, once paired, its boards.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EventRound {
-    /// The round's position (one for every board).
-    #[serde(default)]
-    pub draw: Option<PositionDraw>,
-    /// Whether the round is paired.
-    #[serde(default)]
-    pub paired: bool,
-    /// The boards, board 1 first.
-    #[serde(default)]
-    pub boards: Vec<Board>,
-    /// The players without a board.
-    #[serde(default)]
-    pub byes: Vec<(usize, RoundBye)>,
-    /// In a knockout: the positions of the tiebreak stages (index 0: stage 1), one for every
-    /// match of the round that reaches the stage.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub stage_draws: Vec<PositionDraw>,
 }
 
 /// The event.
@@ -1229,7 +1092,7 @@ impl Event {
         self.check_indices()
             .map_err(|e| EventError::Invalid(format!("the event's record is damaged: {e}")))?;
         if matches!(self.format, Format::Knockout(_)) && round > 1 {
-            let br = crate::knockout::bracket(self);
+            let br = self.bracket();
             if let Some(m) = br
                 .get(round as usize - 2)
                 .and_then(|ms| ms.iter().find(|m| m.winner().is_none()))
@@ -1268,14 +1131,17 @@ impl Event {
         let lost = || EventError::Invalid("the pairing named a player outside the order".into());
         let (boards, byes) = match &trial.format {
             Format::Knockout(plan) => {
-                let pairs: Vec<(u32, usize, usize)> = crate::knockout::bracket_pairs(&trial, round)
+                let field = trial
+                    .knockout_field()
+                    .ok_or(EventError::Invalid("the knockout has no plan".into()))?;
+                let pairs: Vec<(u32, usize, usize)> = crate::knockout::bracket_pairs(&field, round)
                     .into_iter()
                     .filter_map(|(k, a, b)| Some((k, a?, b?)))
                     .collect();
                 let first_white = trial.initial_color == Side::White;
                 let boards = crate::knockout::regular_boards(plan, &pairs, first_white);
                 let byes = if round == 1 {
-                    crate::knockout::round_one_byes(&trial)
+                    crate::knockout::round_one_byes(&field)
                 } else {
                     Vec::new()
                 };
@@ -1387,7 +1253,7 @@ impl Event {
         if self.knockout_plan().is_some() {
             // A result that would change a decided match whose consequences are paired (a
             // tiebreak stage after it, the next round) is refused: clear those first.
-            if let Err((r, why)) = crate::knockout::check(self) {
+            if let Err((r, why)) = self.knockout_check() {
                 if let Some(b) = self
                     .played
                     .get_mut(round as usize - 1)
@@ -1470,6 +1336,50 @@ impl Event {
                 .unwrap_or(self.time_control.as_str()),
             _ => &self.time_control,
         }
+    }
+
+    /// What a knockout's bracket reads of this event; `None` for other formats.
+    pub fn knockout_field(&self) -> Option<Field<'_>> {
+        Some(Field {
+            plan: self.knockout_plan()?,
+            players: self.players.len(),
+            order: &self.order,
+            played: &self.played,
+        })
+    }
+
+    /// A knockout's bracket, round by round ([`crate::knockout::bracket`]); empty for other
+    /// formats.
+    pub fn bracket(&self) -> Vec<Vec<MatchView>> {
+        self.knockout_field()
+            .map(|f| crate::knockout::bracket(&f))
+            .unwrap_or_default()
+    }
+
+    /// A knockout's winner, once its final is decided.
+    pub fn champion(&self) -> Option<usize> {
+        crate::knockout::champion(&self.knockout_field()?)
+    }
+
+    /// A knockout's placings ([`crate::knockout::placings`]); empty for other formats.
+    pub fn placings(&self) -> Vec<(usize, u32, u32)> {
+        self.knockout_field()
+            .map(|f| crate::knockout::placings(&f))
+            .unwrap_or_default()
+    }
+
+    /// The points (tenths) each player scored in a knockout's games; empty for other formats.
+    pub fn knockout_points(&self) -> Vec<u32> {
+        self.knockout_field()
+            .map(|f| crate::knockout::points_scored(&f))
+            .unwrap_or_default()
+    }
+
+    /// The first problem of a knockout's rounds ([`crate::knockout::check`]); other formats
+    /// have none of these.
+    pub fn knockout_check(&self) -> Result<(), (u32, String)> {
+        self.knockout_field()
+            .map_or(Ok(()), |f| crate::knockout::check(&f))
     }
 
     /// The knockout's plan, if the event is a knockout.
@@ -1592,7 +1502,7 @@ impl Event {
         if self.played.get(round as usize).is_some_and(|r| r.paired) {
             return Err(EventError::AlreadyPaired(round + 1));
         }
-        let br = crate::knockout::bracket(self);
+        let br = self.bracket();
         let mut added = Vec::new();
         let mut boards = Vec::new();
         let first_white = self.initial_color == Side::White;

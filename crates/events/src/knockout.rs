@@ -12,7 +12,8 @@
 //! twice. A tiebreak stage's position is drawn once per round and stage
 //! ([`crate::event::EventRound::stage_draws`]), with every method a round's position has.
 
-use crate::event::{Board, BoardResult, Event, RoundBye};
+pub use crate::round::Slot;
+use crate::round::{Board, BoardResult, EventRound, RoundBye};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -291,14 +292,19 @@ impl KnockoutPlan {
     }
 }
 
-/// Which game of which match a board is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Slot {
-    /// The match, 1 first, in bracket order.
-    #[serde(rename = "match")]
-    pub match_no: u32,
-    /// 0 for the regular games, then 1, 2, … for the tiebreak stages.
-    pub stage: u32,
+/// What the bracket reads of a knockout: its plan, how many players it has, its seeding order
+/// (player indices, seed 1 first; empty until round 1 is paired) and its rounds.
+/// [`crate::event::Event::knockout_field`] gives it for an event.
+#[derive(Clone, Copy, Debug)]
+pub struct Field<'a> {
+    /// How the matches are played.
+    pub plan: &'a KnockoutPlan,
+    /// The players entered.
+    pub players: usize,
+    /// The seeding order.
+    pub order: &'a [usize],
+    /// The rounds so far (index 0: round 1).
+    pub played: &'a [EventRound],
 }
 
 /// The number of rounds a knockout of `n` players has.
@@ -486,11 +492,11 @@ fn score_match(
 /// The whole bracket, round by round (index 0: round 1), every match of every round, those
 /// not yet known as [`MatchState::Waiting`]. Empty until round 1 is paired (the seeding is
 /// fixed then). A damaged document gives what can be read.
-pub fn bracket(e: &Event) -> Vec<Vec<MatchView>> {
-    let Some(plan) = e.knockout_plan() else {
+pub fn bracket(e: &Field<'_>) -> Vec<Vec<MatchView>> {
+    let Some(plan) = Some(e.plan) else {
         return Vec::new();
     };
-    let n = e.players.len();
+    let n = e.players;
     if e.order.len() != n || n < 2 {
         return Vec::new();
     }
@@ -561,7 +567,7 @@ pub fn bracket(e: &Event) -> Vec<Vec<MatchView>> {
 }
 
 /// The event's winner, once the final is decided.
-pub fn champion(e: &Event) -> Option<usize> {
+pub fn champion(e: &Field<'_>) -> Option<usize> {
     bracket(e).last()?.first()?.winner()
 }
 
@@ -617,7 +623,7 @@ pub(crate) fn stage_boards(
 }
 
 /// The byes of round 1: players whose line has no opponent go through.
-pub(crate) fn round_one_byes(e: &Event) -> Vec<(usize, RoundBye)> {
+pub(crate) fn round_one_byes(e: &Field<'_>) -> Vec<(usize, RoundBye)> {
     bracket_pairs(e, 1)
         .into_iter()
         .filter_map(|(_, a, b)| match (a, b) {
@@ -629,7 +635,7 @@ pub(crate) fn round_one_byes(e: &Event) -> Vec<(usize, RoundBye)> {
 
 /// The matches of `round` (from 1) with their players as the bracket has them (first the
 /// higher seed), by match number; needs the order fixed.
-pub(crate) fn bracket_pairs(e: &Event, round: u32) -> Vec<(u32, Option<usize>, Option<usize>)> {
+pub(crate) fn bracket_pairs(e: &Field<'_>, round: u32) -> Vec<(u32, Option<usize>, Option<usize>)> {
     bracket(e)
         .get(round.saturating_sub(1) as usize)
         .map(|ms| ms.iter().map(|m| (m.number, m.first, m.second)).collect())
@@ -639,8 +645,8 @@ pub(crate) fn bracket_pairs(e: &Event, round: u32) -> Vec<(u32, Option<usize>, O
 /// The first problem of a knockout's rounds, said in words with the round and match: boards
 /// without their match, players outside their match, stages out of order or of the wrong
 /// size, a tiebreak after a decided stage, a round paired before the last was decided.
-pub fn check(e: &Event) -> Result<(), (u32, String)> {
-    let Some(plan) = e.knockout_plan() else {
+pub fn check(e: &Field<'_>) -> Result<(), (u32, String)> {
+    let Some(plan) = Some(e.plan) else {
         return Ok(());
     };
     let br = bracket(e);
@@ -654,7 +660,7 @@ pub fn check(e: &Event) -> Result<(), (u32, String)> {
                 rn,
                 format!(
                     "a knockout of {} players has {} rounds",
-                    e.players.len(),
+                    e.players,
                     br.len()
                 ),
             ));
@@ -761,9 +767,9 @@ pub fn check(e: &Event) -> Result<(), (u32, String)> {
 /// bracket; 5–6 when a round of 6 had two matches and two byes); players still in share the
 /// places from 1 down to the last one their round can give. `(player, first place, last
 /// place)`, best first, then by seed.
-pub fn placings(e: &Event) -> Vec<(usize, u32, u32)> {
+pub fn placings(e: &Field<'_>) -> Vec<(usize, u32, u32)> {
     let br = bracket(e);
-    let n = e.players.len();
+    let n = e.players;
     let champion = br
         .last()
         .and_then(|ms| ms.first())
@@ -808,9 +814,9 @@ pub fn placings(e: &Event) -> Vec<(usize, u32, u32)> {
 
 /// Points (tenths) each player scored in his knockout games, an Armageddon's draw counted
 /// as Black's win; indexed like the players.
-pub fn points_scored(e: &Event) -> Vec<u32> {
-    let mut out = vec![0u32; e.players.len()];
-    let plan = e.knockout_plan();
+pub fn points_scored(e: &Field<'_>) -> Vec<u32> {
+    let mut out = vec![0u32; e.players];
+    let plan = Some(e.plan);
     for r in e.played.iter().filter(|r| r.paired) {
         for b in &r.boards {
             let (Some(res), Some(slot)) = (b.result, b.slot) else {
@@ -832,7 +838,7 @@ pub fn points_scored(e: &Event) -> Vec<u32> {
 /// A knockout's crosstable cell: the opponent's number and how the match went for the
 /// player (`5+` won, `5-` lost, `5` under way), `F` for a bye, empty when not in the round.
 pub fn crosstable_cell(
-    e: &Event,
+    e: &Field<'_>,
     round: usize,
     player: usize,
     number_of: &dyn Fn(usize) -> usize,
@@ -852,7 +858,7 @@ pub fn crosstable_cell(
     } else {
         m.first
     };
-    let Some(opp) = opp.filter(|&o| o < e.players.len()) else {
+    let Some(opp) = opp.filter(|&o| o < e.players) else {
         return "?".into();
     };
     let mark = match m.state {

@@ -29,6 +29,7 @@ pub mod knockout;
 pub mod matching;
 pub mod model;
 pub mod position;
+pub mod round;
 pub mod roundrobin;
 pub mod standings;
 pub mod swiss;

@@ -173,8 +173,9 @@ impl Facts {
 /// in his games.
 pub fn standings(e: &Event) -> Vec<Standing> {
     if e.knockout_plan().is_some() {
-        let points = crate::knockout::points_scored(e);
-        return crate::knockout::placings(e)
+        let points = e.knockout_points();
+        return e
+            .placings()
             .into_iter()
             .map(|(player, place, _)| Standing {
                 place,
@@ -292,8 +293,8 @@ pub fn crosstable_cell(
     let Some(r) = e.played.get(round).filter(|r| r.paired) else {
         return String::new();
     };
-    if e.knockout_plan().is_some() {
-        return crate::knockout::crosstable_cell(e, round, player, number_of);
+    if let Some(f) = e.knockout_field() {
+        return crate::knockout::crosstable_cell(&f, round, player, number_of);
     }
     for b in &r.boards {
         let white = b.white == player;

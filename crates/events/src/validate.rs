@@ -281,7 +281,7 @@ impl Event {
             self.check_round_indices(round, r)?;
             self.check_round(round, r)?;
         }
-        if let Err((round, why)) = crate::knockout::check(self) {
+        if let Err((round, why)) = self.knockout_check() {
             return inconsistent(Place::Round(round), why);
         }
         self.verify_draws()

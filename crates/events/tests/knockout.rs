@@ -5,9 +5,7 @@
 use chess960_events::event::{BoardResult, DrawSpec, Event, EventError, Format, Player, Side};
 use chess960_events::export::{to_json, to_pgn};
 use chess960_events::import::from_json;
-use chess960_events::knockout::{
-    bracket, champion, placings, KnockoutPlan, MatchState, Seeding, Stage, StageKind,
-};
+use chess960_events::knockout::{KnockoutPlan, MatchState, Seeding, Stage, StageKind};
 
 fn player(name: &str, rating: u16) -> Player {
     Player {
@@ -92,7 +90,7 @@ fn five_players_from_byes_to_the_armageddon_and_the_final() {
     assert_eq!(e.board_time_control(1, 2), "90+30");
     // 1–1 (each wins with White): tied; round 2 waits for the tiebreak.
     play(&mut e, 1, 2, 0, &[W, W]);
-    let m = &bracket(&e)[0][1];
+    let m = &e.bracket()[0][1];
     assert_eq!(m.state, MatchState::Tied { next_stage: 1 });
     assert_eq!(m.stages[0].points, (10, 10));
     let err = e.pair(2, 0).unwrap_err().to_string();
@@ -116,7 +114,7 @@ fn five_players_from_byes_to_the_armageddon_and_the_final() {
     // Adding again while the stage is played: nothing tied.
     assert!(e.add_tiebreaks(1, 3).is_err());
     play(&mut e, 1, 2, 1, &[D, D]);
-    assert_eq!(bracket(&e)[0][1].state, MatchState::Tied { next_stage: 2 });
+    assert_eq!(e.bracket()[0][1].state, MatchState::Tied { next_stage: 2 });
     // The Armageddon: one game, colours by lot, a draw is Black's win.
     e.draw_stage_position(1, 2, DrawSpec::Set(100), false)
         .unwrap();
@@ -127,7 +125,7 @@ fn five_players_from_byes_to_the_armageddon_and_the_final() {
     assert_eq!(e.board_time_control(1, 5), "5+0");
     assert_eq!(e.board_position(1, 5), Some(100));
     play(&mut e, 1, 2, 2, &[D]);
-    let m = &bracket(&e)[0][1];
+    let m = &e.bracket()[0][1];
     assert_eq!(
         m.state,
         MatchState::Won {
@@ -157,10 +155,11 @@ fn five_players_from_byes_to_the_armageddon_and_the_final() {
         .unwrap();
     e.pair(3, 0).unwrap();
     assert_eq!(boards(&e, 3), vec![(1, 3, 1, 0), (3, 1, 1, 0)]);
-    assert_eq!(champion(&e), None);
+    assert_eq!(e.champion(), None);
     play(&mut e, 3, 1, 0, &[D, B]);
-    assert_eq!(champion(&e), Some(0));
-    let places: Vec<(usize, u32, u32)> = placings(&e)
+    assert_eq!(e.champion(), Some(0));
+    let places: Vec<(usize, u32, u32)> = e
+        .placings()
         .into_iter()
         .map(|(i, a, b)| (i + 1, a, b))
         .collect();
@@ -205,7 +204,7 @@ fn a_tied_last_stage_repeats_and_no_tiebreaks_repeats_the_games() {
         assert_eq!(e.board_time_control(1, 2 * stage + 1), "3+2");
         play(&mut e, 1, 1, stage, &[W, W]);
     }
-    assert_eq!(bracket(&e)[0][0].state, MatchState::Tied { next_stage: 4 });
+    assert_eq!(e.bracket()[0][0].state, MatchState::Tied { next_stage: 4 });
     let mut e = event(&["A", "B"], plan(&[]), Side::White);
     e.pair(1, 0).unwrap();
     play(&mut e, 1, 1, 0, &[W, W]);
@@ -215,7 +214,7 @@ fn a_tied_last_stage_repeats_and_no_tiebreaks_repeats_the_games() {
     // A stage's games have no position until it is drawn.
     assert_eq!(e.board_position(1, 3), None);
     play(&mut e, 1, 1, 1, &[B, W]);
-    assert_eq!(champion(&e), Some(1));
+    assert_eq!(e.champion(), Some(1));
     // One-game stages go on alternating colours from game to game.
     let mut one = plan(&["games:1:5+3"]);
     one.games = 1;
@@ -337,14 +336,14 @@ fn random_knockouts_of_every_size_play_to_a_champion() {
                 byes.sort_unstable();
                 assert_eq!(byes, (0..size - n).collect::<Vec<_>>(), "{n} players");
             }
-            let matches = bracket(&e)[round as usize - 1]
+            let matches = e.bracket()[round as usize - 1]
                 .iter()
                 .filter(|m| m.second.is_some())
                 .count();
             assert_eq!(e.played[round as usize - 1].boards.len(), 2 * matches);
             // Play every match to its end, tiebreaks as needed.
             loop {
-                let open: Vec<(u32, u32, Vec<u32>)> = bracket(&e)[round as usize - 1]
+                let open: Vec<(u32, u32, Vec<u32>)> = e.bracket()[round as usize - 1]
                     .iter()
                     .filter_map(|m| match m.state {
                         MatchState::Playing { stage } => {
@@ -360,7 +359,7 @@ fn random_knockouts_of_every_size_play_to_a_champion() {
                         e.set_result(round, b, Some(r)).unwrap();
                     }
                 }
-                let tied = bracket(&e)[round as usize - 1]
+                let tied = e.bracket()[round as usize - 1]
                     .iter()
                     .filter_map(|m| match m.state {
                         MatchState::Tied { next_stage } => Some(next_stage),
@@ -384,7 +383,7 @@ fn random_knockouts_of_every_size_play_to_a_champion() {
                 e.validate().unwrap();
             }
             // Nothing past the Armageddon (stage 3 of the default plan).
-            for m in &bracket(&e)[round as usize - 1] {
+            for m in &e.bracket()[round as usize - 1] {
                 if let MatchState::Won { stage, .. } = m.state {
                     assert!(stage <= 3);
                     let last = m.stages.last().unwrap();
@@ -395,15 +394,15 @@ fn random_knockouts_of_every_size_play_to_a_champion() {
             }
             e.validate().unwrap();
         }
-        let champ = champion(&e).expect("a champion");
-        let places = placings(&e);
+        let champ = e.champion().expect("a champion");
+        let places = e.placings();
         assert_eq!(places.len(), n);
         assert_eq!(places[0], (champ, 1, 1));
         // Each round's losers share the places below those who went on, down to the last.
         assert!(places.iter().all(|p| p.1 <= p.2 && p.2 as usize <= n));
         assert_eq!(places.iter().map(|p| p.2).max(), Some(n as u32));
         for r in 0..rounds {
-            let ms = &bracket(&e)[r as usize];
+            let ms = &e.bracket()[r as usize];
             let on = ms.len() as u32;
             let losers = ms
                 .iter()

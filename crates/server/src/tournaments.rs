@@ -24,9 +24,7 @@ use chess960_events::event::{
     BoardResult, ByeRequest, DrawSpec, Event, EventError, Format, Player, Side, Tiebreak,
 };
 use chess960_events::export::{to_pgn, to_trf};
-use chess960_events::knockout::{
-    bracket, placings, KnockoutPlan, MatchState, MatchView, Seeding, Stage, StageKind,
-};
+use chess960_events::knockout::{KnockoutPlan, MatchState, MatchView, Seeding, Stage, StageKind};
 use chess960_events::standings::{crosstable_cell, standings};
 use chess960_events::swiss::Progress;
 use chess960_events::trf;
@@ -383,7 +381,7 @@ fn knockout_json(e: &Event) -> Value {
         return Value::Null;
     };
     // Computed once: the champion is the final's winner (as `knockout::champion` has it).
-    let br = bracket(e);
+    let br = e.bracket();
     let champion = br
         .last()
         .and_then(|f| f.first())
@@ -406,7 +404,7 @@ fn knockout_json(e: &Event) -> Value {
             .map(|ms| ms.iter().map(match_json).collect::<Vec<_>>())
             .collect::<Vec<_>>(),
         "champion": champion.map(|p| p + 1),
-        "placings": placings(e).iter().map(|&(p, first, last)| json!({
+        "placings": e.placings().iter().map(|&(p, first, last)| json!({
             "player": p + 1,
             "first": first,
             "last": last,

@@ -8,8 +8,7 @@ use crate::error::{quote, CliError, CliResult};
 use chess960_core::StartId;
 use chess960_events::event::{BoardResult, Event, EventRound};
 use chess960_events::knockout::{
-    bracket, champion, placings, KnockoutPlan, MatchState, MatchView, Seeding, Stage, StageKind,
-    StageScore,
+    KnockoutPlan, MatchState, MatchView, Seeding, Stage, StageKind, StageScore,
 };
 use serde_json::json;
 use std::fmt::Write as _;
@@ -257,7 +256,7 @@ pub(super) fn bracket_text(e: &Event) -> String {
     let Some(plan) = e.knockout_plan() else {
         return String::new();
     };
-    let br = bracket(e);
+    let br = e.bracket();
     let mut out = String::new();
     if br.is_empty() {
         let _ = writeln!(
@@ -290,7 +289,7 @@ pub(super) fn bracket_text(e: &Event) -> String {
             let _ = writeln!(out, "  {}", match_line(e, plan, round, m));
         }
     }
-    match champion(e) {
+    match e.champion() {
         Some(c) => {
             let _ = writeln!(out, "Champion: {}", name_of(e, c));
         }
@@ -324,7 +323,7 @@ pub(super) fn placings_text(e: &Event) -> String {
     // A field that is not a power of two has fewer players than its bracket has lines: the
     // places end at the last player.
     let n = u32::try_from(e.players.len()).unwrap_or(u32::MAX);
-    for (i, lo, hi) in placings(e) {
+    for (i, lo, hi) in e.placings() {
         let hi = hi.min(n).max(lo);
         let _ = writeln!(out, "  {:>7}  {}", place(lo, hi), seeded(e, i));
     }
@@ -339,7 +338,7 @@ fn player_json(e: &Event, i: usize) -> serde_json::Value {
 /// the champion and the places.
 pub(super) fn knockout_json(e: &Event) -> Option<serde_json::Value> {
     let plan = e.knockout_plan()?;
-    let br = bracket(e);
+    let br = e.bracket();
     let rounds: Vec<_> = br
         .iter()
         .enumerate()
@@ -381,8 +380,8 @@ pub(super) fn knockout_json(e: &Event) -> Option<serde_json::Value> {
     Some(json!({
         "plan": plan.describe(),
         "rounds": rounds,
-        "champion": champion(e).map(|i| player_json(e, i)),
-        "placings": placings(e).iter().map(|&(i, lo, hi)| json!({
+        "champion": e.champion().map(|i| player_json(e, i)),
+        "placings": e.placings().iter().map(|&(i, lo, hi)| json!({
             "player": i + 1, "name": name_of(e, i), "first": lo,
             "last": hi.min(u32::try_from(e.players.len()).unwrap_or(u32::MAX)).max(lo),
         })).collect::<Vec<_>>(),
@@ -407,7 +406,7 @@ pub(super) fn round_sheet(e: &Event, round: u32, results: bool) -> String {
         .checked_sub(1)
         .and_then(|k| e.played.get(k as usize))
         .unwrap_or(&empty);
-    let br = bracket(e);
+    let br = e.bracket();
     let total = br.len();
     let mut out = format!("{} — round {round}", e.name);
     if (1..=total).contains(&(round as usize)) {
@@ -496,7 +495,7 @@ pub(super) fn tiebreaks(store: &Db, a: &TiebreaksArgs) -> CliResult<String> {
     save(store, &s)?;
     let e = &s.event;
     let plan = e.knockout_plan().expect("a knockout, checked above");
-    let br = bracket(e);
+    let br = e.bracket();
     let r = &e.played[round as usize - 1];
     let ms: Vec<&MatchView> = br
         .get(round as usize - 1)
@@ -571,7 +570,7 @@ pub(super) fn after_results(e: &Event, round: u32, boards: &[u32]) -> String {
     let Some(plan) = e.knockout_plan() else {
         return String::new();
     };
-    let br = bracket(e);
+    let br = e.bracket();
     let mut out = String::new();
     let r = e.played.get(round.saturating_sub(1) as usize);
     let mut seen = Vec::new();
@@ -593,7 +592,7 @@ pub(super) fn after_results(e: &Event, round: u32, boards: &[u32]) -> String {
             let _ = writeln!(out, "{}", match_line(e, plan, round, m));
         }
     }
-    if let Some(c) = champion(e) {
+    if let Some(c) = e.champion() {
         let _ = writeln!(out, "{} wins {}", name_of(e, c), e.name);
     }
     out
