@@ -276,14 +276,39 @@ pub trait EngineStore: Send + Sync {
 /// The columns of an engine's row, in the order [`engine_of`] reads them.
 const COLUMNS: &str = "name, command, args, dir, protocol, options, added_ms";
 
-/// The JSON columns of an engine: its arguments (an array of strings) and options (an array
-/// of `[name, value]` pairs).
-fn json_columns(e: &RegisteredEngine) -> R<(String, String)> {
-    let err = |x: serde_json::Error| StoreError::Backend(format!("engine to JSON: {x}"));
-    Ok((
-        serde_json::to_string(&e.args).map_err(err)?,
-        serde_json::to_string(&e.options).map_err(err)?,
-    ))
+/// An engine's row as written: its name key, and its JSON columns: its arguments (an array
+/// of strings) and options (an array of `[name, value]` pairs).
+struct Row<'a> {
+    e: &'a RegisteredEngine,
+    key: String,
+    args: String,
+    options: String,
+}
+
+impl<'a> Row<'a> {
+    fn of(e: &'a RegisteredEngine) -> R<Row<'a>> {
+        let err = |x: serde_json::Error| StoreError::Backend(format!("engine to JSON: {x}"));
+        Ok(Row {
+            e,
+            key: name_key(&e.name),
+            args: serde_json::to_string(&e.args).map_err(err)?,
+            options: serde_json::to_string(&e.options).map_err(err)?,
+        })
+    }
+
+    /// `$1`…`$8`: name, name key, command, arguments, folder, protocol, options, added.
+    fn params(&self) -> [Arg<'_>; 8] {
+        [
+            self.e.name.as_str().into(),
+            self.key.as_str().into(),
+            self.e.command.as_str().into(),
+            self.args.as_str().into(),
+            self.e.dir.as_deref().into(),
+            self.e.protocol.as_str().into(),
+            self.options.as_str().into(),
+            self.e.added_ms.into(),
+        ]
+    }
 }
 
 /// An engine from its row ([`COLUMNS`]).
@@ -319,25 +344,14 @@ fn engines_where(tx: &mut dyn Tx, cond: &str, args: &[Arg<'_>]) -> R<Vec<Registe
 impl<B: Backend> EngineStore for B {
     fn add_engine(&self, engine: &RegisteredEngine) -> Result<(), EngineError> {
         engine.check()?;
-        let (args, options) = json_columns(engine)?;
-        let key = name_key(&engine.name);
-        let e = engine;
+        let row = Row::of(engine)?;
         // One statement: of two registrations of one name at once, exactly one inserts.
         let inserted = self.write(|tx| {
             tx.exec(
                 "INSERT INTO engines (name, name_key, command, args, dir, protocol, options, added_ms)
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
                  ON CONFLICT (name_key) DO NOTHING",
-                &[
-                    e.name.as_str().into(),
-                    key.as_str().into(),
-                    e.command.as_str().into(),
-                    args.as_str().into(),
-                    e.dir.as_deref().into(),
-                    e.protocol.as_str().into(),
-                    options.as_str().into(),
-                    e.added_ms.into(),
-                ],
+                &row.params(),
             )
         })?;
         if inserted == 0 {
@@ -351,24 +365,13 @@ impl<B: Backend> EngineStore for B {
 
     fn update_engine(&self, engine: &RegisteredEngine) -> Result<(), EngineError> {
         engine.check()?;
-        let (args, options) = json_columns(engine)?;
-        let key = name_key(&engine.name);
-        let e = engine;
+        let row = Row::of(engine)?;
         let changed = self.write(|tx| {
             tx.exec(
-                "UPDATE engines SET name = $2, command = $3, args = $4, dir = $5, protocol = $6,
+                "UPDATE engines SET name = $1, command = $3, args = $4, dir = $5, protocol = $6,
                         options = $7, added_ms = $8
-                  WHERE name_key = $1",
-                &[
-                    key.as_str().into(),
-                    e.name.as_str().into(),
-                    e.command.as_str().into(),
-                    args.as_str().into(),
-                    e.dir.as_deref().into(),
-                    e.protocol.as_str().into(),
-                    options.as_str().into(),
-                    e.added_ms.into(),
-                ],
+                  WHERE name_key = $2",
+                &row.params(),
             )
         })?;
         if changed == 0 {
