@@ -262,6 +262,31 @@ impl fmt::Display for Fault {
     }
 }
 
+/// Who follows a game as it is played (a broadcast): told of each search report while an
+/// engine thinks, and of each move once the referee has accepted it. Calls come from the
+/// referee's thread, between reads of the engine's output: they must be quick.
+pub trait Watch: Sync {
+    /// `side`'s engine reported `info` (everything it said about this search so far), `elapsed`
+    /// after it was asked to move.
+    fn thinking(&self, side: Color, info: &SearchInfo, elapsed: Duration);
+    /// `mv` (`san`) was played: what its engine said about it, the time it took, and both
+    /// clocks after it (White first: time left, the increment added).
+    fn moved(
+        &self,
+        mv: Move,
+        san: &str,
+        info: &SearchInfo,
+        elapsed: Duration,
+        clocks: [Duration; 2],
+    );
+}
+
+impl fmt::Debug for dyn Watch + '_ {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Watch")
+    }
+}
+
 /// The turn an engine is asked to play.
 #[derive(Debug)]
 pub struct Turn<'a> {
@@ -275,9 +300,18 @@ pub struct Turn<'a> {
     pub wait: Duration,
     /// The match's stop flag.
     pub stop: &'a AtomicBool,
+    /// Who follows the engine's search as it goes, if anyone.
+    pub watch: Option<&'a dyn Watch>,
 }
 
 impl Turn<'_> {
+    /// Passes `info` to the watcher, if there is one.
+    pub(crate) fn report(&self, info: &SearchInfo, started: std::time::Instant) {
+        if let Some(w) = self.watch {
+            w.thinking(self.side(), info, started.elapsed());
+        }
+    }
+
     /// The side to move.
     pub fn side(&self) -> Color {
         self.game.position().turn()

@@ -6,7 +6,7 @@
 //! material), on `-draw`/`-resign`/`-maxmoves` adjudication, or on a fault of one engine (time,
 //! illegal move, crash, hang, garbage), which loses it the game with the reason recorded.
 
-use crate::engine::{side_name, Action, Engine, Fault, SearchInfo, Turn};
+use crate::engine::{side_name, Action, Engine, Fault, SearchInfo, Turn, Watch};
 use crate::timecontrol::{seconds, Clock, Limits};
 use chess960_core::{Color, Game, Move, Outcome, Position, StartId, Termination};
 use serde::Serialize;
@@ -307,6 +307,18 @@ pub fn play_game(
     setup: GameSetup,
     stop: &AtomicBool,
 ) -> GameRecord {
+    play_game_watched(white, black, setup, stop, None)
+}
+
+/// [`play_game`], telling `watch` of every search report and every move as the game goes (a
+/// live broadcast).
+pub fn play_game_watched(
+    white: &mut Engine,
+    black: &mut Engine,
+    setup: GameSetup,
+    stop: &AtomicBool,
+    watch: Option<&dyn Watch>,
+) -> GameRecord {
     let started_at = SystemTime::now();
     let t0 = Instant::now();
     let mut game = Game::from_position(setup.opening.start);
@@ -380,6 +392,7 @@ pub fn play_game(
             black: &clocks[1],
             wait,
             stop,
+            watch,
         };
         let engine: &mut Engine = match side {
             Color::White => white,
@@ -423,6 +436,10 @@ pub fn play_game(
                     info: reply.info.clone(),
                     elapsed: reply.elapsed,
                 });
+                if let (Some(w), Some(last)) = (watch, record.moves.last()) {
+                    let clocks = [clocks[0].left(), clocks[1].left()];
+                    w.moved(last.mv, &last.san, &last.info, last.elapsed, clocks);
+                }
                 if let Some(end) = adjudicate(&adj, &mut streaks, side, &reply.info, &game) {
                     let (result, reason) = end;
                     record.result = result;

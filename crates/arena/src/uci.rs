@@ -228,7 +228,10 @@ impl UciEngine {
             let line = self.read(deadline, turn.stop, "bestmove", turn.wait)?;
             let mut tokens = line.split_whitespace();
             match tokens.next() {
-                Some("info") => parse_info(&line, &mut info),
+                Some("info") => {
+                    parse_info(&line, &mut info);
+                    turn.report(&info, started);
+                }
                 Some("bestmove") => {
                     let elapsed = started.elapsed();
                     let Some(text) = tokens.next() else {

@@ -402,6 +402,7 @@ impl XboardEngine {
                 });
             }
             if parse_thinking(trimmed, self.white_pov, self.color, &mut info) {
+                turn.report(&info, started);
                 continue;
             }
             let first = trimmed.split_whitespace().next().unwrap_or("");

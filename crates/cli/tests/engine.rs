@@ -6,47 +6,11 @@
 //! and removing.
 
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Output;
 
 mod common;
-
-/// `chess960-random-engine`, built by crates/arena beside the `chess960` binary. A whole
-/// workspace build has it; when only this package was built, it is built here.
-fn random_engine() -> PathBuf {
-    let bin = PathBuf::from(env!("CARGO_BIN_EXE_chess960"));
-    let dir = bin.parent().expect("the binary's directory");
-    let engine = dir.join(format!(
-        "chess960-random-engine{}",
-        std::env::consts::EXE_SUFFIX
-    ));
-    if !engine.is_file() {
-        // target/<profile>/chess960: the profile's directory name is the profile's name
-        // ("debug" is the dev profile's).
-        let profile = dir
-            .file_name()
-            .and_then(|p| p.to_str())
-            .map(|p| if p == "debug" { "dev" } else { p })
-            .unwrap_or("dev")
-            .to_string();
-        let status = Command::new(env!("CARGO"))
-            .args([
-                "build",
-                "--profile",
-                &profile,
-                "-p",
-                "chess960-arena",
-                "--bin",
-                "chess960-random-engine",
-            ])
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .status()
-            .expect("cargo runs");
-        assert!(status.success(), "building chess960-random-engine failed");
-    }
-    assert!(engine.is_file(), "no {}", engine.display());
-    engine
-}
+use common::random_engine;
 
 /// Runs `chess960 engine --db DB ARGS`.
 fn run(db: &Path, args: &[&str]) -> Output {

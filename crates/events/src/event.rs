@@ -152,6 +152,11 @@ pub struct Player {
     /// games played on the server are bound to it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub account: Option<String>,
+    /// The engine that plays for this player: the name of an engine the server's owner
+    /// registered (`chess960 engine add`). The server (or `chess960 event run`) plays a board
+    /// whose two players are engines by itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
 }
 
 impl Player {
@@ -168,6 +173,7 @@ impl Player {
             withdrawn: None,
             byes: Vec::new(),
             account: None,
+            engine: None,
         }
     }
 }
@@ -233,6 +239,10 @@ pub struct Event {
     /// round 1)`; players not listed have none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub virtual_points: Vec<(usize, Vec<u32>)>,
+    /// The arbiter asked the server to play the engines' games (and has not paused it): a
+    /// server that starts finds the event here and goes on playing it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub engines_play: bool,
 }
 
 /// A side, as the event document writes it.
@@ -468,6 +478,7 @@ impl Event {
             played: Vec::new(),
             acceleration: Acceleration::None,
             virtual_points: Vec::new(),
+            engines_play: false,
         })
     }
 
@@ -622,6 +633,20 @@ impl Event {
         p.title = text("the title", &p.title)?;
         if p.name.is_empty() {
             return Err(EventError::Invalid("a player needs a name".into()));
+        }
+        if let Some(engine) = &p.engine {
+            let engine = text("the engine's name", engine)?;
+            if engine.is_empty() {
+                return Err(EventError::Invalid(
+                    "an engine player needs the engine's name".into(),
+                ));
+            }
+            if p.account.is_some() {
+                return Err(EventError::Invalid(
+                    "a player is a person with an account or an engine, not both".into(),
+                ));
+            }
+            p.engine = Some(engine);
         }
         if self.players.len() >= MAX_PLAYERS {
             return Err(EventError::Invalid(format!(

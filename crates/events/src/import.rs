@@ -183,6 +183,7 @@ pub(crate) fn build_from_trf(f: &TrfFile) -> Result<Event, DocumentError> {
             withdrawn: None,
             byes: Vec::new(),
             account: None,
+            engine: None,
         });
     }
     e.order = (0..by_rank.len()).collect();

@@ -469,6 +469,12 @@ impl Event {
             name(&at, "the name", &p.name)?;
             text(&at, "the federation", &p.federation)?;
             text(&at, "the title", &p.title)?;
+            if let Some(engine) = &p.engine {
+                name(&at, "the engine's name", engine)?;
+                if p.account.is_some() {
+                    return inconsistent(at, "both an account and an engine".into());
+                }
+            }
             // The live check: `add_player` refuses a name already entered, letter case aside.
             if let Some(first) = names.insert(p.name.trim().to_ascii_lowercase(), i) {
                 return fail(at, Problem::SameName { other: first + 1 });

@@ -43,6 +43,7 @@ fn player(name: &str, rating: u16) -> Player {
         withdrawn: None,
         byes: Vec::new(),
         account: None,
+        engine: None,
     }
 }
 

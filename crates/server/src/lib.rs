@@ -29,10 +29,12 @@ mod analysis;
 mod api;
 mod assets;
 pub mod catalog;
+mod championships;
 mod cluster;
 mod create;
 #[cfg(test)]
 mod edge_types;
+mod engine_events;
 pub mod error;
 mod explorer;
 mod fen;
@@ -91,6 +93,9 @@ pub struct Capacity {
     /// no action: `presence.rs`) lets the opponent claim the win or a draw. Thirty seconds
     /// unless set.
     pub away_after: Duration,
+    /// Games of engine events played at once (each keeps about a core busy), apart from
+    /// the search threads; 0: the server plays no engine event. One unless set.
+    pub engine_games: usize,
 }
 
 impl Default for Capacity {
@@ -102,6 +107,7 @@ impl Default for Capacity {
             unload_after: Duration::from_secs(60),
             abandon_after: game::DEFAULT_ABANDON_AFTER,
             away_after: game::DEFAULT_AWAY_AFTER,
+            engine_games: 1,
         }
     }
 }
@@ -150,6 +156,8 @@ struct Inner {
     sockets: SocketCaps,
     /// Players' accounts: who may register, the cookies, the tries of passwords.
     accounts: accounts::Shared,
+    /// The engine events being played.
+    championships: championships::Championships,
 }
 
 /// The WebSockets each client address may have open, by kind (`rate.rs`).
@@ -192,6 +200,8 @@ impl AppState {
     ) -> AppState {
         let (tx, rx) = watch::channel(false);
         let pool = SearchPool::new(capacity.search_threads, capacity.search_hash_mb);
+        let championships =
+            championships::Championships::new(Arc::clone(&store), capacity.engine_games);
         AppState {
             inner: Arc::new(Inner {
                 games: Arc::new(Games::new(Arc::new(Ctx {
@@ -212,8 +222,13 @@ impl AppState {
                     analysis: rate::Places::new(analysis::MAX_SESSIONS_PER_CLIENT, true),
                 },
                 accounts: Arc::new(accounts),
+                championships,
             }),
         }
+    }
+
+    fn championships(&self) -> &championships::Championships {
+        &self.inner.championships
     }
 
     /// The game database.
@@ -273,6 +288,7 @@ impl AppState {
     pub fn shut_down(&self) {
         let _ = self.inner.shutdown.send(true);
         self.inner.games.stop_all();
+        self.inner.championships.stop_all();
     }
 }
 
@@ -320,6 +336,13 @@ pub fn router(state: AppState) -> Router {
             get(tournaments::list).post(tournaments::create),
         )
         .route(event, get(tournaments::get))
+        .route("/api/engines", get(engine_events::engines))
+        .route(&format!("{event}/live"), get(engine_events::live))
+        .route(&format!("{event}/engines/play"), post(engine_events::play))
+        .route(
+            &format!("{event}/engines/pause"),
+            post(engine_events::pause),
+        )
         .route(&format!("{event}/players"), post(tournaments::add_player))
         .route(
             &format!("{event}/players/{{n}}/withdraw"),
@@ -520,6 +543,13 @@ impl Server {
         // Games a previous run left waiting for their first move are aborted now (or, when
         // their time is not up yet, loaded so that their timer aborts them).
         state.inner.games.spawn_abandoned_sweep();
+        // Engine events whose arbiter asked for their games go on where they stand.
+        let resuming = state.clone();
+        tokio::task::spawn_blocking(move || {
+            if let Err(e) = resuming.championships().resume_all() {
+                tracing::warn!("engine events: {e}");
+            }
+        });
         let app = router(state.clone())
             .layer(axum::middleware::from_fn_with_state(
                 state.clone(),

@@ -119,7 +119,7 @@ fn pairing_json(key: &str) -> Value {
 /// on a bounded number of the blocking pool's threads, the others waiting their turn.
 static PAIRINGS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
 
-fn event_err(e: EventError) -> ApiError {
+pub(crate) fn event_err(e: EventError) -> ApiError {
     match e {
         EventError::UnknownPlayer(_)
         | EventError::NoSuchRound(_)
@@ -135,14 +135,14 @@ fn event_err(e: EventError) -> ApiError {
     }
 }
 
-fn no_events() -> ApiError {
+pub(crate) fn no_events() -> ApiError {
     ApiError::new(
         StatusCode::NOT_IMPLEMENTED,
         "this server's database keeps no events",
     )
 }
 
-fn load(store: &dyn GameStore, key: &str) -> Result<StoredEvent, ApiError> {
+pub(crate) fn load(store: &dyn GameStore, key: &str) -> Result<StoredEvent, ApiError> {
     let events = store.event_store().ok_or_else(no_events)?;
     if key.len() != 32 || !key.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err(ApiError::not_found(format!("no event {key}")));
@@ -151,7 +151,7 @@ fn load(store: &dyn GameStore, key: &str) -> Result<StoredEvent, ApiError> {
 }
 
 /// Checks the arbiter's token against the event's.
-fn check_arbiter(stored: &StoredEvent, headers: &HeaderMap) -> Result<(), ApiError> {
+pub(crate) fn check_arbiter(stored: &StoredEvent, headers: &HeaderMap) -> Result<(), ApiError> {
     let Some(hash) = &stored.arbiter_hash else {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
@@ -240,7 +240,7 @@ fn seat_link(game: &str, token: &str, white: bool) -> String {
 }
 
 /// Runs `f` on a blocking thread (the store is synchronous).
-async fn job<T: Send + 'static>(
+pub(crate) async fn job<T: Send + 'static>(
     f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> ApiResult<T> {
     tokio::task::spawn_blocking(f)
@@ -260,14 +260,15 @@ async fn change(
 }
 
 /// As [`change`], giving also what `change` answered.
-async fn change_with<T: Send + 'static>(
+pub(crate) async fn change_with<T: Send + 'static>(
     state: &AppState,
     key: String,
     headers: HeaderMap,
     change: impl FnOnce(&mut Event) -> Result<T, EventError> + Send + 'static,
 ) -> ApiResult<(Value, T)> {
     let store = Arc::clone(&state.games().ctx().store);
-    job(move || {
+    let event = key.clone();
+    let (view, out) = job(move || {
         let _one = write_lock(&key);
         let mut stored = load(store.as_ref(), &key)?;
         check_arbiter(&stored, &headers)?;
@@ -277,7 +278,13 @@ async fn change_with<T: Send + 'static>(
         stored.revision = events.save_event(stored.id, stored.revision, &stored.event)?;
         Ok((view(&stored), out))
     })
-    .await
+    .await?;
+    // An engine event that waited for its arbiter (a person's result, a tiebreak entered by
+    // hand) goes on by itself once the arbiter has acted.
+    if view["engines_play"] == true {
+        state.championships().start(&event);
+    }
+    Ok((view, out))
 }
 
 /// As [`change`], for a change that takes long (a pairing): computed under no lock, on one
@@ -447,9 +454,11 @@ pub fn view(s: &StoredEvent) -> Value {
         },
         "tiebreaks": e.tiebreaks.iter().map(|t| t.name()).collect::<Vec<_>>(),
         "acceleration": e.acceleration.name(),
+        "engines_play": e.engines_play,
         "players": e.players.iter().enumerate().map(|(i, p)| json!({
             "number": i + 1,
             "name": p.name,
+            "engine": p.engine,
             "rating": p.rating,
             "fide_id": p.fide_id,
             "federation": p.federation,
@@ -784,6 +793,9 @@ pub struct PlayerIn {
     federation: String,
     #[serde(default)]
     title: String,
+    /// An engine registered on this server (`chess960 engine add`) that plays for the
+    /// player, named as the engine unless `name` is given.
+    engine: Option<String>,
 }
 
 /// `POST /api/events/{key}/players`. A player entered by `account` (404 `no_such_player` for
@@ -797,6 +809,10 @@ pub async fn add_player(
     JsonBody(p): JsonBody<PlayerIn>,
 ) -> ApiResult<Json<Value>> {
     let account = crate::players::account_name(p.account.as_deref())?;
+    let engine = match p.engine.clone() {
+        None => None,
+        Some(name) => Some(crate::engine_events::registered(&state, name).await?),
+    };
     let store = state.store();
     let now = chess960_round::record::now_ms();
     // The account and its ratings, read before the event is locked.
@@ -817,6 +833,9 @@ pub async fn add_player(
     };
     change(&state, key, headers, move |e| {
         let (name, rating, account) = match found {
+            None if p.name.trim().is_empty() && engine.is_some() => {
+                (engine.clone().unwrap_or_default(), p.rating, None)
+            }
             None => (p.name, p.rating, None),
             Some((account, ratings)) => {
                 // The speed class of the event's games, from its announced time control.
@@ -844,6 +863,7 @@ pub async fn add_player(
             withdrawn: None,
             byes: Vec::new(),
             account,
+            engine,
         })
         .map(|_| ())
     })

@@ -18,6 +18,7 @@ fn player(name: &str) -> Player {
         withdrawn: None,
         byes: Vec::new(),
         account: None,
+        engine: None,
     }
 }
 

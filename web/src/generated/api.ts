@@ -380,6 +380,181 @@ account: string | null,
  */
 rating: RatingView | null, };
 
+export type LiveView = { 
+/**
+ * Whether the event's engine games are being played now.
+ */
+running: boolean, 
+/**
+ * Where it stands, in words: `playing round 2`, `finished`, `paused`, what it waits for.
+ */
+status: string, 
+/**
+ * The boards of the round being played (or last played), by round and board.
+ */
+boards: Array<LiveBoard>, };
+
+export type LiveBoard = { 
+/**
+ * The round.
+ */
+round: number, 
+/**
+ * The board.
+ */
+board: number, 
+/**
+ * White's name.
+ */
+white: string, 
+/**
+ * Black's name.
+ */
+black: string, 
+/**
+ * The start position, 0..959.
+ */
+start_id: number, 
+/**
+ * The start position in X-FEN.
+ */
+start_fen: string, 
+/**
+ * The clock in PGN's form (`60+0.5`, seconds).
+ */
+time_control: string, 
+/**
+ * The position now, in X-FEN.
+ */
+fen: string, 
+/**
+ * Who is to move.
+ */
+turn: LiveSide, 
+/**
+ * The clocks as of the last move (or the start).
+ */
+clocks: LiveClocks, 
+/**
+ * The moves so far.
+ */
+moves: Array<LiveMove>, 
+/**
+ * The search of the engine to move, once it has said something.
+ */
+thinking: LiveThinking | null, 
+/**
+ * `1-0`, `0-1` or `1/2-1/2` once over.
+ */
+result: string | null, 
+/**
+ * Why it ended, in words.
+ */
+reason: string | null, 
+/**
+ * The game's key in the database, once stored.
+ */
+game: string | null, };
+
+export type LiveMove = { 
+/**
+ * In SAN.
+ */
+san: string, 
+/**
+ * In UCI, Chess960 form (castling as king takes rook).
+ */
+uci: string, 
+/**
+ * The engine's last evaluation (White's point of view).
+ */
+score: LiveScore | null, 
+/**
+ * The depth it reached.
+ */
+depth: number | null, 
+/**
+ * Nodes searched.
+ */
+nodes: number | null, 
+/**
+ * Nodes a second.
+ */
+nps: number | null, 
+/**
+ * The time it took, milliseconds.
+ */
+ms: number, 
+/**
+ * Its principal variation in SAN, from the position before the move (at most
+ * [`MAX_PV`]).
+ */
+pv: Array<string>, 
+/**
+ * White's clock after the move.
+ */
+white_ms: number, 
+/**
+ * Black's clock after the move.
+ */
+black_ms: number, };
+
+export type LiveThinking = { 
+/**
+ * Who is thinking.
+ */
+side: LiveSide, 
+/**
+ * How long it has been thinking, when the view was taken.
+ */
+elapsed_ms: number, 
+/**
+ * Depth.
+ */
+depth: number | null, 
+/**
+ * Selective depth.
+ */
+seldepth: number | null, 
+/**
+ * Evaluation (White's point of view).
+ */
+score: LiveScore | null, 
+/**
+ * Nodes searched.
+ */
+nodes: number | null, 
+/**
+ * Nodes a second.
+ */
+nps: number | null, 
+/**
+ * Principal variation in SAN (at most [`MAX_PV`]).
+ */
+pv: Array<string>, };
+
+export type LiveScore = { 
+/**
+ * Centipawns (positive: White is better); `None` for a mate score.
+ */
+cp: number | null, 
+/**
+ * Mate in this many moves (positive: White mates); `None` for centipawns.
+ */
+mate: number | null, };
+
+export type LiveClocks = { 
+/**
+ * White's.
+ */
+white_ms: number, 
+/**
+ * Black's.
+ */
+black_ms: number, };
+
+export type LiveSide = "white" | "black";
+
 export type PositionJson = { 
 /**
  * The position after the moves.

@@ -6,13 +6,12 @@
 //! database may register one.
 //!
 //! `engine check` starts a registered engine exactly as a match would (through
-//! `chess960-arena`, [`engine_config`]) and reports its handshake.
+//! `chess960-arena`, `chess960_championship::entrant::engine_config`) and reports its handshake.
 
 use crate::cmd::json_line;
 use crate::error::{quote, CliError, CliResult};
-use chess960_arena::engine::{Engine, EngineConfig, Protocol};
-use chess960_arena::process::Spawn;
-use chess960_arena::timecontrol::Limits;
+use chess960_arena::engine::Engine;
+use chess960_championship::entrant::engine_config;
 use chess960_store::{EngineError, EngineProtocol, EngineStore, GameStore, RegisteredEngine};
 use clap::{Args, Subcommand};
 use serde_json::json;
@@ -234,35 +233,6 @@ fn run(args: &EngineArgs) -> Result<String, Failure> {
             let engine = find(&open(db)?, &a.name)?;
             check(&engine, Duration::from_secs(a.timeout)).map_err(Failure::Check)
         }
-    }
-}
-
-/// What `chess960-arena` needs to run a registered engine: its program, arguments, working
-/// directory, protocol and options, the registered name as its name, and `timeout` to wait
-/// for each reply no clock limits (the handshake's included). Time control and the other
-/// match settings are the match's to set.
-pub fn engine_config(engine: &RegisteredEngine, timeout: Duration) -> EngineConfig {
-    EngineConfig {
-        name: Some(engine.name.clone()),
-        spawn: Spawn {
-            cmd: engine.command.clone(),
-            args: engine.args.clone(),
-            dir: engine.dir.as_ref().map(PathBuf::from),
-            stderr_file: None,
-        },
-        proto: match engine.protocol {
-            EngineProtocol::Uci => Protocol::Uci,
-            EngineProtocol::Xboard => Protocol::Xboard,
-        },
-        options: engine.options.clone(),
-        limits: Limits {
-            margin: Duration::from_millis(chess960_arena::options::DEFAULT_MARGIN_MS),
-            ..Limits::default()
-        },
-        restart: false,
-        timeout,
-        init_strings: Vec::new(),
-        white_pov: false,
     }
 }
 
@@ -565,7 +535,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_registered_engine_is_what_the_arena_runs() {
+    fn command_lines_quote_what_a_shell_would_split() {
         let e = RegisteredEngine {
             name: "SF".into(),
             command: "/usr/games/stockfish".into(),
@@ -575,14 +545,6 @@ mod tests {
             options: vec![("Hash".into(), "16".into())],
             added_ms: 0,
         };
-        let c = engine_config(&e, Duration::from_secs(3));
-        assert_eq!(c.name.as_deref(), Some("SF"));
-        assert_eq!(c.spawn.cmd, "/usr/games/stockfish");
-        assert_eq!(c.spawn.args, ["--a", "b c"]);
-        assert_eq!(c.spawn.dir, Some(PathBuf::from("/tmp")));
-        assert_eq!(c.proto, Protocol::Xboard);
-        assert_eq!(c.options, [("Hash".to_string(), "16".to_string())]);
-        assert_eq!(c.timeout, Duration::from_secs(3));
         assert_eq!(command_line(&e), "/usr/games/stockfish --a 'b c'");
     }
 }

@@ -20,6 +20,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 mod knockout;
+mod run;
 
 /// Arguments of `chess960 event`.
 #[derive(Debug, Args)]
@@ -81,6 +82,7 @@ pub enum EventCommand {
     Import(ImportArgs),
     Verify(VerifyArgs),
     Delete(DeleteArgs),
+    Run(run::RunArgs),
 }
 
 /// `event new`.
@@ -221,6 +223,10 @@ pub struct AddArgs {
     /// Title (GM, IM, WGM, ...).
     #[arg(long, default_value = "")]
     pub title: String,
+    /// The player is this engine, registered with 'chess960 engine add': 'chess960 event run'
+    /// (or the server) plays its games.
+    #[arg(long, value_name = "ENGINE")]
+    pub engine: Option<String>,
 }
 
 /// `event withdraw`.
@@ -447,7 +453,7 @@ pub struct DeleteArgs {
 
 /// The game database, seen as its events (and its games, for the results played on the
 /// server).
-struct Db(Box<dyn GameStore>);
+struct Db(std::sync::Arc<dyn GameStore>);
 
 impl Db {
     fn games(&self) -> &dyn GameStore {
@@ -472,7 +478,7 @@ fn open(db: Option<&Path>) -> CliResult<Db> {
             store.describe()
         )));
     }
-    Ok(Db(store))
+    Ok(Db(std::sync::Arc::from(store)))
 }
 
 /// Loads an event, with the results of its games finished on the server since (kept).
@@ -530,6 +536,11 @@ pub fn run(args: &EventArgs) -> CliResult<String> {
             Ok(describe(&s))
         }
         EventCommand::Add(a) => {
+            let engine = a
+                .engine
+                .as_deref()
+                .map(|e| run::registered(&store, e))
+                .transpose()?;
             let mut s = load(&store, &a.event)?;
             let n = s
                 .event
@@ -543,6 +554,7 @@ pub fn run(args: &EventArgs) -> CliResult<String> {
                     withdrawn: None,
                     byes: Vec::new(),
                     account: None,
+                    engine,
                 })
                 .map_err(ev_err)?;
             save(&store, &s)?;
@@ -552,7 +564,12 @@ pub fn run(args: &EventArgs) -> CliResult<String> {
             } else {
                 String::new()
             };
-            Ok(format!("player {n}: {}{late}\n", p.name))
+            let engine = p
+                .engine
+                .as_ref()
+                .map(|e| format!(" (the engine {e})"))
+                .unwrap_or_default();
+            Ok(format!("player {n}: {}{engine}{late}\n", p.name))
         }
         EventCommand::Withdraw(a) => {
             let mut s = load(&store, &a.event)?;
@@ -708,6 +725,7 @@ pub fn run(args: &EventArgs) -> CliResult<String> {
                 "{n} recorded draws repeated: every one gives its position\n"
             ))
         }
+        EventCommand::Run(a) => run::run(&store, a),
         EventCommand::Delete(a) => {
             let s = load(&store, &a.event)?;
             store

@@ -61,6 +61,11 @@ pub struct ServeArgs {
     /// force resignation. The clocks keep running meanwhile.
     #[arg(long, value_name = "SECONDS", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=86_400))]
     pub away_after: u32,
+    /// Games of engine events the server plays at once (each keeps about one core busy),
+    /// besides the engine searches of games against people; 0 plays none. An arbiter starts
+    /// an engine event from its page ('Play engine games on the server').
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(0..=256))]
+    pub engine_games: u16,
     /// Log one line per request (and the server's warnings) on standard error.
     #[arg(long, short)]
     pub verbose: bool,
@@ -145,6 +150,7 @@ pub fn main(args: &ServeArgs) -> ExitCode {
         unload_after: std::time::Duration::from_secs(args.unload_after.into()),
         abandon_after: std::time::Duration::from_secs(args.abandon_after.into()),
         away_after: std::time::Duration::from_secs(args.away_after.into()),
+        engine_games: args.engine_games.into(),
         ..chess960_server::Capacity::default()
     };
     if let Some(n) = args.search_threads {

@@ -85,3 +85,40 @@ pub fn scratch_dir(tag: &str, name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// `chess960-random-engine`, built by crates/arena beside the `chess960` binary. A whole
+/// workspace build has it; when only this package was built, it is built here.
+pub fn random_engine() -> PathBuf {
+    let bin = PathBuf::from(env!("CARGO_BIN_EXE_chess960"));
+    let dir = bin.parent().expect("the binary's directory");
+    let engine = dir.join(format!(
+        "chess960-random-engine{}",
+        std::env::consts::EXE_SUFFIX
+    ));
+    if !engine.is_file() {
+        // target/<profile>/chess960: the profile's directory name is the profile's name
+        // ("debug" is the dev profile's).
+        let profile = dir
+            .file_name()
+            .and_then(|p| p.to_str())
+            .map(|p| if p == "debug" { "dev" } else { p })
+            .unwrap_or("dev")
+            .to_string();
+        let status = Command::new(env!("CARGO"))
+            .args([
+                "build",
+                "--profile",
+                &profile,
+                "-p",
+                "chess960-arena",
+                "--bin",
+                "chess960-random-engine",
+            ])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .status()
+            .expect("cargo runs");
+        assert!(status.success(), "building chess960-random-engine failed");
+    }
+    assert!(engine.is_file(), "no {}", engine.display());
+    engine
+}
