@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { DESKTOP, PHONE, eventApi, eventPerson, eventually, launchChromium, startServer } from './harness.mjs';
+import { DESKTOP, PHONE, eventApi, eventPerson, eventually, launchChromium, pageWidths, startServer } from './harness.mjs';
 
 const SHOTS = process.env.KNOCKOUT_SHOTS ?? '/tmp/chess960-knockout-shots';
 
@@ -36,17 +36,7 @@ const snap = (page, name) => page.screenshot({ path: join(SHOTS, `${name}.png`),
 
 /** The page's width against the window's: the document must not scroll sideways. */
 async function assertNoSidewaysScroll(page, what) {
-  await page.waitForTimeout(150);
-  const m = await page.evaluate(() => ({
-    doc: document.documentElement.scrollWidth,
-    body: document.body.scrollWidth,
-    win: window.innerWidth,
-    // What sticks out, to say in the failure.
-    wide: [...document.querySelectorAll('body *')]
-      .filter(el => el.getBoundingClientRect().right > window.innerWidth + 0.5)
-      .slice(0, 5)
-      .map(el => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} (right ${Math.round(el.getBoundingClientRect().right)})`),
-  }));
+  const m = await pageWidths(page);
   if (!(m.doc <= m.win && m.body <= m.win)) await snap(page, `knockout-too-wide-${what.replace(/\W+/g, '-')}`);
   assert.ok(m.doc <= m.win && m.body <= m.win, `${what}: the page is ${Math.max(m.doc, m.body)} px wide in a ${m.win} px window: ${m.wide.join(', ')}`);
 }

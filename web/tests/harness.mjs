@@ -44,10 +44,12 @@ async function waitForServer(base, child, log, tokened) {
 }
 
 /**
- * Starts `chess960 serve` on a free port with a fresh database and `args` added.
- * Returns { base, log, close, db, bin } (db: the database file, which `chess960 db` may also write).
+ * Starts `chess960 serve` on a free port with a fresh database and `args` added; `prepare(db,
+ * bin)`, if given, runs before the server starts (e.g. `registerEngine` into its database).
+ * Returns { base, log, close, crashAndRestart, db, bin } (db: the database file, which
+ * `chess960 db` may also write).
  */
-export async function startServer(args = []) {
+export async function startServer(args = [], { prepare } = {}) {
   const scratch = mkdtempSync(join(tmpdir(), 'chess960-web-server-'));
   const log = [];
   const bin = process.env.CHESS960_BIN ?? join(REPO, 'target', 'release', 'chess960');
@@ -55,15 +57,36 @@ export async function startServer(args = []) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const db = join(scratch, 'games.sqlite3');
-  const child = spawn(bin, ['serve', '--port', String(port), '--db', db, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout.on('data', d => log.push(String(d)));
-  child.stderr.on('data', d => log.push(String(d)));
+  if (prepare) {
+    try {
+      await prepare(db, bin);
+    } catch (error) {
+      rmSync(scratch, { recursive: true, force: true });
+      throw error;
+    }
+  }
+  function spawnServer() {
+    const c = spawn(bin, ['serve', '--port', String(port), '--db', db, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    c.stdout.on('data', d => log.push(String(d)));
+    c.stderr.on('data', d => log.push(String(d)));
+    return c;
+  }
+  let child = spawnServer();
+  const exited = c => new Promise(r => (c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', r)));
   async function close() {
     child.kill('SIGTERM');
-    await new Promise(r => (child.exitCode !== null ? r() : child.once('exit', r)));
+    await exited(child);
     rmSync(scratch, { recursive: true, force: true });
+  }
+  /** Kills the server with SIGKILL (no chance to tidy up) and starts it again on the same port
+   * and database, as a crash and a restart would. */
+  async function crashAndRestart() {
+    child.kill('SIGKILL');
+    await exited(child);
+    child = spawnServer();
+    await waitForServer(base, child, log, args.includes('--token'));
   }
   try {
     await waitForServer(base, child, log, args.includes('--token'));
@@ -71,7 +94,7 @@ export async function startServer(args = []) {
     await close();
     throw error;
   }
-  return { base, log, close, db, bin };
+  return { base, log, close, crashAndRestart, db, bin };
 }
 
 /**
@@ -401,4 +424,26 @@ export function importPgn(env, pgn) {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Registers an engine in database `db` with `chess960 engine add NAME --cmd PROGRAM [--arg A]...
+ * [--option K=V]...` (the server's owner does it on the command line, never over the API). */
+export function registerEngine(bin, db, name, program, { args = [], options = [] } = {}) {
+  const argv = ['engine', '--db', db, 'add', name, '--cmd', program, ...args.flatMap(a => ['--arg', a]), ...options.flatMap(o => ['--option', o])];
+  return execFileSync(bin, argv, { stdio: 'pipe' }).toString();
+}
+
+/** The page's width against the window's, and the first elements that stick out (a page must
+ * not scroll sideways, on a phone least of all): `{ doc, body, win, wide }`. */
+export async function pageWidths(page) {
+  await page.waitForTimeout(150);
+  return page.evaluate(() => ({
+    doc: document.documentElement.scrollWidth,
+    body: document.body.scrollWidth,
+    win: window.innerWidth,
+    wide: [...document.querySelectorAll('body *')]
+      .filter(el => el.getBoundingClientRect().right > window.innerWidth + 0.5)
+      .slice(0, 5)
+      .map(el => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} (right ${Math.round(el.getBoundingClientRect().right)})`),
+  }));
 }

@@ -3,7 +3,7 @@
 //! [`Slots`] allows. Everything lives in the database: a director stopped (or its process
 //! killed) loses at most the games in progress, which the next one plays again.
 
-use crate::entrant::{engine_config, limits};
+use crate::entrant::{engine_config, limits_of_sides};
 use crate::live::Broadcast;
 use crate::record::{board_result, to_import};
 use crate::slots::Slots;
@@ -115,7 +115,8 @@ struct Job {
     names: [String; 2],
     engines: [EngineConfig; 2],
     start: StartId,
-    time_control: chess960_arena::timecontrol::Limits,
+    /// White's and Black's clocks.
+    clocks: [chess960_arena::timecontrol::Limits; 2],
 }
 
 /// Plays an event's engine games.
@@ -190,11 +191,11 @@ impl Director {
     /// control that is no clock, an engine that is not registered.
     fn preflight(&self, s: &StoredEvent) -> Result<(), String> {
         let e = &s.event;
-        limits(&e.time_control)?;
+        limits_of_sides(&e.time_control)?;
         if let Some(plan) = e.knockout_plan() {
             for (k, stage) in plan.tiebreaks.iter().enumerate() {
                 if !stage.time_control.trim().is_empty() {
-                    limits(&stage.time_control)
+                    limits_of_sides(&stage.time_control)
                         .map_err(|x| format!("tiebreak stage {}: {x}", k + 1))?;
                 }
             }
@@ -311,11 +312,12 @@ impl Director {
                 engines.push(engine_config(&found, self.timeout));
             }
             let tc = e.board_time_control(round, b);
-            let limits = limits(tc).map_err(|x| format!("round {round}, board {b}: {x}"))?;
+            let clocks =
+                limits_of_sides(tc).map_err(|x| format!("round {round}, board {b}: {x}"))?;
             let id = e.board_position(round, b).unwrap_or(518);
             let start = StartId::new(u32::from(id))
                 .map_err(|x| format!("round {round}, board {b}: {x}"))?;
-            for config in &mut engines {
+            for (config, limits) in engines.iter_mut().zip(clocks) {
                 // The engine is told its clock from these (UCI `wtime`, xboard `level`).
                 config.limits = limits;
             }
@@ -331,7 +333,7 @@ impl Director {
                 ],
                 engines: [white, black],
                 start,
-                time_control: limits,
+                clocks,
             });
         }
         Ok(jobs)
@@ -378,20 +380,27 @@ impl Director {
             round: job.round,
             opening: Opening::from_id(job.start),
             names: job.names.clone(),
-            limits: [job.time_control; 2],
+            limits: job.clocks,
             timeouts: [job.engines[0].timeout, job.engines[1].timeout],
             adjudication: Adjudication::default(),
         };
         let start = job.start.position();
-        let base = job.time_control.clock.map(|c| c.base).unwrap_or_default();
+        let base =
+            |l: &chess960_arena::timecontrol::Limits| l.clock.map(|c| c.base).unwrap_or_default();
+        let [white, black] = &job.clocks;
+        let label = if white.pgn() == black.pgn() {
+            white.pgn()
+        } else {
+            format!("{}/{}", white.pgn(), black.pgn())
+        };
         self.broadcast.begin(
             job.round,
             job.board,
             [&job.names[0], &job.names[1]],
             job.start.get(),
             &start,
-            job.time_control.pgn(),
-            [base, base],
+            label,
+            [base(white), base(black)],
         );
         (self.progress)(&Progress::Started {
             round: job.round,

@@ -88,6 +88,18 @@ pub fn limits(tc: &str) -> Result<Limits, String> {
     })
 }
 
+/// The clocks of White and Black: one time control for both, or each side's when the board's
+/// gives two (`5+0/4+0`: [`chess960_events::event::sides_of`]).
+pub fn limits_of_sides(tc: &str) -> Result<[Limits; 2], String> {
+    match chess960_events::event::sides_of(tc) {
+        Some((white, black)) => Ok([
+            limits(white).map_err(|e| format!("White's clock: {e}"))?,
+            limits(black).map_err(|e| format!("Black's clock: {e}"))?,
+        ]),
+        None => limits(tc).map(|l| [l, l]),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -139,6 +151,18 @@ mod tests {
         );
         let c = limits("40/60+0.6").unwrap().clock.unwrap();
         assert_eq!((c.moves, c.base), (40, Duration::from_secs(60)));
+    }
+
+    #[test]
+    fn an_armageddon_gives_white_more_time() {
+        let [w, b] = limits_of_sides("5+0/4+0").unwrap();
+        assert_eq!(w.clock.unwrap().base, Duration::from_secs(300));
+        assert_eq!(b.clock.unwrap().base, Duration::from_secs(240));
+        let [w, b] = limits_of_sides("0:10+0.1").unwrap();
+        assert_eq!(w, b);
+        assert!(limits_of_sides("5+0/x+1")
+            .unwrap_err()
+            .starts_with("Black's clock"));
     }
 
     #[test]

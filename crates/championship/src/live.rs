@@ -11,6 +11,10 @@ use std::time::{Duration, Instant};
 /// The most moves of a principal variation shown.
 pub const MAX_PV: usize = 16;
 
+/// The most finished games of the round the broadcast keeps (the latest): a round of many
+/// boards would otherwise make every spectator's poll as long as the whole round.
+pub const MAX_FINISHED: usize = 32;
+
 /// An evaluation from White's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -165,7 +169,8 @@ pub struct LiveView {
     pub running: bool,
     /// Where it stands, in words: `playing round 2`, `finished`, `paused`, what it waits for.
     pub status: String,
-    /// The boards of the round being played (or last played), by round and board.
+    /// The boards of the round being played (or last played) and of the round before, by round
+    /// and board.
     pub boards: Vec<LiveBoard>,
 }
 
@@ -269,7 +274,9 @@ impl Broadcast {
         s.status = status.into();
     }
 
-    /// A game begins on `round`'s board `board`: boards of other rounds leave the broadcast.
+    /// A game begins on `round`'s board `board`: boards of rounds before the one before leave
+    /// the broadcast (the round before stays, so that a spectator sees how its last games
+    /// ended).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn begin(
         &self,
@@ -282,8 +289,9 @@ impl Broadcast {
         clocks: [Duration; 2],
     ) {
         let mut s = self.lock();
-        s.boards
-            .retain(|k| k.view.round == round && k.view.board != board);
+        s.boards.retain(|k| {
+            k.view.round + 1 >= round && !(k.view.round == round && k.view.board == board)
+        });
         s.boards.push(Kept {
             view: LiveBoard {
                 round,
@@ -309,6 +317,14 @@ impl Broadcast {
             asked: Instant::now(),
             search: None,
         });
+        let finished = s.boards.iter().filter(|k| k.view.result.is_some()).count();
+        if finished > MAX_FINISHED {
+            // The boards are kept in the order their games began: the first finished is the
+            // oldest.
+            if let Some(i) = s.boards.iter().position(|k| k.view.result.is_some()) {
+                s.boards.remove(i);
+            }
+        }
     }
 
     fn with_board(&self, round: u32, board: u32, f: impl FnOnce(&mut Kept)) {
@@ -407,5 +423,133 @@ impl Watch for BoardWatch<'_> {
             k.asked = Instant::now();
             k.search = None;
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chess960_core::StartId;
+
+    fn begin(b: &Broadcast, round: u32, board: u32) {
+        let start = StartId::new(518).unwrap().position();
+        let clock = Duration::from_secs(60);
+        b.begin(
+            round,
+            board,
+            ["W", "B"],
+            518,
+            &start,
+            "60".into(),
+            [clock, clock],
+        );
+    }
+
+    #[test]
+    fn moves_and_searches_are_seen_from_whites_side() {
+        let b = Broadcast::new();
+        begin(&b, 1, 1);
+        let w = b.watcher(1, 1);
+        let start = StartId::new(518).unwrap().position();
+        let e4 = start.parse_san("e4").unwrap();
+        let info = SearchInfo {
+            score: Some(Score::Cp(30)),
+            depth: Some(9),
+            nodes: Some(50_000),
+            time_ms: Some(100),
+            pv: vec!["e2e4".into(), "e7e5".into(), "zz".into(), "g1f3".into()],
+            ..SearchInfo::default()
+        };
+        w.thinking(Color::White, &info, Duration::from_millis(100));
+        let v = b.view();
+        let t = v.boards[0].thinking.as_ref().unwrap();
+        assert_eq!(
+            (t.side, t.depth, t.nps),
+            (LiveSide::White, Some(9), Some(500_000))
+        );
+        assert_eq!(
+            t.pv,
+            ["e4", "e5"],
+            "the PV stops at its first unreadable move"
+        );
+        w.moved(
+            e4,
+            "e4",
+            &info,
+            Duration::from_millis(120),
+            [clock_ms(59_880), clock_ms(60_000)],
+        );
+        // Black's engine thinks Black is worse: White's side sees it better for White.
+        let black = SearchInfo {
+            score: Some(Score::Cp(-45)),
+            ..SearchInfo::default()
+        };
+        w.thinking(Color::Black, &black, Duration::from_millis(10));
+        let v = b.view();
+        let board = &v.boards[0];
+        assert_eq!(board.moves.len(), 1);
+        assert_eq!(board.moves[0].uci, "e2e4");
+        assert_eq!(
+            board.moves[0].score,
+            Some(LiveScore {
+                cp: Some(30),
+                mate: None
+            })
+        );
+        assert_eq!(board.turn, LiveSide::Black);
+        assert_eq!(board.clocks.white_ms, 59_880);
+        let t = board.thinking.as_ref().unwrap();
+        assert_eq!(
+            t.score,
+            Some(LiveScore {
+                cp: Some(45),
+                mate: None
+            })
+        );
+        assert_eq!(
+            LiveScore::of(Score::Mate(3), Color::Black),
+            LiveScore {
+                cp: None,
+                mate: Some(-3)
+            }
+        );
+        b.finish(1, 1, "1-0", "White mates", Some("k".into()));
+        let v = b.view();
+        assert!(v.boards[0].thinking.is_none());
+        assert_eq!(v.boards[0].result.as_deref(), Some("1-0"));
+    }
+
+    fn clock_ms(ms: u64) -> Duration {
+        Duration::from_millis(ms)
+    }
+
+    #[test]
+    fn a_new_round_clears_the_last_and_finished_games_are_bounded() {
+        let b = Broadcast::new();
+        for board in 1..=(MAX_FINISHED as u32 + 10) {
+            begin(&b, 1, board);
+            b.finish(1, board, "1/2-1/2", "draw", None);
+        }
+        begin(&b, 1, 999);
+        let v = b.view();
+        assert_eq!(v.boards.len(), MAX_FINISHED + 1);
+        assert!(v
+            .boards
+            .iter()
+            .any(|x| x.board == 999 && x.result.is_none()));
+        assert!(
+            !v.boards.iter().any(|x| x.board == 1),
+            "the oldest finished game left"
+        );
+        // The round before stays in view, the one before that leaves.
+        begin(&b, 2, 1);
+        let v = b.view();
+        assert_eq!(v.boards.len(), MAX_FINISHED + 2);
+        assert_eq!(v.boards.last().map(|x| x.round), Some(2));
+        begin(&b, 3, 1);
+        let v = b.view();
+        assert_eq!(v.boards.iter().map(|x| x.round).collect::<Vec<_>>(), [2, 3]);
+        b.abandon(3, 1);
+        assert_eq!(b.view().boards.len(), 1);
     }
 }

@@ -245,6 +245,16 @@ pub struct Event {
     pub engines_play: bool,
 }
 
+/// White's and Black's time controls when they differ: `5+0/4+0` (an Armageddon's five
+/// minutes for White and four for Black) is `("5+0", "4+0")`. A slash counts so only when both
+/// sides of it have a `+`: cutechess's `40/60+0.6` (40 moves in 60 seconds) is one time
+/// control. `None`: one time control for both.
+pub fn sides_of(tc: &str) -> Option<(&str, &str)> {
+    let (white, black) = tc.split_once('/')?;
+    let (white, black) = (white.trim(), black.trim());
+    (white.contains('+') && black.contains('+') && !black.contains('/')).then_some((white, black))
+}
+
 /// A side, as the event document writes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -1344,7 +1354,8 @@ impl Event {
         }
     }
 
-    /// The time control a board plays at: a knockout's tiebreak stage has its own.
+    /// The time control a board plays at: a knockout's tiebreak stage has its own. White's and
+    /// Black's may differ (an Armageddon's `5+0/4+0`: [`sides_of`]).
     pub fn board_time_control(&self, round: u32, board: u32) -> &str {
         let slot = self
             .played
@@ -1622,4 +1633,18 @@ pub enum DrawSpec {
     Set(u32),
     /// The event's list.
     List,
+}
+
+#[cfg(test)]
+mod time_control_tests {
+    use super::sides_of;
+
+    #[test]
+    fn a_slash_between_two_clocks_gives_each_side_its_own() {
+        assert_eq!(sides_of("5+0/4+0"), Some(("5+0", "4+0")));
+        assert_eq!(sides_of(" 0:05+0 / 0:04+0 "), Some(("0:05+0", "0:04+0")));
+        for one in ["90+30", "40/60+0.6", "40/60", "5+0/", "5+0/4+0/3+0", ""] {
+            assert_eq!(sides_of(one), None, "{one}");
+        }
+    }
 }

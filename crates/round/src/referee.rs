@@ -97,6 +97,16 @@ impl Round {
         }
     }
 
+    /// The clocks at the start when they are not the time control's for both sides (an
+    /// Armageddon's five minutes for White and four for Black): a timed game without a move.
+    pub fn with_start_clocks(mut self, clocks: Clocks) -> Round {
+        if self.tc.is_some() && self.records.is_empty() {
+            self.start_clocks = Some(clocks);
+            self.clock = GameClock::stopped(Some(clocks));
+        }
+        self
+    }
+
     /// A game read back from the store: `game` replayed from `records`, `start_clocks` as
     /// stored with the game. Unless `open` (a seat waits for its player), an unfinished game
     /// whose clocks would run or whose engine would think is [`Phase::Paused`].

@@ -1177,6 +1177,25 @@ pub async fn export(
 
 /// The time control of an event's games from its announced form: `M+S` (minutes, seconds of
 /// increment) or `M` minutes; anything else gives untimed games.
+/// A board's clocks for a game on the server: the time control (White's, when each side has
+/// its own: `5+0/4+0`) and, then, both sides' times at the start. `None`: untimed (anything
+/// but `M+S`, or sides whose increments differ, which the server's clocks do not keep).
+fn board_clocks(text: &str) -> Option<(crate::game::TimeControl, Option<chess960_store::Clocks>)> {
+    match chess960_events::event::sides_of(text) {
+        None => time_control(text).map(|tc| (tc, None)),
+        Some((white, black)) => {
+            let (w, b) = (time_control(white)?, time_control(black)?);
+            (w.increment_ms == b.increment_ms).then_some((
+                w,
+                Some(chess960_store::Clocks {
+                    white_ms: w.initial_ms,
+                    black_ms: b.initial_ms,
+                }),
+            ))
+        }
+    }
+}
+
 fn time_control(text: &str) -> Option<crate::game::TimeControl> {
     let (m, s) = text.trim().split_once('+').unwrap_or((text.trim(), "0"));
     let minutes: u64 = m.trim().parse().ok().filter(|&m| (1..=600).contains(&m))?;
@@ -1244,7 +1263,15 @@ pub async fn games(
         };
         let mut boards = Vec::new();
         for (j, b) in r.boards.iter().enumerate() {
-            if b.game.is_some() || b.result.is_some() {
+            let engine = |p: usize| {
+                stored
+                    .event
+                    .players
+                    .get(p)
+                    .is_some_and(|p| p.engine.is_some())
+            };
+            // Two engines' board is the engines' to play (`engines/play`), not people's.
+            if b.game.is_some() || b.result.is_some() || (engine(b.white) && engine(b.black)) {
                 continue;
             }
             let board = j as u32 + 1;
@@ -1266,7 +1293,7 @@ pub async fn games(
                 }
                 (None, _) => 518,
             };
-            let tc = time_control(stored.event.board_time_control(round, board));
+            let clocks = board_clocks(stored.event.board_time_control(round, board));
             let accounts = chess960_store::GamePlayers {
                 white: account(b.white)?,
                 black: account(b.black)?,
@@ -1275,7 +1302,7 @@ pub async fn games(
             boards.push((
                 board,
                 id,
-                tc,
+                clocks,
                 (b.white, b.black),
                 (name(b.white), name(b.black)),
                 accounts,
@@ -1293,7 +1320,7 @@ pub async fn games(
     // the links again later (`links`); the server keeps only their SHA-256, as for any seat.
     let arbiter = given_token(&headers);
     let mut made = Vec::new();
-    for (board, id, tc, players, (white, black), accounts) in boards {
+    for (board, id, clocks, players, (white, black), accounts) in boards {
         let start = StartId::new(id as u32)
             .map_err(|e| ApiError::internal(format!("round {round}, board {board}: {e}")))?;
         let tokens = (
@@ -1304,9 +1331,12 @@ pub async fn games(
             &start.position(),
             Some(start),
             (white, black),
-            tc,
+            clocks.map(|(tc, _)| tc),
             crate::create::SITE,
         );
+        if let Some((_, Some(sides))) = clocks {
+            meta.clocks = Some(sides);
+        }
         meta.tags.push(("Event".into(), stored.event.name.clone()));
         meta.tags.push(("Round".into(), format!("{round}.{board}")));
         let seats = chess960_store::Seats {

@@ -1,6 +1,7 @@
 // The events API (docs/api.md, "Events") and the arbiter tokens this browser keeps.
 
 import { request } from '../api';
+import type { LiveView } from '../generated/api';
 
 export interface EventPlayer {
   number: number;
@@ -16,6 +17,8 @@ export interface EventPlayer {
   withdrawn: number | null;
   byes: { round: number; kind: 'half' | 'zero' | 'full' }[];
   points: number;
+  /** The registered engine that plays for this player on the server (null: a person). */
+  engine?: string | null;
 }
 
 export interface EventPosition {
@@ -144,8 +147,8 @@ function rememberToken(key: string, token: string): void {
   localStorage.setItem(TOKENS, JSON.stringify(all));
 }
 
-/** A change by the arbiter: the event's view after it. */
-async function change(key: string, path: string, body: unknown): Promise<EventView> {
+/** A change by the arbiter: the event's view after it (or the route's own answer, `T`). */
+async function change<T = EventView>(key: string, path: string, body: unknown): Promise<T> {
   const token = arbiterToken(key);
   const response = await fetch(`/api/events/${key}${path}`, {
     method: 'POST',
@@ -162,7 +165,7 @@ async function change(key: string, path: string, body: unknown): Promise<EventVi
     }
     throw new Error(message);
   }
-  return JSON.parse(text) as EventView;
+  return JSON.parse(text) as T;
 }
 
 /** A board's game on the server and its players' links (null: not given again, see `links`). */
@@ -201,7 +204,7 @@ export const events = {
     if (view.arbiter_token) rememberToken(view.key, view.arbiter_token);
     return view;
   },
-  addPlayer: (key: string, p: { name: string; rating?: number; federation?: string; fide_id?: number; account?: string }) => change(key, '/players', p),
+  addPlayer: (key: string, p: { name?: string; rating?: number; federation?: string; fide_id?: number; account?: string; engine?: string }) => change(key, '/players', p),
   withdraw: (key: string, n: number) => change(key, `/players/${n}/withdraw`, {}),
   bye: (key: string, n: number, round: number, kind: string) => change(key, `/players/${n}/bye`, { round, kind }),
   draw: (key: string, round: number, body: Record<string, unknown>) => change(key, `/rounds/${round}/draw`, body),
@@ -215,6 +218,13 @@ export const events = {
   links,
   result: (key: string, round: number, board: number, result: string | null) =>
     change(key, `/rounds/${round}/boards/${board}/result`, { result }),
+  /** The engines the server's owner registered (on the command line: never over the API). */
+  engines: () => request<{ engines: { name: string }[] }>('GET', '/api/engines'),
+  /** The event's engine games as the server plays them: anyone may watch. */
+  live: (key: string) => request<LiveView>('GET', `/api/events/${key}/live`),
+  /** The server plays every board between two engines, round after round, until paused. */
+  playEngines: (key: string) => change<{ running: boolean }>(key, '/engines/play', {}),
+  pauseEngines: (key: string) => change<{ running: boolean }>(key, '/engines/pause', {}),
 };
 
 /** "Swiss, 9 rounds", "Double round robin". */

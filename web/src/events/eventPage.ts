@@ -7,10 +7,12 @@ import { describeError } from '../api';
 import { figurines, startPlacement } from '../backRank';
 import { fill, h } from '../dom';
 import { DRAW_METHODS } from '../drawMethods';
+import type { LiveView } from '../generated/api';
 import { miniBoard } from '../home/miniBoard';
 import type { Page } from '../page';
 import { boardLabel, bracketView, kindName, knockoutRound, placingsView, roundName, stagePlan, stagesNeeded, stageTitle } from './bracket';
 import { arbiterToken, events, formatName, plural, who, type EventDraw, type EventRoundView, type EventView, type SeatLinks } from './eventApi';
+import { liveBroadcast, type LiveBroadcast } from './live';
 
 const RESULTS = ['1-0', '1/2-1/2', '0-1', '+/-', '-/+', '-/-'];
 
@@ -28,6 +30,19 @@ export function eventPage(key: string): Page {
   /** A knockout's bracket (empty for the other formats). */
   const bracket = h('section', { class: 'event-bracket', 'data-testid': 'event-bracket' });
   const board = miniBoard('event-board', 'The round’s start position');
+  /** The engine games the server plays (shown once a player is an engine). */
+  const liveSection = h('section', { class: 'event-live', 'data-testid': 'event-live', hidden: true });
+  const enginePlay = h('button', { type: 'button', class: 'primary', 'data-testid': 'engines-play' }, 'Play engine games on the server');
+  const enginePause = h('button', { type: 'button', 'data-testid': 'engines-pause', disabled: true }, 'Pause');
+  let live: LiveBroadcast | null = null;
+  /** The live view's status, boards and results: when it changes (a round paired, a game
+   * begun or ended), so has the event (its round, standings, crosstable). */
+  let liveSeen = '';
+  /** The engines the server's owner registered, for the add-player form (null: not known yet). */
+  let engineNames: string[] | null = null;
+  /** The add-player form's choice, kept when the form is drawn again. */
+  let addKind: 'person' | 'engine' = 'person';
+  let addEngine = '';
   let view: EventView | null = null;
   let busy = false;
   /** Whether this page asked for a pairing that is under way. */
@@ -71,6 +86,7 @@ export function eventPage(key: string): Page {
       ]),
     );
     showPlayers(e);
+    showLive(e);
     showBracket(e);
     showRound(e);
     showHistory(e);
@@ -107,6 +123,7 @@ export function eventPage(key: string): Page {
           'td',
           {},
           p.title ? `${p.title} ${p.name}` : p.name,
+          p.engine ? h('span', { class: 'engine-badge', title: `Played on the server by the engine ${p.engine}`, 'data-testid': 'engine-badge' }, 'engine') : null,
           // Entered by account: their page, and their games on the server are bound to it.
           p.account ? h('a', { href: `/@/${encodeURIComponent(p.account)}`, class: 'player-link', 'data-testid': 'player-account' }, ` @${p.account}`) : null,
         ),
@@ -125,8 +142,37 @@ export function eventPage(key: string): Page {
     // A player's account on this server: the name and rating come from it when left empty, and
     // their games here are bound to it (no link to hand out).
     const account = h('input', { name: 'account', maxlength: 20, placeholder: 'account (optional)', 'aria-label': 'Account on this server', size: 12 });
+    // A registered engine plays for the player on the server: offered only when the owner
+    // registered some (on the command line).
+    const engines = engineNames ?? [];
+    const engine = h(
+      'select',
+      { name: 'engine', 'aria-label': 'Engine', 'data-testid': 'player-engine' },
+      engines.map(n => h('option', { value: n, selected: n === addEngine }, n)),
+    );
+    const kind = h(
+      'select',
+      { name: 'kind', 'aria-label': 'Person or engine', 'data-testid': 'player-kind' },
+      h('option', { value: 'person', selected: addKind === 'person' }, 'Person'),
+      h('option', { value: 'engine', selected: addKind === 'engine' }, 'Engine'),
+    );
+    const kindShown = (): void => {
+      const isEngine = engines.length > 0 && kind.value === 'engine';
+      engine.hidden = !isEngine;
+      account.hidden = isEngine;
+      fideId.hidden = isEngine;
+      name.placeholder = isEngine ? 'Name (the engine’s by default)' : 'Surname, Given name';
+    };
+    kind.addEventListener('change', () => {
+      addKind = kind.value === 'engine' ? 'engine' : 'person';
+      kindShown();
+    });
+    engine.addEventListener('change', () => (addEngine = engine.value));
+    kindShown();
+    // A round robin without players has no rounds yet (next_round is null): players are
+    // entered until round 1 is paired.
     const form =
-      arbiter && e.next_round !== null && !(e.format === 'knockout' && e.rounds_paired > 0)
+      arbiter && (e.next_round !== null || e.rounds_paired === 0) && !(e.format === 'knockout' && e.rounds_paired > 0)
         ? h(
             'form',
             {
@@ -134,11 +180,17 @@ export function eventPage(key: string): Page {
               'data-testid': 'add-player',
               onsubmit: (ev: Event) => {
                 ev.preventDefault();
-                const body: { name: string; rating?: number; federation?: string; fide_id?: number; account?: string } = { name: name.value };
-                if (account.value.trim()) body.account = account.value.trim();
+                const body: { name?: string; rating?: number; federation?: string; fide_id?: number; account?: string; engine?: string } = { name: name.value };
+                if (!engine.hidden && engine.value) {
+                  body.engine = engine.value;
+                  // The server names the player after the engine.
+                  if (!name.value.trim()) delete body.name;
+                } else {
+                  if (account.value.trim()) body.account = account.value.trim();
+                  if (fideId.value) body.fide_id = Number(fideId.value);
+                }
                 if (rating.value) body.rating = Number(rating.value);
                 if (fed.value) body.federation = fed.value;
-                if (fideId.value) body.fide_id = Number(fideId.value);
                 void act(() => events.addPlayer(key, body)).then(() => {
                   name.value = '';
                   rating.value = '';
@@ -148,6 +200,8 @@ export function eventPage(key: string): Page {
                 });
               },
             },
+            engines.length > 0 ? kind : null,
+            engines.length > 0 ? engine : null,
             name,
             rating,
             fed,
@@ -310,7 +364,9 @@ export function eventPage(key: string): Page {
         ),
       );
     }
-    if (arbiter && r.paired && r.boards.some(b => !b.game && !b.result)) {
+    // The players' games on this server: not for boards between two engines (the server plays those).
+    const engine = (n: number): boolean => !!e.players[n - 1]?.engine;
+    if (arbiter && r.paired && r.boards.some(b => !b.game && !b.result && !(engine(b.white) && engine(b.black)))) {
       controls.push(
         h(
           'button',
@@ -476,6 +532,78 @@ export function eventPage(key: string): Page {
     return h('div', { class: 'tiebreak-stages', 'data-testid': 'tiebreak-stages' }, h('h3', {}, 'Tiebreaks'), cards, controls);
   }
 
+  /** The live boards, once a player is an engine; for the arbiter, the buttons that start and pause the server's play. */
+  function showLive(e: EventView): void {
+    if (!e.players.some(p => p.engine)) {
+      liveSection.hidden = true;
+      return;
+    }
+    liveSection.hidden = false;
+    if (live) return;
+    live = liveBroadcast(key, { onView: followLive });
+    fill(
+      liveSection,
+      h('h2', {}, 'Live'),
+      arbiter
+        ? h(
+            'div',
+            { class: 'live-controls' },
+            enginePlay,
+            enginePause,
+            h('span', { class: 'hint' }, 'The server plays every game between two engines, round after round; paused, the games under way are played again later.'),
+          )
+        : null,
+      live.el,
+    );
+  }
+
+  /** Each answer of the live view: the arbiter's buttons, and the event again when a round was paired or a game began or ended. */
+  function followLive(v: LiveView): void {
+    showRunning(v.running);
+    const seen = [v.status, ...v.boards.map(b => `${b.round}-${b.board}:${b.result ?? ''}`)].join();
+    if (seen !== liveSeen) {
+      const first = liveSeen === '';
+      liveSeen = seen;
+      // The page has just fetched the event: no need again for the first answer.
+      if (!first) void refresh();
+    }
+  }
+
+  function showRunning(running: boolean): void {
+    enginePlay.disabled = running;
+    enginePause.disabled = !running;
+    liveSection.classList.toggle('running', running);
+  }
+
+  /** Starts or pauses the server's play of the engine games. */
+  async function playOrPause(action: 'play' | 'pause'): Promise<void> {
+    message.textContent = '';
+    enginePlay.disabled = true;
+    enginePause.disabled = true;
+    try {
+      const r = action === 'play' ? await events.playEngines(key) : await events.pauseEngines(key);
+      showRunning(r.running);
+    } catch (error) {
+      message.textContent = describeError(error);
+      showRunning(action === 'pause');
+    }
+  }
+  enginePlay.addEventListener('click', () => void playOrPause('play'));
+  enginePause.addEventListener('click', () => void playOrPause('pause'));
+  if (arbiter) {
+    // Asked once: the list changes only on the server's command line.
+    void events
+      .engines()
+      .then(r => {
+        engineNames = r.engines.map(x => x.name);
+        if (!addEngine) addEngine = engineNames[0] ?? '';
+        if (view) showPlayers(view);
+      })
+      .catch(() => {
+        engineNames = [];
+      });
+  }
+
   function showBracket(e: EventView): void {
     if (e.format !== 'knockout' || !e.knockout) {
       fill(bracket);
@@ -628,6 +756,7 @@ export function eventPage(key: string): Page {
       arbiter ? h('p', { class: 'hint', 'data-testid': 'arbiter-mode' }, 'You are the arbiter of this event (this browser holds its token).') : null,
       message,
       pairing,
+      liveSection,
       bracket,
       round,
       players,
@@ -638,6 +767,7 @@ export function eventPage(key: string): Page {
     dispose: () => {
       window.clearInterval(timer);
       board.destroy();
+      live?.dispose();
     },
   };
 }

@@ -1,6 +1,7 @@
 // The hall's screen for an event (/events/<key>/projector): the round's position as large as
 // the screen allows, its number and back rank, the draw's steps, and the pairings. It follows
-// the arbiter by itself (every three seconds).
+// the arbiter by itself (every three seconds). An event with engines shows the boards the
+// server plays instead of the start position: large, with the clocks and the evaluation.
 
 import { describeError } from '../api';
 import { figurines, startPlacement } from '../backRank';
@@ -9,6 +10,7 @@ import { miniBoard } from '../home/miniBoard';
 import type { Page } from '../page';
 import { boardLabel, bracketView, knockoutRound, roundName, stageTitle } from './bracket';
 import { currentRound, events, who, type EventRoundView, type EventView } from './eventApi';
+import { liveBroadcast, type LiveBroadcast } from './live';
 
 export function eventProjector(key: string): Page {
   const heading = h('div', { class: 'projector-caption', 'data-testid': 'projector-round' }, 'Chess960');
@@ -23,12 +25,30 @@ export function eventProjector(key: string): Page {
   const bracket = h('div', { class: 'projector-bracket', 'data-testid': 'projector-bracket' });
   const board = miniBoard('projector-board', 'The round’s start position');
   let shown = '';
+  /** The engine games, once a player is an engine. */
+  const liveBox = h('div', { class: 'projector-live', 'data-testid': 'projector-live' });
+  let live: LiveBroadcast | null = null;
+  /** The live view's status and boards as last seen: a change (a round paired, a game over) asks for the event again. */
+  let liveSeen = '';
 
   async function refresh(): Promise<void> {
     try {
       const e = await events.get(key);
       const knockout = e.format === 'knockout' && !!e.knockout;
       el.classList.toggle('knockout', knockout);
+      if (!live && e.players.some(p => p.engine)) {
+        live = liveBroadcast(key, {
+          large: true,
+          onView: v => {
+            const seen = [v.status, ...v.boards.map(b => `${b.round}-${b.board}:${b.result ?? ''}`)].join();
+            if (seen === liveSeen) return;
+            liveSeen = seen;
+            void refresh();
+          },
+        });
+        fill(liveBox, live.el);
+        el.classList.add('engines');
+      }
       const r = knockout ? knockoutCurrent(e) : currentRound(e);
       const signature = `${e.revision}`;
       if (signature === shown) return;
@@ -102,6 +122,7 @@ export function eventProjector(key: string): Page {
     h('div', { class: 'projector-controls' }, h('a', { href: `/events/${key}` }, 'Leave'), message),
     h('div', { class: 'projector-text' }, heading, number, rank, glyphs, steps, stages, h('div', { class: 'projector-pairings-box' }, pairings)),
     board.el,
+    liveBox,
     bracket,
   );
   return {
@@ -110,6 +131,7 @@ export function eventProjector(key: string): Page {
     dispose: () => {
       window.clearInterval(timer);
       board.destroy();
+      live?.dispose();
     },
   };
 }

@@ -96,7 +96,8 @@ match plays --games N games (2 by default) on the round's drawn position, colour
 tied match goes on to the tiebreak stages, each on a position of its own: by default 2 rapid \
 games (10+5), then 2 blitz games (3+2), then an Armageddon (5+0: a draw counts as Black's win, \
 colours by lot). --tiebreak KIND:GAMES:TIME, given once per stage in order, replaces that list \
-(KIND: rapid, blitz, games, or armageddon, written armageddon:TIME); --no-tiebreaks leaves none. \
+(KIND: rapid, blitz, games, or armageddon, written armageddon:TIME; TIME may give each side \
+its own, White's first: armageddon:5+0/4+0); --no-tiebreaks leaves none. \
 The last stage repeats until the match is decided, unless it is the Armageddon.\n\n\
 Example: chess960 event new \"Cup 960\" --knockout --games 2 --tiebreak rapid:2:10+5 \
 --tiebreak armageddon:5+0 --time-control 45+10"

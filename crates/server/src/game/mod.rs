@@ -161,7 +161,14 @@ impl Live {
         } else {
             Phase::Playing
         };
-        let round = Round::new(game, records, tc, players_of(&sides), phase);
+        let mut round = Round::new(game, records, tc, players_of(&sides), phase);
+        if let Some(clocks) = meta
+            .clocks
+            .filter(|c| tc.is_some_and(|tc| tc.initial() != *c))
+        {
+            // Each side's own time (an event's Armageddon), as stored with the game.
+            round = round.with_start_clocks(clocks);
+        }
         Live {
             id,
             key,

@@ -446,3 +446,60 @@ async fn the_tiebreak_routes_are_the_arbiters_and_a_bad_plan_is_refused() {
     let not_ko = arb(&a, &rk, "/rounds/1/stages/1/draw", json!({}), &rt).await;
     assert_eq!(not_ko.status, 400, "{}", not_ko.text);
 }
+
+/// An Armageddon whose sides have their own times (`5+0/4+0`: five minutes for White, four
+/// for Black) is played on the server with those clocks.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_armageddon_on_the_server_gives_each_side_its_own_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = app_on(&dir.path().join("games.sqlite3")).await;
+    let made = a
+        .post(
+            "/api/events",
+            json!({
+                "name": "Armageddon 960",
+                "format": "knockout",
+                "time_control": "10+5",
+                "knockout": {"games": 1, "tiebreaks": [{"kind": "armageddon", "time_control": "5+0/4+0"}]}
+            }),
+        )
+        .await;
+    assert_eq!(made.status, 201, "{}", made.text);
+    let key = made.json["key"].as_str().unwrap().to_string();
+    let token = made.json["arbiter_token"].as_str().unwrap().to_string();
+    for n in ["Ann", "Ben"] {
+        ok(&a, &key, "/players", json!({"name": n}), &token).await;
+    }
+    ok(
+        &a,
+        &key,
+        "/rounds/1/draw",
+        json!({"method": "computer", "seed": 1}),
+        &token,
+    )
+    .await;
+    ok(&a, &key, "/rounds/1/pair", json!({}), &token).await;
+    result(&a, &key, &token, 1, 1, "1/2-1/2").await;
+    ok(&a, &key, "/rounds/1/tiebreaks", json!({"seed": 2}), &token).await;
+    ok(
+        &a,
+        &key,
+        "/rounds/1/stages/1/draw",
+        json!({"method": "computer", "seed": 3}),
+        &token,
+    )
+    .await;
+    let g = ok(&a, &key, "/rounds/1/games", json!({}), &token).await;
+    let games = g["games"].as_array().unwrap();
+    assert_eq!(games.len(), 1, "{g}");
+    assert_eq!(games[0]["board"], 2);
+    let game = a
+        .get(&format!("/api/games/{}", games[0]["key"].as_str().unwrap()))
+        .await;
+    assert_eq!(game.json["clocks"]["white_ms"], 300_000, "{}", game.text);
+    assert_eq!(game.json["clocks"]["black_ms"], 240_000, "{}", game.text);
+    assert_eq!(
+        game.json["time_control"],
+        json!({"initial_ms": 300_000, "increment_ms": 0})
+    );
+}
