@@ -390,7 +390,8 @@ running: boolean,
  */
 status: string, 
 /**
- * The boards of the round being played (or last played), by round and board.
+ * The boards of the round being played (or last played) and of the round before, by round
+ * and board.
  */
 boards: Array<LiveBoard>, };
 
