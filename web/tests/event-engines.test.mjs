@@ -57,7 +57,8 @@ after(async () => {
 });
 
 const api = (...args) => eventApi(server.base)(...args);
-const person = (size, event) => eventPerson(browser, server.base, size, event, errors, /status of 40[34]/);
+// A refused connection is the server down for a moment while it restarts (the test kills it).
+const person = (size, event) => eventPerson(browser, server.base, size, event, errors, /status of 40[34]|ERR_CONNECTION_REFUSED/);
 const snap = (page, name) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 
 /** The document must not scroll sideways (`m`: the widths measured before, else now). */

@@ -20,6 +20,23 @@ use std::time::Duration;
 /// How long an engine may take to start.
 const ENGINE_START: Duration = Duration::from_secs(10);
 
+/// The most engine events played at once (each has a director thread, and threads that wait
+/// for game slots): an arbiter's play beyond it is refused until one ends or is paused.
+pub(crate) const MAX_PLAYING: usize = 32;
+
+/// The most events whose broadcast is kept (the latest ones played): the others' live views
+/// are empty, their games are in the database.
+const MAX_KEPT: usize = 256;
+
+/// Why an event's play did not start.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum NotStarted {
+    /// The server plays no engine games, or is going down.
+    Disabled,
+    /// [`MAX_PLAYING`] events are being played.
+    Busy,
+}
+
 /// One event's director and broadcast.
 struct Entry {
     broadcast: Arc<Broadcast>,
@@ -60,11 +77,25 @@ impl Championships {
     }
 
     /// Plays event `key`'s engine games from where it stands, unless that is under way.
-    pub(crate) fn start(&self, key: &str) {
+    pub(crate) fn start(&self, key: &str) -> Result<(), NotStarted> {
         if !self.enabled || self.closed.load(Ordering::SeqCst) {
-            return;
+            return Err(NotStarted::Disabled);
         }
         let mut events = self.lock();
+        let playing = events.values().filter(|e| e.alive).count();
+        if playing >= MAX_PLAYING && !events.get(key).is_some_and(|e| e.alive) {
+            return Err(NotStarted::Busy);
+        }
+        if events.len() >= MAX_KEPT && !events.contains_key(key) {
+            // The broadcast of an event no longer played makes room.
+            if let Some(old) = events
+                .iter()
+                .find(|(_, e)| !e.alive)
+                .map(|(k, _)| k.clone())
+            {
+                events.remove(&old);
+            }
+        }
         let entry = events.entry(key.to_string()).or_insert_with(|| Entry {
             broadcast: Arc::new(Broadcast::new()),
             stop: Arc::new(AtomicBool::new(false)),
@@ -74,7 +105,7 @@ impl Championships {
         // its thread's end: see below).
         entry.stop.store(false, Ordering::SeqCst);
         if entry.alive {
-            return;
+            return Ok(());
         }
         entry.alive = true;
         entry.broadcast.set_status(true, "starting");
@@ -127,6 +158,7 @@ impl Championships {
                     .set_status(false, format!("stopped: no thread ({e})"));
             }
         }
+        Ok(())
     }
 
     /// Stops event `key`'s games (those in progress are played again later).
@@ -152,8 +184,12 @@ impl Championships {
         for summary in events.events()? {
             let stored = events.event(&summary.key)?;
             if stored.event.engines_play {
-                self.start(&summary.key);
-                taken += 1;
+                match self.start(&summary.key) {
+                    Ok(()) => taken += 1,
+                    Err(why) => {
+                        tracing::warn!(event = %summary.key, "engine event not taken up: {why:?}")
+                    }
+                }
             }
         }
         Ok(taken)
@@ -186,5 +222,39 @@ fn log_progress(key: String) -> impl Fn(&Progress) + Send + Sync {
             "round {}, board {}: {} – {} {} ({})",
             g.round, g.board, g.white, g.black, g.result, g.reason
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn store(dir: &tempfile::TempDir) -> Arc<dyn GameStore> {
+        Arc::from(chess960_store::open(Some(&dir.path().join("games.sqlite3"))).unwrap())
+    }
+
+    fn playing(c: &Championships, key: &str) {
+        c.lock().insert(
+            key.to_string(),
+            Entry {
+                broadcast: Arc::new(Broadcast::new()),
+                stop: Arc::new(AtomicBool::new(false)),
+                alive: true,
+            },
+        );
+    }
+
+    #[test]
+    fn no_more_than_max_playing_events_play_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = Championships::new(store(&dir), 1);
+        for k in 0..MAX_PLAYING {
+            playing(&c, &format!("event {k}"));
+        }
+        assert_eq!(c.start("one more"), Err(NotStarted::Busy));
+        // One already playing is left as it is.
+        assert_eq!(c.start("event 3"), Ok(()));
+        let off = Championships::new(store(&dir), 0);
+        assert_eq!(off.start("any"), Err(NotStarted::Disabled));
     }
 }

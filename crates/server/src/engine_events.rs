@@ -2,6 +2,7 @@
 //! (their names only: what they run is the owner's, set on the command line), the arbiter's
 //! play and pause, and the live broadcast anyone with the event's key may watch.
 
+use crate::championships::{NotStarted, MAX_PLAYING};
 use crate::error::{ApiError, ApiResult};
 use crate::tournaments::{change_with, job, load};
 use crate::AppState;
@@ -103,8 +104,20 @@ pub async fn play(
         Ok(())
     })
     .await?;
-    state.championships().start(&key);
-    Ok(Json(json!({"running": true})))
+    match state.championships().start(&key) {
+        Ok(()) => Ok(Json(json!({"running": true}))),
+        Err(NotStarted::Busy) => Err(ApiError::new(
+            StatusCode::CONFLICT,
+            format!(
+                "{MAX_PLAYING} engine events are being played on this server: play this one \
+                 once one of them has ended or is paused"
+            ),
+        )),
+        Err(NotStarted::Disabled) => Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "this server plays no engine games (chess960 serve --engine-games N)",
+        )),
+    }
 }
 
 /// `POST /api/events/{key}/engines/pause` (arbiter): the games in progress stop, unfinished

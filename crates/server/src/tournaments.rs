@@ -282,7 +282,9 @@ pub(crate) async fn change_with<T: Send + 'static>(
     // An engine event that waited for its arbiter (a person's result, a tiebreak entered by
     // hand) goes on by itself once the arbiter has acted.
     if view["engines_play"] == true {
-        state.championships().start(&event);
+        // Refused only while too many events play: this one starts with its next change, or
+        // the next start of the server.
+        let _ = state.championships().start(&event);
     }
     Ok((view, out))
 }
