@@ -192,3 +192,59 @@ fn event_run_refuses_what_it_cannot_play() {
     assert!(e.contains("has no time control"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A knockout of two engines that crash at once in every game: each wins the games it has
+/// Black, so the match is tied through its games and its blitz stage, and the Armageddon
+/// (each side its own time) goes to Black. `event run` adds the stages and draws their
+/// positions by itself, and ends with the placings.
+#[test]
+fn a_knockout_of_engines_is_run_through_its_tiebreaks_to_the_armageddon() {
+    let dir = common::scratch_dir("event-run", "knockout");
+    let db = dir.join("g.sqlite3");
+    engine_add(&db, "Crash A", &["--crash-after", "0"]);
+    engine_add(&db, "Crash B", &["--crash-after", "0"]);
+    ok(
+        &db,
+        &[
+            "new",
+            "Cup",
+            "--knockout",
+            "--time-control",
+            "0.1+0",
+            "--tiebreak",
+            "blitz:2:0.1+0",
+            "--tiebreak",
+            "armageddon:0.1+0/0.08+0",
+        ],
+    );
+    ok(&db, &["add", "1", "Crash A", "--engine", "Crash A"]);
+    ok(&db, &["add", "1", "Crash B", "--engine", "Crash B"]);
+    let out = ok(&db, &["run", "1"]);
+    for step in [
+        "round 1 paired",
+        "round 1: tiebreak games for match(es) [1]",
+        "round 1, tiebreak stage 1: position",
+        "round 1, tiebreak stage 2: position",
+        "final placings",
+    ] {
+        assert!(out.contains(step), "{step}: {out}");
+    }
+    assert_eq!(
+        out.matches("engine crashed (exit status").count(),
+        5,
+        "{out}"
+    );
+    let v: Value = serde_json::from_str(&ok(&db, &["show", "1", "--json"])).unwrap();
+    let boards = v["event"]["played"][0]["boards"].as_array().unwrap();
+    assert_eq!(boards.len(), 5, "2 games, 2 blitz games, the Armageddon");
+    let armageddon = &boards[4];
+    assert_eq!(armageddon["result"], "0-1", "{armageddon}");
+    let champion = v["knockout"]["champion"]["player"].as_u64().unwrap();
+    assert_eq!(
+        champion,
+        armageddon["black"].as_u64().unwrap() + 1,
+        "{}",
+        v["knockout"]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -254,3 +254,89 @@ fn the_server_plays_an_engine_event_and_takes_it_up_again_after_a_kill() {
     server.kill().unwrap();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The games route makes games between people only: a board with an engine on it is the
+/// engines' play's (two engines) or the arbiter's result (a person against an engine).
+#[test]
+fn the_games_between_people_leave_the_engines_boards_alone() {
+    let dir = common::scratch_dir("serve-engines", "mixed");
+    let db = dir.join("g.sqlite3");
+    let engine = common::random_engine();
+    let (dbs, cmd) = (
+        db.to_string_lossy().to_string(),
+        engine.to_string_lossy().to_string(),
+    );
+    for name in ["Steady", "Steady Two"] {
+        let o = common::run_with(&["engine", "--db", &dbs, "add", name, "--cmd", &cmd], "");
+        assert!(o.status.success(), "{}", common::stderr(&o));
+    }
+    let (_server, base) = serve(&db);
+    let (_, made) = call(
+        "POST",
+        &format!("{base}/api/events"),
+        None,
+        Some(json!({"name": "Mixed", "format": "round_robin", "time_control": "5+3"})),
+    );
+    let key = made["key"].as_str().unwrap().to_string();
+    let token = made["arbiter_token"].as_str().unwrap().to_string();
+    let event = format!("{base}/api/events/{key}");
+    for body in [
+        json!({"engine": "Steady"}),
+        json!({"name": "Carlsen, Magnus"}),
+        json!({"engine": "Steady Two"}),
+        json!({"name": "Caruana, Fabiano"}),
+    ] {
+        let (status, v) = call(
+            "POST",
+            &format!("{event}/players"),
+            Some(&token),
+            Some(body),
+        );
+        assert_eq!(status, 200, "{v}");
+    }
+    // Every round: each board gets a game between people exactly when no engine is on it.
+    for round in 1..=3 {
+        let r = |path: &str| format!("{event}/rounds/{round}/{path}");
+        let (status, v) = call(
+            "POST",
+            &r("draw"),
+            Some(&token),
+            Some(json!({"method": "computer"})),
+        );
+        assert_eq!(status, 200, "{v}");
+        let (status, v) = call("POST", &r("pair"), Some(&token), None);
+        assert_eq!(status, 200, "{v}");
+        let (status, v) = call("POST", &r("games"), Some(&token), None);
+        let (_, view) = call("GET", &event, None, None);
+        let engine_of =
+            |n: &Value| view["players"][n.as_u64().unwrap() as usize - 1]["engine"].is_string();
+        let boards = view["round_list"][round - 1]["boards"]
+            .as_array()
+            .unwrap()
+            .clone();
+        let people = boards
+            .iter()
+            .filter(|b| !engine_of(&b["white"]) && !engine_of(&b["black"]))
+            .count();
+        if people == 0 {
+            assert_eq!(status, 409, "{v}");
+        } else {
+            assert_eq!(status, 200, "{v}");
+        }
+        for b in &boards {
+            let with_engine = engine_of(&b["white"]) || engine_of(&b["black"]);
+            assert_eq!(b["game"].is_string(), !with_engine, "round {round}: {b}");
+        }
+        // Results, to pair the next round.
+        for k in 0..boards.len() {
+            let (status, v) = call(
+                "POST",
+                &r(&format!("boards/{}/result", k + 1)),
+                Some(&token),
+                Some(json!({"result": "1/2-1/2"})),
+            );
+            assert_eq!(status, 200, "{v}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

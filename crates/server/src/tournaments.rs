@@ -1272,8 +1272,10 @@ pub async fn games(
                     .get(p)
                     .is_some_and(|p| p.engine.is_some())
             };
-            // Two engines' board is the engines' to play (`engines/play`), not people's.
-            if b.game.is_some() || b.result.is_some() || (engine(b.white) && engine(b.black)) {
+            // Two engines' board is the engines' to play (`engines/play`); a person's against
+            // an engine is played elsewhere, its result the arbiter's: neither is a game
+            // between people.
+            if b.game.is_some() || b.result.is_some() || engine(b.white) || engine(b.black) {
                 continue;
             }
             let board = j as u32 + 1;
@@ -1315,7 +1317,8 @@ pub async fn games(
     .await?;
     if boards.is_empty() {
         return Err(ApiError::conflict(format!(
-            "every board of round {round} has a game or a result already"
+            "every board of round {round} between two people has a game or a result already \
+             (an engine's boards are not games between people)"
         )));
     }
     // The seats' tokens come from the arbiter's (checked above), so that the arbiter can show

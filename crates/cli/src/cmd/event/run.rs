@@ -84,6 +84,12 @@ pub(super) fn run(store: &Db, a: &RunArgs) -> CliResult<String> {
         .map_err(|e| CliError::new(format!("event {}: {e}", quote(&a.event))))?;
     let s = load(store, &key)?;
     match ended {
+        // A knockout's order is its bracket's, as `event standings` prints it.
+        Ended::Finished if s.event.knockout_plan().is_some() => Ok(format!(
+            "\n{} — final placings\n\n{}",
+            s.event.name,
+            super::knockout::placings_text(&s.event)
+        )),
         Ended::Finished => Ok(format!("\n{}", standings_text(&s.event, true))),
         Ended::Waiting(why) => Err(CliError::new(format!(
             "event {} waits for its arbiter: {why}",
