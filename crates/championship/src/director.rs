@@ -219,8 +219,11 @@ impl Director {
 
     fn steps(&self) -> Result<Ended, DirectorError> {
         let s = self.load()?;
-        if let Step::Wait(why) = next_step(&s.event) {
-            return Ok(Ended::Waiting(why));
+        match next_step(&s.event) {
+            Step::Wait(why) => return Ok(Ended::Waiting(why)),
+            // Over: whatever became of its engines since.
+            Step::Finished => return Ok(Ended::Finished),
+            _ => {}
         }
         if let Err(why) = self.preflight(&s) {
             return Ok(Ended::Waiting(why));
@@ -506,5 +509,64 @@ impl Director {
                 return Ok(());
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chess960_events::event::{BoardResult, Event, Format, Player, Side};
+
+    fn director(store: Arc<dyn GameStore>, key: &str) -> Director {
+        Director {
+            store,
+            event: key.to_string(),
+            slots: Arc::new(Slots::new(1)),
+            stop: Arc::new(AtomicBool::new(false)),
+            broadcast: Arc::new(Broadcast::new()),
+            site: "test".into(),
+            timeout: Duration::from_secs(1),
+            progress: Box::new(|_| {}),
+        }
+    }
+
+    /// Two engines nobody registered: an event still to play waits, saying so, before it
+    /// pairs anything; one already over is over.
+    #[test]
+    fn an_unregistered_engine_stops_nothing_but_the_games_it_would_play() {
+        let dir = tempfile::tempdir().unwrap();
+        let store: Arc<dyn GameStore> =
+            Arc::from(chess960_store::open(Some(&dir.path().join("g.sqlite3"))).unwrap());
+        let events = store.event_store().unwrap();
+        let mut e = Event::new("E", Format::RoundRobin { cycles: 1 }, 0, Side::White).unwrap();
+        e.time_control = "1+1".into();
+        for name in ["A", "B"] {
+            e.add_player(Player {
+                engine: Some(name.into()),
+                ..Player::named(name)
+            })
+            .unwrap();
+        }
+        let s = events.create_event(&e, None).unwrap();
+        let d = director(Arc::clone(&store), &s.key);
+        match d.run().unwrap() {
+            Ended::Waiting(why) => {
+                assert!(why.contains("A's engine \"A\" is not registered"), "{why}")
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            events.event(&s.key).unwrap().event.rounds_paired(),
+            0,
+            "nothing done"
+        );
+        assert!(d.broadcast.view().status.starts_with("waiting: "));
+
+        e.pair(1, 1).unwrap();
+        e.set_result(1, 1, Some(BoardResult::Draw)).unwrap();
+        let s = events.create_event(&e, None).unwrap();
+        let d = director(Arc::clone(&store), &s.key);
+        assert_eq!(d.run().unwrap(), Ended::Finished);
+        assert_eq!(d.broadcast.view().status, "finished");
     }
 }
