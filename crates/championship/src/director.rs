@@ -109,6 +109,8 @@ pub enum Progress {
 
 /// One board to play, with all it needs.
 struct Job {
+    /// The event's name, for the game's `Event` tag.
+    event: String,
     round: u32,
     board: u32,
     players: (usize, usize),
@@ -327,6 +329,7 @@ impl Director {
             let black = engines.pop().expect("two engines");
             let white = engines.pop().expect("two engines");
             jobs.push(Job {
+                event: e.name.clone(),
                 round,
                 board: b,
                 players: (board.white, board.black),
@@ -417,9 +420,8 @@ impl Director {
             self.broadcast.abandon(job.round, job.board);
             return Ok(());
         };
-        let s = self.load()?;
         let round = format!("{}.{}", job.round, job.board);
-        let import = to_import(&record, &s.event.name, &self.site, &round);
+        let import = to_import(&record, &job.event, &self.site, &round);
         let id = match self
             .store
             .import_games(std::slice::from_ref(&import))?

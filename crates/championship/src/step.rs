@@ -39,13 +39,7 @@ pub fn next_step(e: &Event) -> Step {
     let knockout = e.knockout_plan().is_some();
     for r in 1..=paired {
         let round = &e.played[r as usize - 1];
-        let open: Vec<u32> = round
-            .boards
-            .iter()
-            .enumerate()
-            .filter(|(_, b)| b.result.is_none())
-            .map(|(k, _)| k as u32 + 1)
-            .collect();
+        let open = round.boards_without_result();
         for &b in &open {
             if e.board_position(r, b).is_none() {
                 let board = &round.boards[b as usize - 1];

@@ -1145,13 +1145,7 @@ impl Event {
         // Every earlier round, not only the last: a result cleared in round 1 after round 2
         // was paired leaves a game the pairing cannot read.
         for (k, prev) in self.played.iter().enumerate().take(round as usize - 1) {
-            let missing: Vec<u32> = prev
-                .boards
-                .iter()
-                .enumerate()
-                .filter(|(_, b)| b.result.is_none())
-                .map(|(k, _)| k as u32 + 1)
-                .collect();
+            let missing = prev.boards_without_result();
             if !missing.is_empty() {
                 return Err(EventError::ResultsMissing {
                     round: k as u32 + 1,

@@ -143,6 +143,18 @@ pub struct EventRound {
     pub stage_draws: Vec<PositionDraw>,
 }
 
+impl EventRound {
+    /// The numbers (from 1) of the boards without a result yet.
+    pub fn boards_without_result(&self) -> Vec<u32> {
+        self.boards
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.result.is_none())
+            .map(|(k, _)| k as u32 + 1)
+            .collect()
+    }
+}
+
 /// Which game of which match a board is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Slot {
