@@ -165,6 +165,10 @@ impl Director {
     /// Saves a step; `false` when someone else saved the event meanwhile (the step is then
     /// taken again from what they saved).
     fn save(&self, s: &StoredEvent) -> Result<bool, DirectorError> {
+        // Held for the save only: an arbiter's change on this server (which holds it from its
+        // load to its save) then never meets a save of ours in between and is never refused
+        // for it; ours, refused, is taken again.
+        let _one = chess960_store::events::write_lock(&s.key);
         match self.events()?.save_event(s.id, s.revision, &s.event) {
             Ok(_) => Ok(true),
             Err(StoreError::Conflict(_)) => Ok(false),
@@ -570,5 +574,70 @@ mod tests {
         let d = director(Arc::clone(&store), &s.key);
         assert_eq!(d.run().unwrap(), Ended::Finished);
         assert_eq!(d.broadcast.view().status, "finished");
+    }
+
+    /// An arbiter's change on the server (load, change and save under the event's write
+    /// lock) is never refused because the director saved the event in between: the director
+    /// saves under the same lock, and takes its step again when the arbiter's change came
+    /// first. Eight engines that fail at once make a save every few milliseconds.
+    #[test]
+    fn an_arbiters_change_is_never_refused_for_the_directors_saves() {
+        use chess960_store::engines::{EngineProtocol, RegisteredEngine};
+        let dir = tempfile::tempdir().unwrap();
+        let store: Arc<dyn GameStore> =
+            Arc::from(chess960_store::open(Some(&dir.path().join("g.sqlite3"))).unwrap());
+        let events = store.event_store().unwrap();
+        let mut e = Event::new("E", Format::RoundRobin { cycles: 2 }, 0, Side::White).unwrap();
+        e.time_control = "1+1".into();
+        for k in 0..8 {
+            let name = format!("Gone {k}");
+            store
+                .engine_store()
+                .unwrap()
+                .add_engine(&RegisteredEngine {
+                    name: name.clone(),
+                    command: "false".into(),
+                    args: vec![],
+                    dir: None,
+                    protocol: EngineProtocol::Uci,
+                    options: vec![],
+                    added_ms: 0,
+                })
+                .unwrap();
+            e.add_player(Player {
+                engine: Some(name.clone()),
+                ..Player::named(&name)
+            })
+            .unwrap();
+        }
+        let key = events.create_event(&e, None).unwrap().key;
+        let d = director(Arc::clone(&store), &key);
+        let done = AtomicBool::new(false);
+        let changes = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                assert_eq!(d.run().unwrap(), Ended::Finished);
+                done.store(true, Ordering::SeqCst);
+            });
+            let mut changes = 0;
+            while !done.load(Ordering::SeqCst) {
+                let _one = chess960_store::events::write_lock(&key);
+                let mut s = events.event(&key).unwrap();
+                std::thread::sleep(Duration::from_millis(2));
+                s.event.city = format!("change {changes}");
+                if let Err(e) = events.save_event(s.id, s.revision, &s.event) {
+                    panic!("the arbiter's change {changes} was refused: {e}");
+                }
+                changes += 1;
+            }
+            changes
+        });
+        assert!(changes > 0);
+        let s = events.event(&key).unwrap();
+        assert_eq!(s.event.played.len(), 14);
+        assert!(s
+            .event
+            .played
+            .iter()
+            .all(|r| r.boards_without_result().is_empty()));
     }
 }

@@ -29,6 +29,7 @@ use chess960_events::standings::{crosstable_cell, standings};
 use chess960_events::swiss::Progress;
 use chess960_events::trf;
 use chess960_players::speed::Speed;
+use chess960_store::events::write_lock;
 use chess960_store::{GameStore, StoredEvent};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -38,22 +39,6 @@ use std::time::Instant;
 
 /// The request header that carries the arbiter's token.
 pub const HEADER: &str = "x-arbiter-token";
-
-/// One change at a time per event in this process (another process is held off by the
-/// revision): the events are spread over these locks by key, so that a change to one event
-/// never waits for another's beyond a short save. Pairing holds none of them while it
-/// computes (see [`change_long`]).
-static WRITES: [Mutex<()>; 64] = [const { Mutex::new(()) }; 64];
-
-/// The write lock of the event `key`.
-fn write_lock(key: &str) -> std::sync::MutexGuard<'static, ()> {
-    let stripe = key
-        .bytes()
-        .fold(0usize, |h, b| h.wrapping_mul(31).wrapping_add(b as usize));
-    WRITES[stripe % WRITES.len()]
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-}
 
 /// The pairings this process is computing, by event key: how far each has come, for the
 /// event's view (a round of a thousand players takes most of a minute).

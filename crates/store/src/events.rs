@@ -5,6 +5,25 @@
 
 use crate::StoreError;
 use chess960_events::event::Event;
+use std::sync::{Mutex, MutexGuard};
+
+/// One change at a time per event in this process (another process is held off by the
+/// revision): the events are spread over these locks by key, so that a change to one event
+/// never waits for another's beyond a short save.
+static WRITES: [Mutex<()>; 64] = [const { Mutex::new(()) }; 64];
+
+/// The write lock of the event `key` in this process. Whoever loads, changes and saves an
+/// event holds it from the load to the save, so that an arbiter's change is not refused
+/// because the server's own engine games saved the event meanwhile; a long computation (a
+/// pairing) holds it only for its save, and is refused when the event changed meanwhile.
+pub fn write_lock(key: &str) -> MutexGuard<'static, ()> {
+    let stripe = key
+        .bytes()
+        .fold(0usize, |h, b| h.wrapping_mul(31).wrapping_add(b as usize));
+    WRITES[stripe % WRITES.len()]
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+}
 
 /// An event as stored.
 #[derive(Clone, Debug, PartialEq)]
