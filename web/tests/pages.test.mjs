@@ -47,6 +47,22 @@ async function register(name) {
   return response.headers.get('set-cookie').split(';')[0];
 }
 
+/** In the page: every game result shown (1-0, 0-1, ½-½, 1/2-1/2) whose text is drawn on more
+ * than one line. */
+function brokenResults() {
+  const broken = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent.trim();
+    if (!/^(1-0|0-1|½-½|1\/2-1\/2)$/.test(text)) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+    if (lines.size > 1) broken.push(text);
+  }
+  return broken;
+}
+
 test('no page scrolls sideways on a phone, and every page is photographed at both sizes', async () => {
   // The states to show: an engine game under way, a challenge waiting, a finished game between
   // people, an event with four players, its first round paired and one result in.
@@ -91,6 +107,7 @@ test('no page scrolls sideways on a phone, and every page is photographed at bot
     ['editor', '/editor'],
   ];
   const wide = [];
+  const wrapped = [];
   for (const [size, viewport] of SIZES) {
     const page = await env.newPage();
     await page.setViewportSize(viewport);
@@ -108,6 +125,8 @@ test('no page scrolls sideways on a phone, and every page is photographed at bot
         await page.waitForTimeout(400);
         const width = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, win: window.innerWidth }));
         if (size === 'phone' && width.doc > width.win) wide.push(`${path} (${name}): ${width.doc} px > ${width.win} px`);
+        // A result is read at a glance: never broken over two lines ("1-" above "0").
+        for (const result of await page.evaluate(brokenResults)) wrapped.push(`${path} (${name}, ${size}): ${result}`);
         await shot(page, `pages-${name}-${size}`);
       }
     } finally {
@@ -115,6 +134,7 @@ test('no page scrolls sideways on a phone, and every page is photographed at bot
     }
   }
   assert.deepEqual(wide, [], 'pages wider than the phone');
+  assert.deepEqual(wrapped, [], 'results broken over two lines');
 });
 
 test('no script errors on any page', () => {

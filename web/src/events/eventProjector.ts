@@ -105,7 +105,7 @@ export function eventProjector(key: string): Page {
             h('td', {}, who(e, b.white)),
             h('td', {}, '–'),
             h('td', {}, who(e, b.black)),
-            h('td', {}, b.result ?? ''),
+            h('td', { class: 'result' }, b.result ?? ''),
           ),
         ),
         r.byes.filter(y => y.kind === 'pab').map(y => h('tr', {}, h('td', {}, ''), h('td', { colspan: 4 }, `${who(e, y.player)}: bye`))),
