@@ -3,16 +3,11 @@
 // picks the nearest ply.
 
 import type { Judgement, MoveJudged, PositionEval } from './types';
+import { svg } from '../svg';
 
-const SVG = 'http://www.w3.org/2000/svg';
 const W = 600;
 const H = 120;
 
-function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>): SVGElementTagNameMap[K] {
-  const el = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, String(value));
-  return el;
-}
 
 export const JUDGEMENT_WORD: Record<Judgement, string> = {
   inaccuracy: 'Inaccuracy',

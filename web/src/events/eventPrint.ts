@@ -8,6 +8,7 @@ import { fill, h } from '../dom';
 import type { Page } from '../page';
 import { boardLabel, stageTitle } from './bracket';
 import { events, who } from './eventApi';
+import { svg } from '../svg';
 
 export function eventPrint(key: string, round: number): Page {
   const el = h('section', { class: 'event-print' }, h('p', {}, 'Loading…'));
@@ -86,16 +87,9 @@ export function eventPrint(key: string, round: number): Page {
   return { el, title: `Round ${round}` };
 }
 
-const SVG = 'http://www.w3.org/2000/svg';
 const ROLES: Record<string, string> = { K: 'king', Q: 'queen', R: 'rook', B: 'bishop', N: 'knight', P: 'pawn' };
 const GLYPHS: Record<string, string> = { K: '♚', Q: '♛', R: '♜', B: '♝', N: '♞', P: '♟' };
 
-function svg(tag: string, attrs: Record<string, string | number>, text?: string): SVGElement {
-  const el = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, String(value));
-  if (text !== undefined) el.textContent = text;
-  return el;
-}
 
 /**
  * The pieces' drawings the boards use (chessground's cburnett set, from the page's style

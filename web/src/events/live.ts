@@ -16,6 +16,7 @@ import { formatClock } from '../game/clocks';
 // GET /api/events/{key}/live's shapes (docs/api.md), generated from the server's types.
 import type { LiveBoard, LiveMove, LiveScore, LiveView } from '../generated/api';
 import { events } from './eventApi';
+import { svg } from '../svg';
 
 /** How often the server is asked. */
 const POLL_MS = 1000;
@@ -378,15 +379,9 @@ function graphValue(s: LiveScore | null): number | null {
   return Math.max(-CLIP, Math.min(CLIP, (s.cp ?? 0) / 100));
 }
 
-const SVG = 'http://www.w3.org/2000/svg';
 const GW = 320;
 const GH = 80;
 
-function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>): SVGElementTagNameMap[K] {
-  const el = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, String(value));
-  return el;
-}
 
 /** The evaluation after each move (White's view, ±5 pawns): x the move, y the score, 0 the middle line. */
 export function evalGraph(moves: LiveMove[]): SVGSVGElement {

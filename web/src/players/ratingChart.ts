@@ -4,8 +4,8 @@
 
 import type { RatingPoint } from '../types';
 import { speedLabel } from '../rating';
+import { svg } from '../svg';
 
-const SVG = 'http://www.w3.org/2000/svg';
 const W = 420;
 const H = 150;
 /** Room for the ratings on the left, and above and below the line. */
@@ -13,12 +13,6 @@ const LEFT = 44;
 const TOP = 12;
 const BOTTOM = 12;
 
-function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>, text?: string): SVGElementTagNameMap[K] {
-  const el = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, String(value));
-  if (text !== undefined) el.textContent = text;
-  return el;
-}
 
 const day = (ms: number): string => new Date(ms).toLocaleDateString([], { year: 'numeric', month: 'short', day: 'numeric' });
 

@@ -15,21 +15,11 @@ import { movesView, percent, score } from '../explorer/explorerPanel';
 import type { Navigate, Page } from '../page';
 import type { GameSummary, GameView, StartStats } from '../types';
 import './positionPage.css';
+import { svg } from '../svg';
 
 /** The most half-moves the server explores from the start (crates/server/src/explorer.rs). */
 const MAX_LINE = 300;
-const SVG = 'http://www.w3.org/2000/svg';
 
-function svg<K extends keyof SVGElementTagNameMap>(
-  tag: K,
-  attrs: Record<string, string | number>,
-  ...children: (SVGElement | string)[]
-): SVGElementTagNameMap[K] {
-  const el = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, String(value));
-  for (const child of children) el.append(child);
-  return el;
-}
 
 
 /** The moves of a line in the address, as far as they look like UCI moves. */
