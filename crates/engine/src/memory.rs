@@ -1,8 +1,9 @@
 //! What a game's searches learn and keep from one move to the next: the history of quiet
 //! moves, the continuation history, the counter moves, and how far the static evaluation
-//! proved off per pawn structure (correction history). A search that starts from scratch
-//! every move spends its first iterations relearning which quiet moves cut off in positions
-//! much like those of the last search; kept, the ordering is good from the first iteration.
+//! proved off per pawn structure and per set of pieces (correction history). A search that
+//! starts from scratch every move spends its first iterations relearning which quiet moves cut
+//! off in positions much like those of the last search; kept, the ordering is good from the
+//! first iteration.
 //! `ucinewgame` (and a new game of a [`crate::player::Player`]) forgets it, so that one
 //! game's lessons do not steer the next and a game replayed gives the same moves.
 
@@ -39,6 +40,11 @@ pub struct Memory {
     /// searches have found the error, every later node with that structure prunes with the
     /// corrected value.
     correction: [[i32; CORRECTION_SIZE]; 2],
+    /// The same per side to move and one colour's pieces other than pawns (hashed), for each
+    /// colour: what the net misjudges about a set of pieces (a bishop pair against rooks, a
+    /// king that has castled) wherever the pawns stand. The three corrections add up, and
+    /// each learns what the sum still misses.
+    material: [[[i32; CORRECTION_SIZE]; 2]; 2],
     /// Continuation history: per earlier move (piece and destination) and quiet move (the
     /// same), how often the second cut off when played one or two plies after the first; the
     /// same gravity as `history`. Where `history` knows that a move is good, this knows after
@@ -48,6 +54,15 @@ pub struct Memory {
 
 const CORRECTION_SIZE: usize = 16384;
 const CORRECTION_GRAIN: i32 = 256;
+/// How the squares of one colour's pieces of each role other than the pawn are hashed into the
+/// pieces' correction: multiplied by an odd constant, then turned by a number of bits.
+const PIECE_KEYS: [(Role, u64, u32); 5] = [
+    (Role::Knight, 0x9E37_79B9_7F4A_7C15, 0),
+    (Role::Bishop, 0xC2B2_AE3D_27D4_EB4F, 13),
+    (Role::Rook, 0x1656_67B1_9E37_79F9, 29),
+    (Role::Queen, 0x85EB_CA77_C2B2_AE63, 41),
+    (Role::King, 0x27D4_EB2F_1656_67C5, 53),
+];
 /// The largest correction, in centipawns.
 const CORRECTION_LIMIT: i32 = 64;
 
@@ -58,37 +73,61 @@ impl Memory {
             history: [[[0; 64]; 64]; 2],
             counter: [[None; 64]; 64],
             correction: [[0; CORRECTION_SIZE]; 2],
+            material: [[[0; CORRECTION_SIZE]; 2]; 2],
             cont: vec![0; PIECE_TO * PIECE_TO].into_boxed_slice(),
         })
     }
 
-    /// Where `pos`'s correction lies: the side to move and its pawn structure's hash.
-    fn correction_index(pos: &Position) -> (usize, usize) {
+    /// Where `pos`'s corrections lie: the side to move, its pawn structure's hash, and each
+    /// colour's other pieces' hash.
+    fn correction_index(pos: &Position) -> (usize, usize, [usize; 2]) {
         let b = pos.board();
         let pawns = b.by_role(Role::Pawn);
         let white = (pawns & b.by_color(Color::White)).0;
         let black = (pawns & b.by_color(Color::Black)).0;
         let key = white.wrapping_mul(0x9E37_79B9_7F4A_7C15)
             ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(29);
-        let index = (key >> (64 - CORRECTION_SIZE.trailing_zeros())) as usize;
-        (pos.turn().index(), index)
+        let bits = CORRECTION_SIZE.trailing_zeros();
+        let pieces = [Color::White, Color::Black].map(|c| {
+            let mine = b.by_color(c);
+            let key = PIECE_KEYS.iter().fold(0u64, |key, &(role, factor, turn)| {
+                key ^ (b.by_role(role) & mine)
+                    .0
+                    .wrapping_mul(factor)
+                    .rotate_left(turn)
+            });
+            (key >> (64 - bits)) as usize
+        });
+        (pos.turn().index(), (key >> (64 - bits)) as usize, pieces)
+    }
+
+    /// The sum of `pos`'s corrections, in 1/[`CORRECTION_GRAIN`] centipawns.
+    fn correction_of(&self, pos: &Position) -> i32 {
+        let (side, pawns, pieces) = Self::correction_index(pos);
+        self.correction[side][pawns]
+            + self.material[0][side][pieces[0]]
+            + self.material[1][side][pieces[1]]
     }
 
     /// `eval`, the side to move's static evaluation of `pos`, corrected.
     pub fn corrected(&self, pos: &Position, eval: i32) -> i32 {
-        let (side, index) = Self::correction_index(pos);
-        (eval + self.correction[side][index] / CORRECTION_GRAIN)
-            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        (eval + self.correction_of(pos) / CORRECTION_GRAIN).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// A search of `depth` found `pos` worth `error` centipawns more than its static
-    /// evaluation: the average moves towards it, more for deeper searches.
+    /// evaluation: each correction moves by what their sum still misses, more for deeper
+    /// searches (with one correction, a running average of the errors).
     pub fn learn_correction(&mut self, pos: &Position, error: i32, depth: i32) {
         let weight = (depth + 1).min(16);
         let target = error.clamp(-CORRECTION_LIMIT, CORRECTION_LIMIT) * CORRECTION_GRAIN;
-        let (side, index) = Self::correction_index(pos);
-        let slot = &mut self.correction[side][index];
-        *slot = (*slot * (256 - weight) + target * weight) / 256;
+        let missing = target - self.correction_of(pos);
+        let (side, pawns, pieces) = Self::correction_index(pos);
+        let limit = CORRECTION_LIMIT * CORRECTION_GRAIN;
+        let step = |slot: &mut i32| *slot = (*slot + missing * weight / 256).clamp(-limit, limit);
+        step(&mut self.correction[side][pawns]);
+        let [white, black] = &mut self.material;
+        step(&mut white[side][pieces[0]]);
+        step(&mut black[side][pieces[1]]);
     }
 
     /// The continuation history of a move `now` played after `before`.
@@ -180,6 +219,34 @@ mod tests {
         assert_eq!(m.corrected(&after, 100), 100);
         // Never into the mate scores.
         assert_eq!(m.corrected(&start, -MATE_BOUND + 5), -MATE_BOUND + 1);
+    }
+
+    #[test]
+    fn the_pawns_and_the_pieces_each_carry_their_share_of_a_correction() {
+        let start = chess960_core::StartId::new(518).unwrap().position();
+        let line = |moves: &[&str]| {
+            moves.iter().fold(start, |pos, m| {
+                pos.play(pos.parse_uci(m, Default::default()).unwrap())
+            })
+        };
+        let mut m = Memory::new();
+        for _ in 0..200 {
+            m.learn_correction(&start, 40, 20);
+        }
+        let whole = m.corrected(&start, 0);
+        assert!((38..=40).contains(&whole), "{whole}");
+        // The same pawns, other pieces' squares (White to move again): the pawns' share only.
+        let pawns = m.corrected(&line(&["g1f3", "g8f6"]), 0);
+        // The same pieces, other pawns: the pieces' share only.
+        let pieces = m.corrected(&line(&["e2e4", "e7e5"]), 0);
+        assert!(pawns > 0 && pieces > 0, "{pawns} {pieces}");
+        assert!(
+            (whole - 1..=whole + 1).contains(&(pawns + pieces)),
+            "{pawns} + {pieces}"
+        );
+        // A white piece moved, the black ones not: the pawns' share and Black's pieces' share.
+        let one = m.corrected(&line(&["g1f3", "b8c6", "h1g1", "c6b8"]), 0);
+        assert!(pawns < one && one < whole, "{pawns} {one} {whole}");
     }
 
     #[test]
