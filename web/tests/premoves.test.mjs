@@ -61,6 +61,14 @@ test('fifty premoves set and at once replaced in a game between people are all p
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', error => errors.push(String(error)));
+  // The page's premove requests and their answers, the last few, for a failure's message.
+  const sent = [];
+  page.on('response', response => {
+    const request = response.request();
+    if (!request.url().endsWith('/premove')) return;
+    sent.push(`${request.postData()} → ${response.status()}`);
+    if (sent.length > 8) sent.shift();
+  });
   await page.goto('/');
   await page.evaluate(
     ([k, t]) => {
@@ -102,7 +110,16 @@ test('fifty premoves set and at once replaced in a game between people are all p
         .locator('[data-testid=board] cg-board')
         .evaluate(board => [...board.querySelectorAll('square.current-premove')].map(sq => sq.cgKey).sort().join(''));
       const wanted = [second.slice(0, 2), second.slice(2, 4)].sort().join('');
-      assert.notEqual(shown, wanted, `round ${round}: the board shows the premove ${second}, which the server lost`);
+      if (shown === wanted) {
+        // What the page and the server say, to tell a refused request from a lost one.
+        const said = await page.locator('[data-testid=message]').textContent();
+        const holds = (await call('GET', `/api/games/${key}`, undefined, bob, true)).premove;
+        assert.fail(
+          `round ${round}: the board shows the premove ${second} (first ${first}), which the server lost: ` +
+            `it holds ${holds}; the page says "${said}"; its last requests ${JSON.stringify(sent)}; ` +
+            `page errors ${JSON.stringify(errors)}`,
+        );
+      }
       redrags += 1;
       assert.ok(redrags <= 3, `round ${round}: more than 3 drags in all were not taken by the board`);
       await drag(page, second.slice(0, 2), second.slice(2, 4));
