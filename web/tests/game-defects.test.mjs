@@ -224,6 +224,24 @@ test('10. the player who offered a draw is told when it is declined', async () =
   await page.context().close();
 });
 
+test('10. the offerer is told of the decline also when the page never showed its offer standing', async () => {
+  const { key, ann, bob } = await peopleGame();
+  await move(key, ann, 'e2e4');
+  await move(key, bob, 'e7e5');
+  const page = await person(DESKTOP);
+  // No socket: the page learns of changes by reading the game again (its catch-up after an
+  // action), and the offer is declined before it does, so the view with the offer standing is
+  // never shown (as when a socket connects late on a loaded machine).
+  await page.routeWebSocket(/\/ws/, () => {});
+  await openSeated(page, key, ann, 'white');
+  await page.locator('[data-testid=status]', { hasText: 'Your move' }).waitFor();
+  await page.locator('[data-testid=offer-draw]').click();
+  await eventually(async () => (await view(key)).draw_offered_by === 'white', 'the offer made');
+  await ok('POST', `/api/games/${key}/draw`, { action: 'decline' }, bob);
+  await page.locator('[data-testid=message]', { hasText: 'Your draw offer was declined' }).waitFor({ timeout: 10_000 });
+  await page.context().close();
+});
+
 test("11. phone: the game's controls and the answers to offers are right under the board", async () => {
   const { key, ann, bob } = await peopleGame();
   await move(key, ann, 'e2e4');

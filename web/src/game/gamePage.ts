@@ -54,6 +54,10 @@ class GamePage {
    * tells it to this player alone), and the version it was told at. */
   private ownPremove: string | null = null;
   private ownPremoveVersion = 0;
+  /** The version at which this player's draw offer stood, until a view as new is shown: the
+   * view with the offer standing may never be shown (the socket connected after it, or the
+   * catch-up read the newer view), and the notice of its decline must not depend on it. */
+  private offeredAt: number | null = null;
   /** This player's premove requests, sent one after another in the order they were made. */
   private premoves: Promise<unknown> = Promise.resolve();
   /** Asks for the whole view when an acknowledged change has not come on the socket. */
@@ -335,7 +339,7 @@ class GamePage {
       me !== null &&
       !view.hotseat &&
       view.human === null &&
-      previous.draw_offered_by === me &&
+      (previous.draw_offered_by === me || (this.offeredAt !== null && (view.version ?? 0) > this.offeredAt)) &&
       view.draw_offered_by === null &&
       view.status === 'playing'
     ) {
@@ -344,6 +348,7 @@ class GamePage {
           ? 'Your draw offer was declined: your opponent moved instead.'
           : 'Your draw offer was declined.';
     }
+    if (this.offeredAt !== null && (view.version ?? 0) >= this.offeredAt) this.offeredAt = null;
     const theirs = me && view.away ? view.away[me === 'white' ? 'black_ms' : 'white_ms'] : null;
     this.awaySince = theirs === null || theirs === undefined ? null : performance.now() - theirs;
     // Both agreed to a rematch: the players go on to it (with their seats), at once.
@@ -474,10 +479,22 @@ class GamePage {
 
   /** Runs one action; its answer (an acknowledgement, whose change comes on the socket, or a
    * whole game view) is taken, its error shown. */
+  /** Offers a draw; a standing offer is remembered at its version (`offeredAt`). */
+  private offerDraw(): Promise<boolean> {
+    return this.act(async () => {
+      const ack = await api.drawAction(this.key, 'offer');
+      if (ack.draw_offer !== 'declined') this.offeredAt = ack.version;
+      return ack;
+    });
+  }
+
   private async act(request: () => Promise<Ack | GameView>): Promise<boolean> {
+    // The answer clears what the line said when the action started, not a notice that a
+    // state on the socket put there meanwhile (a declined draw offer).
+    const said = this.message.textContent;
     try {
       const answer = await request();
-      this.message.textContent = '';
+      if (this.message.textContent === said) this.message.textContent = '';
       if ('moves' in answer) this.apply(answer);
       else this.expect(answer.version);
       if (answer.draw_offer === 'declined') {
@@ -796,7 +813,7 @@ class GamePage {
         : null,
       button('Take back', 'takeback', view.status === 'playing' && humanMoves, () => void this.act(() => api.takeback(this.key))),
       button('Offer draw', 'offer-draw', view.status === 'playing', () => {
-        if (confirmed('draw', 'Offer a draw?')) void this.act(() => api.drawAction(this.key, 'offer'));
+        if (confirmed('draw', 'Offer a draw?')) void this.offerDraw();
       }),
       view.draw_claim
         ? button(`Claim draw (${view.draw_claim})`, 'claim-draw', true, () => void this.act(() => api.drawAction(this.key, 'claim')))
@@ -870,7 +887,7 @@ class GamePage {
             button('Decline', 'decline-draw', true, act(() => api.drawAction(this.key, 'decline'))),
           )
         : button(view.draw_offered_by === me ? 'Draw offered' : 'Offer draw', 'offer-draw', playing && view.draw_offered_by !== me, () => {
-            if (confirmed('draw', 'Offer a draw?')) void this.act(() => api.drawAction(this.key, 'offer'));
+            if (confirmed('draw', 'Offer a draw?')) void this.offerDraw();
           }),
       view.takeback_proposed_by === them
         ? h(
