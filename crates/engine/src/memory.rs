@@ -101,9 +101,9 @@ impl Memory {
         (pos.turn().index(), (key >> (64 - bits)) as usize, pieces)
     }
 
-    /// The sum of `pos`'s corrections, in 1/[`CORRECTION_GRAIN`] centipawns.
-    fn correction_of(&self, pos: &Position) -> i32 {
-        let (side, pawns, pieces) = Self::correction_index(pos);
+    /// The sum of the corrections at `correction_index`'s place, in 1/[`CORRECTION_GRAIN`]
+    /// centipawns.
+    fn correction_at(&self, (side, pawns, pieces): (usize, usize, [usize; 2])) -> i32 {
         self.correction[side][pawns]
             + self.material[0][side][pieces[0]]
             + self.material[1][side][pieces[1]]
@@ -111,7 +111,8 @@ impl Memory {
 
     /// `eval`, the side to move's static evaluation of `pos`, corrected.
     pub fn corrected(&self, pos: &Position, eval: i32) -> i32 {
-        (eval + self.correction_of(pos) / CORRECTION_GRAIN).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        (eval + self.correction_at(Self::correction_index(pos)) / CORRECTION_GRAIN)
+            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// A search of `depth` found `pos` worth `error` centipawns more than its static
@@ -120,8 +121,9 @@ impl Memory {
     pub fn learn_correction(&mut self, pos: &Position, error: i32, depth: i32) {
         let weight = (depth + 1).min(16);
         let target = error.clamp(-CORRECTION_LIMIT, CORRECTION_LIMIT) * CORRECTION_GRAIN;
-        let missing = target - self.correction_of(pos);
-        let (side, pawns, pieces) = Self::correction_index(pos);
+        let place = Self::correction_index(pos);
+        let missing = target - self.correction_at(place);
+        let (side, pawns, pieces) = place;
         let limit = CORRECTION_LIMIT * CORRECTION_GRAIN;
         let step = |slot: &mut i32| *slot = (*slot + missing * weight / 256).clamp(-limit, limit);
         step(&mut self.correction[side][pawns]);
