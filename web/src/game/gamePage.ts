@@ -182,9 +182,10 @@ class GamePage {
         // In order: a later request must not overtake an earlier one. Its answer is the whole
         // change (the premove is this player's alone): nothing else is to be expected.
         this.premoves = this.premoves.then(async () => {
+          const said = this.message.textContent;
           try {
             const ack = await api.premove(this.key, uci, clears);
-            this.message.textContent = '';
+            this.clearMessage(said);
             this.takePremove(ack.premove ?? null, ack.version);
           } catch (error) {
             this.showError(error);
@@ -477,8 +478,6 @@ class GamePage {
     else if (this.view) this.board.showLive(this.view, this.me()); // undo the move on the board
   }
 
-  /** Runs one action; its answer (an acknowledgement, whose change comes on the socket, or a
-   * whole game view) is taken, its error shown. */
   /** Offers a draw; a standing offer is remembered at its version (`offeredAt`). */
   private offerDraw(): Promise<boolean> {
     return this.act(async () => {
@@ -488,13 +487,19 @@ class GamePage {
     });
   }
 
+  /** An action's answer clears what the message line said when the action started (`said`),
+   * not a notice that a state on the socket put there meanwhile (a declined draw offer). */
+  private clearMessage(said: string | null): void {
+    if (this.message.textContent === said) this.message.textContent = '';
+  }
+
+  /** Runs one action; its answer (an acknowledgement, whose change comes on the socket, or a
+   * whole game view) is taken, its error shown. */
   private async act(request: () => Promise<Ack | GameView>): Promise<boolean> {
-    // The answer clears what the line said when the action started, not a notice that a
-    // state on the socket put there meanwhile (a declined draw offer).
     const said = this.message.textContent;
     try {
       const answer = await request();
-      if (this.message.textContent === said) this.message.textContent = '';
+      this.clearMessage(said);
       if ('moves' in answer) this.apply(answer);
       else this.expect(answer.version);
       if (answer.draw_offer === 'declined') {
