@@ -284,6 +284,23 @@ test('an engine round robin played on the server, watched live by a spectator, o
   await snap(hall, 'engines-projector-finished');
   await hall.setViewportSize(PHONE);
   await assertNoSidewaysScroll(hall, 'the projector on a phone');
+  // A game of the event on its own page: the engines that played it, as outside players (not
+  // a person against this server's engine), with nothing to play for a spectator.
+  const played = boards.find(b => b.game).game;
+  const view = await api('GET', `/api/games/${played}`);
+  const engineSide = { type: 'outside', program: true };
+  assert.deepEqual(view.sides, { white: engineSide, black: engineSide }, JSON.stringify(view.sides));
+  assert.equal(view.human, null, 'no person plays it');
+  assert.equal(view.level, null, 'this server’s engine plays no side');
+  await spectator.goto(`/game/${played}`);
+  await spectator.getByTestId('program-white').waitFor();
+  assert.equal(await spectator.getByTestId('name-white').textContent(), view.white);
+  assert.equal(await spectator.getByTestId('name-black').textContent(), view.black);
+  assert.equal(await spectator.getByTestId('program-black').count(), 1);
+  for (const action of ['resign', 'offer-draw', 'takeback', 'rematch']) {
+    assert.equal(await spectator.getByTestId(action).count(), 0, `no ${action} button`);
+  }
+  assert.equal(await spectator.getByTestId('event-game').count(), 1, 'the event’s game, with its event');
   assert.deepEqual(errors, [], 'no errors in the pages');
   console.log(`engines test: ${((Date.now() - started) / 1000).toFixed(1)} s; reasons: ${reasons}`);
 });

@@ -11,6 +11,10 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 /// store after a restart is played on at the same level.
 pub const LEVEL_TAG: &str = "EngineLevel";
 
+/// How the engine's name as a player begins ([`engine_name`]): how a stored game without
+/// `WhiteType` / `BlackType` tags tells which side our engine played.
+pub const ENGINE_NAME_PREFIX: &str = "chess960-engine";
+
 /// The engine's name as a player.
 pub fn engine_name(level: Level) -> String {
     match level {
@@ -205,8 +209,8 @@ pub fn human_of(meta: &NewGame) -> Color {
         (Some("human"), _) | (_, Some("program")) => Color::White,
         (_, Some("human")) | (Some("program"), _) => Color::Black,
         _ => {
-            if meta.white.starts_with("chess960-engine")
-                && !meta.black.starts_with("chess960-engine")
+            if meta.white.starts_with(ENGINE_NAME_PREFIX)
+                && !meta.black.starts_with(ENGINE_NAME_PREFIX)
             {
                 Color::Black
             } else {

@@ -39,6 +39,10 @@ pub enum Player {
     /// The engine (it moves at once: nothing waits for its first move, and it answers draw
     /// offers and takebacks itself).
     Engine,
+    /// A player who played outside the server (a game of an engine event, an imported
+    /// game): nobody moves for it here, so nothing waits for its first move either (the game
+    /// is never aborted for it).
+    Outside,
 }
 
 /// How long a person has for their first move before the game is aborted, unless told

@@ -35,6 +35,12 @@ export function formatLevel(level: Level): string {
   return full?.movetime_ms ? `full strength, ${full.movetime_ms / 1000} s a move` : 'full strength';
 }
 
+/** True for a game played outside this server (an engine event's, an imported one): both
+ * players are `outside`, nobody plays it here, and the page only shows it. */
+export function playedOutside(view: GameView): boolean {
+  return view.sides?.white.type === 'outside' && view.sides.black.type === 'outside';
+}
+
 export function formatTimeControl(view: GameView): string {
   return view.time_control ? formatClock(view.time_control) : 'no clock';
 }

@@ -18,7 +18,7 @@ import type { Page } from '../page';
 import type { Ack, Color, DrawnRecord, DrawSpec, GameView, NewGame, SocketMessage, StartSpec } from '../types';
 import { Clocks, formatClock } from './clocks';
 import { drawnInfo } from './drawnInfo';
-import { formatLevel, formatScore, formatTimeControl, named, resultMessage, shownName } from './describe';
+import { formatLevel, formatScore, formatTimeControl, named, playedOutside, resultMessage, shownName } from './describe';
 import { moveList } from './moveList';
 import { GameSocket } from './socket';
 import { GameChat } from './chat';
@@ -572,7 +572,9 @@ class GamePage {
     );
     this.renderBoard();
     this.renderPlayers();
-    this.kind.textContent = view.human === null ? (view.rated ? `Rated · ${speedLabel(view.rated)}` : 'Casual') : '';
+    // A game played elsewhere is neither rated nor casual here.
+    const people = view.human === null && !playedOutside(view);
+    this.kind.textContent = people ? (view.rated ? `Rated · ${speedLabel(view.rated)}` : 'Casual') : '';
     this.renderStatus();
     this.renderThinking();
     this.renderStudy();
@@ -599,8 +601,8 @@ class GamePage {
       view.level ? h('dd', {}, formatLevel(view.level)) : null,
       h('dt', {}, 'Time control'),
       h('dd', {}, formatTimeControl(view)),
-      view.human === null ? h('dt', {}, 'Game') : null,
-      view.human === null ? h('dd', {}, view.rated ? `Rated (${view.rated}): the result changes both players’ ratings` : 'Casual: no rating changes') : null,
+      people ? h('dt', {}, 'Game') : null,
+      people ? h('dd', {}, view.rated ? `Rated (${view.rated}): the result changes both players’ ratings` : 'Casual: no rating changes') : null,
       view.start_fen === null ? null : h('dt', {}, 'Start FEN'),
       view.start_fen === null ? null : h('dd', { class: 'fen' }, view.start_fen),
       drawnInfo(view),
@@ -632,6 +634,8 @@ class GamePage {
       const name = shownName(view, color);
       const side = view.sides?.[color];
       const person = side?.type === 'human' ? side : null;
+      // An engine event's engine: its name is the player's, and it says it is an engine.
+      const program = side?.type === 'outside' && side.program;
       fill(
         el,
         h('span', { class: `swatch ${color}`, 'aria-hidden': 'true' }),
@@ -643,6 +647,7 @@ class GamePage {
           person?.rating ? ratingBadge(person.rating, `rating-${color}`) : null,
           color === this.me() && !view.hotseat ? ' (you)' : '',
         ),
+        program ? h('span', { class: 'muted', 'data-testid': `program-${color}` }, ' (engine)') : null,
         view.clocks ? h('span', { class: 'clock', 'data-color': color, 'data-testid': `clock-${color}` }) : null,
       );
     }
@@ -696,7 +701,9 @@ class GamePage {
       const ahead = view.engine_queue.ahead;
       text = `The engine waits for a free search thread (${ahead} search${ahead === 1 ? '' : 'es'} before it; the server is busy).`;
     } else text = view.engine_thinking ? 'The engine is thinking…' : 'The engine is to move.';
-    if (!view.has_seat && view.status !== 'finished') {
+    if (playedOutside(view) && view.status !== 'finished') {
+      text += ' You are watching: this game was played outside this server (imported), so it cannot be continued here.';
+    } else if (!view.has_seat && view.status !== 'finished') {
       text += ` You are watching: this game was not started in a browser (or by an older server), so it can only be continued on the terminal, with 'chess960 play --resume ${view.id}'.`;
     } else if (!this.seated && view.status !== 'finished' && view.status !== 'waiting') {
       text += view.human === null ? ' You are watching.' : ' You are watching: only the browser that started this game can play it.';

@@ -16,7 +16,8 @@ const NOW_REFRESH_MS = 5000;
 /** One game being played now: the players, the start, whose move, and a link to watch it. */
 function nowLine(game: NowPlaying, navigate: Navigate): HTMLLIElement {
   const href = `/game/${game.key}`;
-  const who = (name: string, side: NowPlaying['sides']['white']): string => (side.type === 'engine' ? `${name} (engine)` : name);
+  const engine = (side: NowPlaying['sides']['white']): boolean => side.type === 'engine' || (side.type === 'outside' && side.program);
+  const who = (name: string, side: NowPlaying['sides']['white']): string => (engine(side) ? `${name} (engine)` : name);
   return h(
     'li',
     { 'data-testid': 'now-playing', 'data-key': game.key },

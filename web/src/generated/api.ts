@@ -225,7 +225,11 @@ account?: string,
  * The account's rating in the game's speed class (none for a guest, or an untimed
  * casual game).
  */
-rating?: RatingView, };
+rating?: RatingView, } | { "type": "outside", 
+/**
+ * True when the game's `WhiteType` / `BlackType` tag says `program` (an engine).
+ */
+program: boolean, };
 
 export type LevelJson = { "elo": number } | { "depth": number } | { "full": { movetime_ms: number, } };
 

@@ -109,14 +109,13 @@ pub struct Live {
     pub version: u64,
 }
 
-/// What the rules need to know of the sides: a person or the engine.
+/// What the rules need to know of the sides: a person, the engine, or a player outside.
 fn players_of(sides: &Sides) -> [Player; 2] {
-    let of = |c: Color| {
-        if sides.engine(c).is_some() {
-            Player::Engine
-        } else {
-            Player::Human
-        }
+    use crate::game::sides::Side;
+    let of = |c: Color| match sides.get(c) {
+        Side::Human(_) => Player::Human,
+        Side::Engine(_) => Player::Engine,
+        Side::Outside { .. } => Player::Outside,
     };
     [of(Color::White), of(Color::Black)]
 }
@@ -1031,7 +1030,10 @@ pub struct SidesView {
 
 /// Who plays one colour: `{"type": "engine", "level": {"elo": 1500}}` or `{"type": "human",
 /// "seat": "held"}` (`open` while the seat waits for its player, `none` for a game that cannot
-/// be played through the server), with `"account": "name"` when a logged-in player holds it.
+/// be played through the server), with `"account": "name"` when a logged-in player holds it,
+/// or `{"type": "outside", "program": true}` for a player from outside the server's own games
+/// (an engine event's engine, which the event's director ran; a player of an imported game;
+/// named in `white` / `black`).
 #[derive(Serialize, Clone, Debug)]
 #[serde(tag = "type", rename_all = "lowercase")]
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -1050,6 +1052,12 @@ pub enum SideView {
         #[serde(skip_serializing_if = "Option::is_none")]
         #[cfg_attr(test, ts(optional))]
         rating: Option<RatingView>,
+    },
+    /// A player who played the game outside the server: nobody plays it here, and the engine
+    /// never does. Its name is the game's `white` / `black`.
+    Outside {
+        /// True when the game's `WhiteType` / `BlackType` tag says `program` (an engine).
+        program: bool,
     },
 }
 
@@ -1082,6 +1090,7 @@ fn side_view(
         Side::Engine(l) => SideView::Engine {
             level: LevelJson::from(*l),
         },
+        Side::Outside { program } => SideView::Outside { program: *program },
         Side::Human(seat) => SideView::Human {
             seat: match seat {
                 Seat::Held { .. } => "held",

@@ -1,15 +1,18 @@
-//! Who plays each colour of a game in the server: a person, through a seat (`seat.rs`), or
-//! the engine at a level. A game against the engine has one of each; a game between two people
-//! has two seats, each bound to its own token.
+//! Who plays each colour of a game in the server: a person, through a seat (`seat.rs`), the
+//! engine at a level, or a player who played the game outside the server. A game against the
+//! engine has one of each of the first two; a game between two people has two seats, each
+//! bound to its own token; a game the server did not create as one of its own (an engine
+//! event's, an imported one) has two outside players.
 //!
 //! A logged-in player's seat is also bound to their account (`accounts`): from any browser
 //! where they are logged in, their session's account acts for that colour as the seat's token
 //! does from the browser that holds it.
 
 use crate::game::seat::{Seat, SeatError};
-use crate::game::{human_of, parse_level_tag, DEFAULT_LEVEL, LEVEL_TAG};
+use crate::game::{human_of, parse_level_tag, EventRef, DEFAULT_LEVEL, LEVEL_TAG};
 use chess960_core::Color;
 use chess960_engine::player::Level;
+use chess960_round::record::ENGINE_NAME_PREFIX;
 use chess960_store::{GamePlayers, NewGame, Seats, UserId};
 
 /// Who plays one colour.
@@ -19,6 +22,13 @@ pub enum Side {
     Human(Seat),
     /// The engine, at this level.
     Engine(Level),
+    /// A player who played outside the server, named in the game's `White` / `Black`: an
+    /// engine of an engine event, a player of an imported game. Nobody moves for it through
+    /// the server, and the engine never plays it.
+    Outside {
+        /// The game's `WhiteType` / `BlackType` tag says `program`: an engine played it.
+        program: bool,
+    },
 }
 
 /// Who plays each colour.
@@ -32,27 +42,79 @@ pub struct Sides {
     pub accounts: GamePlayers,
 }
 
-/// The value of `WhiteType` / `BlackType` for a person.
-const HUMAN: &str = "human";
+/// Who played a colour, as the game's `WhiteType` / `BlackType` tag says (the PGN
+/// standard's values).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PlayerType {
+    /// `human`: a person.
+    Human,
+    /// `program`: an engine.
+    Program,
+}
+
+impl PlayerType {
+    /// The type of `tag` in `meta` (any case); `None` without the tag or with another value.
+    fn of(meta: &NewGame, tag: &str) -> Option<PlayerType> {
+        let (_, value) = meta.tags.iter().find(|(n, _)| n == tag)?;
+        let value = value.trim();
+        if value.eq_ignore_ascii_case("human") {
+            Some(PlayerType::Human)
+        } else if value.eq_ignore_ascii_case("program") {
+            Some(PlayerType::Program)
+        } else {
+            None
+        }
+    }
+}
+
+/// True if `meta` is a game between a person and our engine, as the server and `chess960 play`
+/// store one: not two programs, and either our engine's level tag or our engine's name on the
+/// side that [`human_of`] does not give the person. A game stored without the type tags (an
+/// old one of `chess960 play`) counts only outside an event: an engine event's games stored
+/// before they carried the tags are between engines.
+fn against_our_engine(meta: &NewGame, types: [Option<PlayerType>; 2]) -> bool {
+    if types == [Some(PlayerType::Program); 2] {
+        return false;
+    }
+    if meta.tags.iter().any(|(n, _)| n == LEVEL_TAG) {
+        return true;
+    }
+    let ours = |name: &str| name.starts_with(ENGINE_NAME_PREFIX);
+    let (person, engine) = match human_of(meta) {
+        Color::White => (&meta.white, &meta.black),
+        Color::Black => (&meta.black, &meta.white),
+    };
+    let named = ours(engine) && !ours(person);
+    named && (types != [None, None] || EventRef::of(&meta.tags).is_none())
+}
 
 impl Sides {
     /// The sides of a game from its record and its stored seats: a person on both sides when
-    /// both `WhiteType` and `BlackType` say `human`; otherwise a game against the engine, the
-    /// person on the colour [`human_of`] gives, the engine at the level of the `EngineLevel`
-    /// tag (the default level without one).
+    /// both `WhiteType` and `BlackType` say `human`; a game against the engine when
+    /// [`against_our_engine`] says so, the person on the colour [`human_of`] gives, the engine
+    /// at the level of the `EngineLevel` tag (the default level without one); otherwise (two
+    /// programs, a game imported from elsewhere) two [`Side::Outside`] players.
     /// `accounts` are the players' accounts the store bound to the game.
     pub fn of(meta: &NewGame, seats: &Seats, accounts: GamePlayers) -> Sides {
-        let tag = |name: &str| {
-            meta.tags
-                .iter()
-                .find(|(n, _)| n == name)
-                .is_some_and(|(_, v)| v.eq_ignore_ascii_case(HUMAN))
-        };
+        let types = [
+            PlayerType::of(meta, "WhiteType"),
+            PlayerType::of(meta, "BlackType"),
+        ];
         let seat = |c: Color| Side::Human(Seat::from_record(seats.get(c)));
-        if tag("WhiteType") && tag("BlackType") {
+        if types == [Some(PlayerType::Human); 2] {
             return Sides {
                 white: seat(Color::White),
                 black: seat(Color::Black),
+                accounts,
+            };
+        }
+        if !against_our_engine(meta, types) {
+            let outside = |t: Option<PlayerType>| Side::Outside {
+                program: t == Some(PlayerType::Program),
+            };
+            return Sides {
+                white: outside(types[0]),
+                black: outside(types[1]),
                 accounts,
             };
         }
@@ -92,11 +154,11 @@ impl Sides {
     pub fn engine(&self, color: Color) -> Option<Level> {
         match self.get(color) {
             Side::Engine(level) => Some(*level),
-            Side::Human(_) => None,
+            Side::Human(_) | Side::Outside { .. } => None,
         }
     }
 
-    /// True if a person plays `color`.
+    /// True if a person plays `color` through the server.
     pub fn is_human(&self, color: Color) -> bool {
         matches!(self.get(color), Side::Human(_))
     }
@@ -126,7 +188,7 @@ impl Sides {
     ) -> Result<Color, SeatError> {
         let seat = |c: Color| match self.get(c) {
             Side::Human(seat) => Some(seat),
-            Side::Engine(_) => None,
+            Side::Engine(_) | Side::Outside { .. } => None,
         };
         let playable = Color::ALL
             .into_iter()
@@ -235,19 +297,26 @@ mod tests {
         assert_eq!(sides.seat_of(Some("0000"), None, 1), Err(SeatError::Wrong));
         assert!(sides.has_seat());
         assert!(sides.one_person());
-        // Without a level tag, the default level.
+        // Without a level tag, the default level, when the program is named as our engine.
+        let mut ours = meta("human", "program", None);
+        ours.black = "chess960-engine 1500".into();
+        let sides = Sides::of(&ours, &Seats::NONE, GamePlayers::NONE);
+        assert_eq!(sides.engine(Color::Black), Some(DEFAULT_LEVEL));
+        // Another program, with no level of ours: both played outside the server.
         let sides = Sides::of(
             &meta("human", "program", None),
             &Seats::NONE,
             GamePlayers::NONE,
         );
-        assert_eq!(sides.engine(Color::Black), Some(DEFAULT_LEVEL));
+        assert_eq!(sides.white, Side::Outside { program: false });
+        assert_eq!(sides.black, Side::Outside { program: true });
+        assert_eq!((sides.human(), sides.level()), (None, None));
     }
 
     #[test]
     fn a_game_without_a_seat_is_refused_with_its_id() {
         let sides = Sides::of(
-            &meta("human", "program", None),
+            &meta("human", "program", Some("elo 1500")),
             &Seats::NONE,
             GamePlayers::NONE,
         );

@@ -20,6 +20,7 @@ mod games;
 mod guard;
 mod knockout;
 mod nesting;
+mod outside;
 mod people;
 mod protocol;
 mod rated;
