@@ -6,7 +6,7 @@ use crate::command::{Command, Event, ForceResult, MoveInput, Premove, RoundError
 use crate::record::{now_ms, TimeControl};
 use chess960_core::{Color, Game, Move, Outcome, Termination};
 use chess960_engine::player::PlayClock;
-use chess960_store::{Clocks, Finish, MoveRecord};
+use chess960_store::{Clocks, Finish, MoveRecord, Offers};
 use std::time::{Duration, Instant};
 
 /// Where a game stands (its result aside: [`Round::finish`]).
@@ -66,8 +66,9 @@ pub struct Round {
     players: [Player; 2],
     base_ply: usize,
     premove: Option<Premove>,
-    draw_offer: Option<Color>,
-    takeback_offer: Option<Color>,
+    /// The standing draw offer and takeback proposal, kept with the game by the caller
+    /// ([`Round::offers_after`], [`Round::with_offers`]).
+    offers: Offers,
     abandon_at: Option<Instant>,
     abandon_after: Duration,
 }
@@ -94,8 +95,7 @@ impl Round {
             players,
             base_ply,
             premove: None,
-            draw_offer: None,
-            takeback_offer: None,
+            offers: Offers::NONE,
             abandon_at: None,
             abandon_after: DEFAULT_ABANDON_AFTER,
         }
@@ -146,6 +146,15 @@ impl Round {
         round
     }
 
+    /// The offers standing in the game as stored with it (a game read back with
+    /// [`Round::stored`]); a finished game keeps none.
+    pub fn with_offers(mut self, offers: Offers) -> Round {
+        if self.finish.is_none() {
+            self.offers = offers;
+        }
+        self
+    }
+
     /// How long a person has for their first move.
     pub fn set_abandon_after(&mut self, d: Duration) {
         self.abandon_after = d;
@@ -193,12 +202,43 @@ impl Round {
 
     /// The side whose draw offer waits for an answer.
     pub fn draw_offer(&self) -> Option<Color> {
-        self.draw_offer
+        self.offers.draw
     }
 
     /// The side whose takeback proposal waits for an answer.
     pub fn takeback_offer(&self) -> Option<Color> {
-        self.takeback_offer
+        self.offers.takeback
+    }
+
+    /// Both standing offers.
+    pub fn offers(&self) -> Offers {
+        self.offers
+    }
+
+    /// The offers that will stand once `events` ([`Round::decide`]'s) are committed: what the
+    /// caller stores with them, so that the stored offers are always the referee's.
+    pub fn offers_after(&self, events: &[Event]) -> Offers {
+        let mut offers = self.offers;
+        let mut turn = self.turn();
+        for e in events {
+            match e {
+                Event::Moved { .. } => {
+                    offers = after_move(offers, turn);
+                    turn = !turn;
+                }
+                Event::TookBack { keep } => {
+                    offers = Offers::NONE;
+                    turn = mover(self.game.start().turn(), *keep);
+                }
+                Event::Ended(_) => offers = Offers::NONE,
+                Event::DrawOffered(c) => offers.draw = Some(*c),
+                Event::DrawDeclined => offers.draw = None,
+                Event::TakebackProposed(c) => offers.takeback = Some(*c),
+                Event::TakebackDeclined => offers.takeback = None,
+                Event::PremoveSet(_) | Event::PremoveCleared => {}
+            }
+        }
+        offers
     }
 
     /// The half-moves the game had when it began here (those of a PGN it was created from).
@@ -466,9 +506,9 @@ impl Round {
             Command::OfferDraw(by) => {
                 self.over()?;
                 self.waiting()?;
-                Ok(if self.draw_offer == Some(!*by) {
+                Ok(if self.offers.draw == Some(!*by) {
                     vec![agreed()]
-                } else if self.draw_offer == Some(*by) {
+                } else if self.offers.draw == Some(*by) {
                     Vec::new()
                 } else {
                     vec![Event::DrawOffered(*by)]
@@ -481,7 +521,7 @@ impl Round {
             }
             Command::AnswerDraw { by, accept } => {
                 self.over()?;
-                if self.draw_offer != Some(!*by) {
+                if self.offers.draw != Some(!*by) {
                     return Err(RoundError::NoOffer { what: "draw offer" });
                 }
                 Ok(vec![if *accept {
@@ -494,7 +534,7 @@ impl Round {
                 self.waiting()?;
                 self.over()?;
                 self.takeback_point(*by)?;
-                Ok(if self.takeback_offer == Some(*by) {
+                Ok(if self.offers.takeback == Some(*by) {
                     Vec::new()
                 } else {
                     vec![Event::TakebackProposed(*by)]
@@ -503,7 +543,7 @@ impl Round {
             Command::AnswerTakeback { by, accept } => {
                 self.waiting()?;
                 self.over()?;
-                if self.takeback_offer != Some(!*by) {
+                if self.offers.takeback != Some(!*by) {
                     return Err(RoundError::NoOffer {
                         what: "takeback proposal",
                     });
@@ -602,14 +642,13 @@ impl Round {
                     self.clock.stop(now);
                     self.finish = Some(f.clone());
                     self.premove = None;
-                    self.draw_offer = None;
-                    self.takeback_offer = None;
+                    self.offers = Offers::NONE;
                     self.abandon_at = None;
                 }
-                Event::DrawOffered(c) => self.draw_offer = Some(*c),
-                Event::DrawDeclined => self.draw_offer = None,
-                Event::TakebackProposed(c) => self.takeback_offer = Some(*c),
-                Event::TakebackDeclined => self.takeback_offer = None,
+                Event::DrawOffered(c) => self.offers.draw = Some(*c),
+                Event::DrawDeclined => self.offers.draw = None,
+                Event::TakebackProposed(c) => self.offers.takeback = Some(*c),
+                Event::TakebackDeclined => self.offers.takeback = None,
                 Event::TookBack { keep } => self.truncate(*keep, now),
                 Event::PremoveSet(p) => self.premove = Some(p.clone()),
                 Event::PremoveCleared => self.premove = None,
@@ -656,10 +695,7 @@ impl Round {
         // A move in study time or in a paused game begins it.
         self.resume(now);
         let mover = self.turn();
-        if self.draw_offer.is_some_and(|c| c != mover) {
-            self.draw_offer = None;
-        }
-        self.takeback_offer = None;
+        self.offers = after_move(self.offers, mover);
         if self.premove.as_ref().is_some_and(|p| p.color == mover) {
             self.premove = None;
         }
@@ -685,8 +721,7 @@ impl Round {
         self.records.truncate(plies);
         self.finish = None;
         self.premove = None;
-        self.draw_offer = None;
-        self.takeback_offer = None;
+        self.offers = Offers::NONE;
         self.phase = Phase::Playing;
         self.clock.reset(self.stored_clocks());
         self.start_clock(now);
@@ -722,6 +757,15 @@ impl Round {
             Phase::Placing => Err(RoundError::StillPlacing),
             _ => Ok(()),
         }
+    }
+}
+
+/// What a move by `mover` leaves of `offers`: it declines the opponent's draw offer (the
+/// mover's own stands) and answers any takeback proposal.
+fn after_move(offers: Offers, mover: Color) -> Offers {
+    Offers {
+        draw: offers.draw.filter(|&c| c == mover),
+        takeback: None,
     }
 }
 

@@ -362,3 +362,105 @@ fn a_stored_game_reads_back_paused_with_its_clocks() {
     assert!(back.resume(t0 + ms(100_000)));
     assert_eq!(back.running(), Some(Color::Black));
 }
+
+/// Decides `command`, checks that [`Round::offers_after`] tells the offers `commit` leaves,
+/// and commits.
+fn judged(r: &mut Round, command: Command, now: Instant) -> Vec<Event> {
+    let events = r.decide(&command, now).unwrap();
+    let told = r.offers_after(&events);
+    r.commit(&events, now);
+    assert_eq!(told, r.offers(), "{command:?}");
+    events
+}
+
+#[test]
+fn the_offers_after_events_are_those_commit_leaves() {
+    use chess960_store::Offers;
+    let t0 = Instant::now();
+    let mut r = both_moved(t0);
+    let offer = |by| Command::OfferDraw(by);
+    let answer_draw = |by, accept| Command::AnswerDraw { by, accept };
+    judged(&mut r, offer(Color::White), t0);
+    judged(&mut r, Command::ProposeTakeback(Color::Black), t0);
+    assert_eq!(
+        r.offers(),
+        Offers {
+            draw: Some(Color::White),
+            takeback: Some(Color::Black)
+        }
+    );
+    // White's move keeps White's offer and answers Black's proposal.
+    judged(&mut r, mv(Color::White, "Nf3"), t0);
+    assert_eq!(
+        (r.draw_offer(), r.takeback_offer()),
+        (Some(Color::White), None)
+    );
+    // Black's move declines it.
+    judged(&mut r, mv(Color::Black, "Nc6"), t0);
+    assert_eq!(r.offers(), Offers::NONE);
+    judged(&mut r, offer(Color::Black), t0);
+    judged(&mut r, answer_draw(Color::White, false), t0);
+    assert_eq!(r.offers(), Offers::NONE);
+    // A takeback answers every offer.
+    judged(&mut r, offer(Color::Black), t0);
+    judged(&mut r, Command::ProposeTakeback(Color::White), t0);
+    judged(
+        &mut r,
+        Command::AnswerTakeback {
+            by: Color::Black,
+            accept: true,
+        },
+        t0,
+    );
+    assert_eq!(r.offers(), Offers::NONE);
+    // A premove leaves the offers alone; the end takes them back.
+    judged(&mut r, offer(Color::Black), t0);
+    judged(
+        &mut r,
+        Command::SetPremove {
+            by: Color::Black,
+            text: "Nf6".into(),
+        },
+        t0,
+    );
+    assert_eq!(r.draw_offer(), Some(Color::Black));
+    judged(&mut r, Command::ProposeTakeback(Color::Black), t0);
+    judged(&mut r, Command::Resign(Color::White), t0);
+    assert_eq!(r.offers(), Offers::NONE);
+}
+
+#[test]
+fn a_stored_game_keeps_its_offers_and_they_can_be_answered() {
+    use chess960_store::Offers;
+    let t0 = Instant::now();
+    let mut r = both_moved(t0);
+    r.apply(&Command::OfferDraw(Color::Black), t0).unwrap();
+    let back = |r: &Round, finish: Option<Finish>| {
+        Round::stored(
+            r.game().clone(),
+            r.records().to_vec(),
+            finish,
+            Some(TC),
+            None,
+            [Player::Human; 2],
+            false,
+        )
+        .with_offers(r.offers())
+    };
+    let mut again = back(&r, None);
+    assert_eq!(again.phase(), Phase::Paused);
+    assert_eq!(again.draw_offer(), Some(Color::Black));
+    again
+        .apply(
+            &Command::AnswerDraw {
+                by: Color::White,
+                accept: true,
+            },
+            t0,
+        )
+        .unwrap();
+    assert_eq!(ended(&again), (GameResult::Draw, "draw agreed"));
+    // A finished game keeps none, whatever it is given.
+    let over = back(&r, Some(Finish::aborted()));
+    assert_eq!(over.offers(), Offers::NONE);
+}

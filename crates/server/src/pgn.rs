@@ -99,6 +99,7 @@ mod tests {
             updated_at_ms: 0,
             seats: chess960_store::Seats::NONE,
             players: chess960_store::GamePlayers::NONE,
+            offers: chess960_store::Offers::NONE,
         }
     }
 

@@ -17,7 +17,7 @@ use crate::util::{new_key, now_ms};
 use crate::write;
 use crate::{
     Finish, GameFilter, GameId, GameKey, GameResult, GameStore, GameSummary, ImportGame,
-    ImportOutcome, MoveRecord, NewGame, PositionCounts, Seats, StoreError, StoredGame,
+    ImportOutcome, MoveRecord, NewGame, Offers, PositionCounts, Seats, StoreError, StoredGame,
 };
 use chess960_core::Color;
 use chess960_events::event::Event;
@@ -29,7 +29,7 @@ pub type R<T> = Result<T, StoreError>;
 /// The columns of a game's row that [`Tx::game_rows`] reads, in this order, in both schemas.
 pub const GAME_COLUMNS: &str = "id, key, start_id, start_fen, white, black, time_control, \
     white_ms, black_ms, result, reason, created_ms, updated_ms, movetext, white_seat, black_seat, \
-    packed_moves, white_user, black_user, rated";
+    packed_moves, white_user, black_user, rated, draw_offer, takeback_offer";
 
 /// A row of the position index: key (its 64 bits as a signed integer, as stored), game id,
 /// move code ([`crate::explorer::encode_move`]) and result code
@@ -87,6 +87,7 @@ pub struct GameRow {
     pub seats: Seats,
     pub packed: Option<Vec<u8>>,
     pub players: crate::GamePlayers,
+    pub offers: crate::Offers,
 }
 
 /// Which games [`Tx::game_rows`] reads.
@@ -272,6 +273,10 @@ impl<B: Backend> GameStore for B {
         self.write_played(move |tx| write::finish(tx, id, &finish))
     }
 
+    fn set_offers(&self, id: GameId, offers: Offers) -> R<()> {
+        self.write_played(move |tx| write::set_offers(tx, id, offers))
+    }
+
     fn set_start(&self, id: GameId, start_fen: &str, start_id: Option<u16>) -> R<()> {
         let pos = rules::check_new_start(start_fen, start_id)?;
         self.write(|tx| write::set_start(tx, id, &pos, start_id))
@@ -417,6 +422,7 @@ fn complete(tx: &mut dyn Tx, rows: Vec<GameRow>) -> R<Vec<StoredGame>> {
                 updated_at_ms: r.updated_ms,
                 seats: r.seats,
                 players: r.players,
+                offers: r.offers,
             })
         })
         .collect()

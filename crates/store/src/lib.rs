@@ -14,7 +14,7 @@
 //! clocks included.
 
 pub use chess960_core::GameResult;
-use chess960_core::{Outcome, Termination};
+use chess960_core::{Color, Outcome, Termination};
 use std::fmt;
 
 mod backend;
@@ -236,6 +236,32 @@ pub fn reason_text(t: Termination) -> &'static str {
     }
 }
 
+/// The offers standing in a game being played, kept with the game so that a restarted server
+/// (or another server taking the game over) shows them and the opponent can still answer: who
+/// offered a draw, who proposed a takeback. A move, an answer, a takeback and the end take
+/// them back as the referee (`chess960-round`) decides; the store keeps what it is told
+/// ([`GameStore::set_offers`]). A finished game has none ([`rules::check_offers`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Offers {
+    /// The colour whose draw offer stands.
+    pub draw: Option<Color>,
+    /// The colour whose takeback proposal stands.
+    pub takeback: Option<Color>,
+}
+
+impl Offers {
+    /// No offer.
+    pub const NONE: Offers = Offers {
+        draw: None,
+        takeback: None,
+    };
+
+    /// No offer stands.
+    pub fn is_none(&self) -> bool {
+        self.draw.is_none() && self.takeback.is_none()
+    }
+}
+
 /// A game as read back from the store.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredGame {
@@ -259,6 +285,8 @@ pub struct StoredGame {
     /// The players' accounts and whether the game is rated ([`PlayerStore::bind_players`]);
     /// nobody's for a game of guests, imported or played on the terminal.
     pub players: GamePlayers,
+    /// The offers standing in the game; none once it is finished.
+    pub offers: Offers,
 }
 
 /// One line of a game list.
@@ -508,8 +536,13 @@ pub trait GameStore: Send + Sync {
     /// the last remaining move. Clears a finish.
     fn truncate_moves(&self, id: GameId, plies: u32) -> Result<(), StoreError>;
 
-    /// Records the result (or [`Finish::aborted`]); durable when this returns.
+    /// Records the result (or [`Finish::aborted`]); durable when this returns. The game's
+    /// offers go with it ([`Offers`]); so they do with a takeback ([`GameStore::truncate_moves`]).
     fn finish_game(&self, id: GameId, finish: &Finish) -> Result<(), StoreError>;
+
+    /// Sets the offers standing in an unfinished game (none: takes them back); durable when
+    /// this returns. `Conflict` for an offer in a finished game ([`rules::check_offers`]).
+    fn set_offers(&self, id: GameId, offers: Offers) -> Result<(), StoreError>;
 
     /// Sets the start position of a game that has no move and no result yet (a start the
     /// players chose together after the game was created: Northam's placement). `Conflict`

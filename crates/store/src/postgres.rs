@@ -221,6 +221,11 @@ const MIGRATIONS: &[&str] = &[
         options     TEXT   NOT NULL,
         added_ms    BIGINT NOT NULL
     );",
+    // Version 8: the offers standing in a game being played (crate::Offers): the colour
+    // that offered a draw, the colour that proposed a takeback; NULL for none.
+    "ALTER TABLE games ADD COLUMN draw_offer TEXT CHECK (draw_offer IN ('white', 'black'));
+    ALTER TABLE games ADD COLUMN takeback_offer TEXT
+        CHECK (takeback_offer IN ('white', 'black'));",
 ];
 
 /// The schema version this program writes to PostgreSQL.

@@ -136,6 +136,7 @@ mod tests {
             updated_at_ms: 0,
             seats: Seats::NONE,
             players: crate::GamePlayers::NONE,
+            offers: crate::Offers::NONE,
         }
     }
 

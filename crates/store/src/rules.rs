@@ -8,7 +8,9 @@
 //!   game ([`check_append`]), takebacks only of moves that exist ([`check_truncate`]), one
 //!   result per game ([`check_finish`]), a start position changed only before the first
 //!   move ([`check_start_open`]), tags PGN can write ([`check_tag`]), seats given to a token's
-//!   hash only ([`check_seat_hash`]).
+//!   hash only ([`check_seat_hash`]); offers (a draw, a takeback: [`crate::Offers`]) stand
+//!   only in an unfinished game ([`check_offers`]), and the end or a takeback takes them
+//!   back (the statements of `crate::sql` that record them clear the offers too).
 //! - **What a game with moves is**: legal moves from its start, in Chess960 UCI with their
 //!   SAN ([`check_moves`]).
 //! - **Who plays a rated game**: two different accounts, bound before the first move
@@ -23,7 +25,9 @@
 //! agree: the checks and the write see the same snapshot, and a refused change leaves
 //! nothing behind.
 
-use crate::{Finish, GameId, GameResult, ImportGame, MoveRecord, NewGame, StoreError, ABORTED};
+use crate::{
+    Finish, GameId, GameResult, ImportGame, MoveRecord, NewGame, Offers, StoreError, ABORTED,
+};
 use chess960_core::{CastlingMode, Position};
 use std::borrow::Cow;
 
@@ -59,6 +63,17 @@ pub fn check_start_id(start_id: Option<u16>) -> Result<(), StoreError> {
 pub fn plies_of(moves: &[MoveRecord]) -> Result<u32, StoreError> {
     u32::try_from(moves.len())
         .map_err(|_| StoreError::Conflict(format!("{} moves are too many", moves.len())))
+}
+
+/// Offers stand only in a game being played: a finished game has none (its end answered them),
+/// so setting one there is refused; taking none back is always allowed (it changes nothing).
+pub fn check_offers(id: GameId, s: &GameState, offers: Offers) -> Result<(), StoreError> {
+    if s.is_over() && !offers.is_none() {
+        return Err(StoreError::Conflict(format!(
+            "game {id} is finished; no offer can stand in it"
+        )));
+    }
+    Ok(())
 }
 
 /// A move may be added at half-move `ply` only to an unfinished game with exactly `ply`

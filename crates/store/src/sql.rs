@@ -21,7 +21,7 @@ use crate::rules::{self, GameState, TagHome};
 use crate::util::{clocks, ms, now_ms};
 use crate::{
     packed, Finish, GameFilter, GameId, GameKey, GameResult, GameSummary, MoveRecord, NewGame,
-    PositionCounts, SeatRecord, Seats, StoreError, ABORTED,
+    Offers, PositionCounts, SeatRecord, Seats, StoreError, ABORTED,
 };
 use chess960_core::Color;
 use std::collections::HashMap;
@@ -178,6 +178,17 @@ impl Cells {
         Ok(self.opt_int(i)?.and_then(|v| u16::try_from(v).ok()))
     }
 
+    /// A colour column (an offer's: [`Tx::set_offers`]): `white`, `black` or NULL; anything
+    /// else is a damaged row.
+    pub fn opt_color(&mut self, i: usize) -> R<Option<Color>> {
+        match self.opt_text(i)?.as_deref() {
+            None => Ok(None),
+            Some("white") => Ok(Some(Color::White)),
+            Some("black") => Ok(Some(Color::Black)),
+            Some(other) => Err(bad(i, &format!("colour '{other}'"))),
+        }
+    }
+
     /// Both clocks from columns `i` and `i + 1`.
     pub fn clocks(&mut self, i: usize) -> R<Option<crate::Clocks>> {
         Ok(clocks(self.opt_int(i)?, self.opt_int(i + 1)?))
@@ -230,6 +241,10 @@ fn game_row(mut r: Cells) -> R<GameRow> {
         },
         packed: r.opt_bytes(16)?,
         players: crate::ratings::players_from(&mut r, 17)?,
+        offers: Offers {
+            draw: r.opt_color(20)?,
+            takeback: r.opt_color(21)?,
+        },
     })
 }
 
@@ -479,21 +494,24 @@ pub trait Tx {
     }
 
     /// Takes the moves from `plies` on back and leaves the game unfinished with `plies`
-    /// half-moves as rows: no result, reason, duplicate hash nor packed line.
+    /// half-moves as rows: no result, reason, duplicate hash nor packed line, and no standing
+    /// offer (a takeback answers them: [`crate::rules`]).
     fn reopen(&mut self, id: GameId, plies: u32) -> R<()> {
         let sql = "DELETE FROM moves WHERE game_id = $1 AND ply >= $2";
         self.exec(sql, &[id.into(), plies.into()])?;
         self.exec(
             "UPDATE games SET plies = $2, result = '*', reason = NULL, dup_hash = NULL,
-                 packed_moves = NULL, updated_ms = $3 WHERE id = $1",
+                 packed_moves = NULL, draw_offer = NULL, takeback_offer = NULL,
+                 updated_ms = $3 WHERE id = $1",
             &[id.into(), plies.into(), now_ms().into()],
         )
         .map(drop)
     }
 
-    /// Sets the result and reason.
+    /// Sets the result and reason; the offers go (a finished game has none: [`crate::rules`]).
     fn set_result(&mut self, id: GameId, finish: &Finish) -> R<()> {
-        let sql = "UPDATE games SET result = $2, reason = $3, updated_ms = $4 WHERE id = $1";
+        let sql = "UPDATE games SET result = $2, reason = $3, draw_offer = NULL,
+                 takeback_offer = NULL, updated_ms = $4 WHERE id = $1";
         let reason = rules::stored_reason(finish);
         let args = [
             id.into(),
@@ -509,6 +527,17 @@ pub trait Tx {
         let sql = "UPDATE games SET dup_hash = $2 WHERE id = $1";
         self.exec(sql, &[id.into(), hash.as_ref().map(|h| &h[..]).into()])
             .map(drop)
+    }
+
+    /// Sets the offers standing in the game.
+    fn set_offers(&mut self, id: GameId, offers: Offers) -> R<()> {
+        let sql = "UPDATE games SET draw_offer = $2, takeback_offer = $3 WHERE id = $1";
+        let args = [
+            id.into(),
+            offers.draw.map(Color::name).into(),
+            offers.takeback.map(Color::name).into(),
+        ];
+        self.exec(sql, &args).map(drop)
     }
 
     /// Gives the open seat of `color` to `hash`, playing as `name`; false if it was not open.

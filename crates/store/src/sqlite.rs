@@ -211,6 +211,12 @@ const MIGRATIONS: &[&str] = &[
         options     TEXT    NOT NULL,        -- JSON array of [name, value]
         added_ms    INTEGER NOT NULL
     );",
+    // Version 11: the offers standing in a game being played (crate::Offers): the colour
+    // that offered a draw, the colour that proposed a takeback; NULL for none (every game
+    // stored before, and every finished game).
+    "ALTER TABLE games ADD COLUMN draw_offer TEXT CHECK (draw_offer IN ('white', 'black'));
+    ALTER TABLE games ADD COLUMN takeback_offer TEXT
+        CHECK (takeback_offer IN ('white', 'black'));",
 ];
 
 /// What a migration needs beyond its SQL, run in the same transaction right after the SQL

@@ -9,8 +9,8 @@ use crate::rules::{self, TagHome};
 use crate::sql::Tx;
 use crate::util::{game_date, new_game_date, new_key, now_ms};
 use crate::{
-    Finish, GameId, GameKey, GameResult, ImportGame, ImportOutcome, MoveRecord, NewGame, Seats,
-    StoreError,
+    Finish, GameId, GameKey, GameResult, ImportGame, ImportOutcome, MoveRecord, NewGame, Offers,
+    Seats, StoreError,
 };
 use chess960_core::{Color, Position};
 use std::borrow::Cow;
@@ -136,6 +136,12 @@ pub(crate) fn finish(tx: &mut dyn Tx, id: GameId, finish: &Finish) -> R<()> {
     let entries = explorer::entries(&line.start_fen, line.ucis.iter().map(String::as_str));
     tx.write_entries(id, &entries, explorer::result_code(finish.result))?;
     refresh_hash(tx, id, Some(&line.ucis))
+}
+
+/// Sets the offers standing in the game, as the referee left them.
+pub(crate) fn set_offers(tx: &mut dyn Tx, id: GameId, offers: Offers) -> R<()> {
+    rules::check_offers(id, &tx.lock_state(id)?, offers)?;
+    tx.set_offers(id, offers)
 }
 
 /// Gives an open seat to a token's hash; `Conflict` if it is not open.

@@ -221,22 +221,22 @@ fn a_database_of_the_previous_schema_version_keeps_its_data_and_takes_engines() 
             tags: vec![],
         };
         let (id, _) = b.create_game(&game).unwrap();
-        // Back to the schema before the registry: no engines table, the version before.
+        // Back to the schema before the registry (SQLite's version 10, PostgreSQL's 7): no
+        // engines table, nor what later versions added (the offer columns), the version
+        // before.
+        let undo = "DROP TABLE engines; ALTER TABLE games DROP COLUMN draw_offer; \
+                    ALTER TABLE games DROP COLUMN takeback_offer;";
         match b.name {
             "sqlite" => {
                 let c = rusqlite::Connection::open(b.address()).unwrap();
-                c.execute_batch(&format!(
-                    "DROP TABLE engines; PRAGMA user_version = {};",
-                    chess960_store::sqlite::SCHEMA_VERSION - 1
-                ))
-                .unwrap();
+                c.execute_batch(&format!("{undo} PRAGMA user_version = 9;"))
+                    .unwrap();
             }
             _ => {
                 let mut c = postgres::Client::connect(b.address(), postgres::NoTls).unwrap();
                 c.batch_execute(&format!(
-                    "DROP TABLE engines; UPDATE chess960_meta SET value = '{}' \
-                     WHERE name = 'schema_version';",
-                    chess960_store::postgres::PG_SCHEMA_VERSION - 1
+                    "{undo} UPDATE chess960_meta SET value = '6' \
+                     WHERE name = 'schema_version';"
                 ))
                 .unwrap();
             }

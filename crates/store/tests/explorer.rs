@@ -481,7 +481,7 @@ fn a_version_3_database_is_indexed_when_opened() {
     };
     assert_eq!(version(&path), 3);
     let store = SqliteStore::open(&path).unwrap();
-    assert_eq!(SCHEMA_VERSION, 10);
+    assert_eq!(SCHEMA_VERSION, 11);
     assert_eq!(store.count(&GameFilter::default()).unwrap(), 64);
     let n = check_all(&store);
     assert!(n > 3000, "{n} positions");

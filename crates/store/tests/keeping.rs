@@ -304,7 +304,7 @@ fn a_version_1_database_is_upgraded_and_its_hashes_recomputed() {
     };
     assert_eq!(version(&path), 1);
     let store = SqliteStore::open(&path).unwrap();
-    assert_eq!(SCHEMA_VERSION, 10);
+    assert_eq!(SCHEMA_VERSION, 11);
     // Version 6 added events, version 8 players: an old file has none, and takes them.
     assert!(chess960_store::EventStore::events(&store)
         .unwrap()
@@ -317,6 +317,8 @@ fn a_version_1_database_is_upgraded_and_its_hashes_recomputed() {
     assert_eq!(first.movetext, None);
     assert_eq!(first.seats, Seats::NONE);
     assert_eq!(first.moves.len(), 5);
+    // Version 11 added the offers standing in a game: an old file's games have none.
+    assert_eq!(first.offers, chess960_store::Offers::NONE);
     drop(store);
     assert_eq!(version(&path), SCHEMA_VERSION);
     let conn = rusqlite::Connection::open(&path).unwrap();

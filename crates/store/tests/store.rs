@@ -787,3 +787,101 @@ fn imported_games_are_packed_and_play_on_as_rows_after_a_takeback() {
         store.check().unwrap();
     });
 }
+
+#[test]
+fn offers_are_kept_with_the_game_until_answered_or_ended() {
+    use chess960_core::Color;
+    use chess960_store::Offers;
+    common::each_backend(|store| {
+        let (id, _) = store.create_game(&new_game(518, "Ann", "Bob")).unwrap();
+        play(store.store(), id, 4);
+        assert_eq!(store.game(id).unwrap().unwrap().offers, Offers::NONE);
+        let both = Offers {
+            draw: Some(Color::Black),
+            takeback: Some(Color::White),
+        };
+        store.set_offers(id, both).unwrap();
+        assert_eq!(store.game(id).unwrap().unwrap().offers, both);
+        // What a restarted process reads back.
+        store.reopen();
+        assert_eq!(store.game(id).unwrap().unwrap().offers, both);
+        let draw = Offers {
+            draw: Some(Color::Black),
+            takeback: None,
+        };
+        store.set_offers(id, draw).unwrap();
+        assert_eq!(store.game(id).unwrap().unwrap().offers, draw);
+        assert!(matches!(
+            store.set_offers(GameId(999), draw),
+            Err(StoreError::NoSuchGame(_))
+        ));
+
+        // A takeback takes them back, as the referee does.
+        store.set_offers(id, both).unwrap();
+        store.truncate_moves(id, 3).unwrap();
+        assert_eq!(store.game(id).unwrap().unwrap().offers, Offers::NONE);
+
+        // The end takes them back; a finished game takes none, though none may be set.
+        store.set_offers(id, draw).unwrap();
+        store
+            .finish_game(id, &finish("1/2-1/2", "draw agreed"))
+            .unwrap();
+        let over = store.game(id).unwrap().unwrap();
+        assert_eq!(over.offers, Offers::NONE);
+        assert!(matches!(
+            store.set_offers(id, draw),
+            Err(StoreError::Conflict(_))
+        ));
+        store.set_offers(id, Offers::NONE).unwrap();
+        assert_eq!(store.game(id).unwrap().unwrap().offers, Offers::NONE);
+        // An aborted game is over too.
+        let (aborted, _) = store.create_game(&new_game(518, "Ann", "Bob")).unwrap();
+        store.finish_game(aborted, &Finish::aborted()).unwrap();
+        assert!(matches!(
+            store.set_offers(aborted, draw),
+            Err(StoreError::Conflict(_))
+        ));
+    });
+}
+
+#[test]
+fn a_database_from_before_the_offers_keeps_its_games_and_takes_offers() {
+    use chess960_core::Color;
+    use chess960_store::Offers;
+    common::each_backend(|b| {
+        let (id, _) = b.create_game(&new_game(518, "Ann", "Bob")).unwrap();
+        play(b.store(), id, 2);
+        // Back to the schema before the offers: no offer columns, the version before.
+        let drop_columns = "ALTER TABLE games DROP COLUMN draw_offer; \
+                            ALTER TABLE games DROP COLUMN takeback_offer;";
+        match b.name {
+            "sqlite" => {
+                let c = rusqlite::Connection::open(b.address()).unwrap();
+                c.execute_batch(&format!(
+                    "{drop_columns} PRAGMA user_version = {};",
+                    SCHEMA_VERSION - 1
+                ))
+                .unwrap();
+            }
+            _ => {
+                let mut c = postgres::Client::connect(b.address(), postgres::NoTls).unwrap();
+                c.batch_execute(&format!(
+                    "{drop_columns} UPDATE chess960_meta SET value = '{}' \
+                     WHERE name = 'schema_version';",
+                    chess960_store::postgres::PG_SCHEMA_VERSION - 1
+                ))
+                .unwrap();
+            }
+        }
+        b.reopen();
+        let game = b.game(id).unwrap().unwrap();
+        assert_eq!((game.moves.len(), game.offers), (2, Offers::NONE));
+        let draw = Offers {
+            draw: Some(Color::White),
+            takeback: None,
+        };
+        b.set_offers(id, draw).unwrap();
+        b.reopen();
+        assert_eq!(b.game(id).unwrap().unwrap().offers, draw);
+    });
+}

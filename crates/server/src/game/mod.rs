@@ -216,7 +216,9 @@ impl Live {
             meta.clocks,
             players_of(&sides),
             open,
-        );
+        )
+        // A draw offer or takeback proposal made before the restart still stands.
+        .with_offers(stored.offers);
         Ok(Live {
             id: stored.id,
             key: stored.key,

@@ -47,7 +47,7 @@ use chess960_round::{Command, Event};
 use chess960_store::explorer::IndexStep;
 use chess960_store::players::UserId;
 use chess960_store::MoveRecord;
-use chess960_store::{Finish, GameStore};
+use chess960_store::{Finish, GameStore, Offers};
 use serde::Serialize;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex as StdMutex};
@@ -521,14 +521,17 @@ impl GameHandle {
         Ok(())
     }
 
-    /// Writes what `events` change in the store, in order, in one blocking call. When they end
-    /// a rated game, the same call reads back both players' ratings: the view of the end shows
-    /// their changes.
+    /// Writes what `events` change in the store, in order, in one blocking call: moves, the
+    /// end, a takeback, and last the offers standing after them when those change (a draw
+    /// offer or takeback proposal is kept with the game, so that it survives a restart). When
+    /// they end a rated game, the same call reads back both players' ratings: the view of the
+    /// end shows their changes.
     async fn store_events(&self, g: &Live, events: &[Event]) -> GameResult<Option<Ratings>> {
         enum Write {
             Move(u32, MoveRecord, IndexStep),
             Finish(Finish),
             Truncate(u32),
+            Offers(Offers),
         }
         let mut ply = g.ply() as u32;
         let mut pos = *g.round.game().position();
@@ -552,6 +555,18 @@ impl GameHandle {
                 _ => {}
             }
         }
+        // The offers the referee will hold, written unless the store holds them already: it
+        // takes them back itself with the end or a takeback.
+        let offers = g.round.offers_after(events);
+        let cleared = (writes.iter()).any(|w| matches!(w, Write::Finish(_) | Write::Truncate(_)));
+        let stored = if cleared {
+            Offers::NONE
+        } else {
+            g.round.offers()
+        };
+        if offers != stored {
+            writes.push(Write::Offers(offers));
+        }
         if writes.is_empty() {
             return Ok(None);
         }
@@ -566,6 +581,7 @@ impl GameHandle {
                     }
                     Write::Finish(f) => store.finish_game(id, &f)?,
                     Write::Truncate(keep) => store.truncate_moves(id, keep)?,
+                    Write::Offers(offers) => store.set_offers(id, offers)?,
                 }
             }
             // Only a rated game's end changes the ratings its view shows.

@@ -252,6 +252,74 @@ async fn an_open_challenge_survives_a_restart_and_can_be_withdrawn() {
     assert_eq!(late.status, 409, "{}", late.text);
 }
 
+/// A standing draw offer and takeback proposal are kept with the game: after a restart the
+/// view shows them and the opponent can still answer. A move, an answer and the end clear them
+/// in the store as they do on the board.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn standing_offers_survive_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.sqlite3");
+    let mut a = app_on(&db).await;
+    let (key, ann, bob) = a.two_players().await;
+    let path = format!("/api/games/{key}");
+    mv(&a, &key, &ann, "e2e4", 0).await;
+    mv(&a, &key, &bob, "e7e5", 1).await;
+    // Ann's offer, declined by Bob's move after a restart: the store follows the board.
+    act(&a, &key, "draw", json!({"action": "offer"}), &ann).await;
+    mv(&a, &key, &ann, "g1f3", 2).await;
+    a.stop().await;
+    let mut a = app_on(&db).await;
+    let back = a.get(&path).await.json;
+    assert_eq!(back["draw_offered_by"], "white", "{back}");
+    mv(&a, &key, &bob, "b8c6", 3).await;
+    a.stop().await;
+    let mut a = app_on(&db).await;
+    assert_eq!(a.get(&path).await.json["draw_offered_by"], Value::Null);
+
+    // Both offers at once: Bob offers a draw, Ann proposes a takeback.
+    let offer = act(&a, &key, "draw", json!({"action": "offer"}), &bob).await;
+    assert_eq!(offer.json["draw_offered_by"], "black", "{}", offer.text);
+    let asked = act(&a, &key, "takeback", json!({}), &ann).await;
+    assert_eq!(
+        asked.json["takeback_proposed_by"], "white",
+        "{}",
+        asked.text
+    );
+    a.stop().await;
+    let mut a = app_on(&db).await;
+    let back = a.get(&path).await.json;
+    assert_eq!(
+        (&back["draw_offered_by"], &back["takeback_proposed_by"]),
+        (&json!("black"), &json!("white")),
+        "{back}"
+    );
+    // Bob declines the takeback; his draw offer stands through another restart.
+    let no = act(&a, &key, "takeback", json!({"action": "decline"}), &bob).await;
+    assert_eq!(no.status, 200, "{}", no.text);
+    a.stop().await;
+    let mut a = app_on(&db).await;
+    let back = a.get(&path).await.json;
+    assert_eq!(back["takeback_proposed_by"], Value::Null, "{back}");
+    assert_eq!(back["draw_offered_by"], "black", "{back}");
+    // Ann accepts the offer made before the restarts.
+    let agreed = act(&a, &key, "draw", json!({"action": "accept"}), &ann).await;
+    assert_eq!(agreed.status, 200, "{}", agreed.text);
+    assert_eq!(
+        (
+            agreed.json["result"].as_str(),
+            agreed.json["reason"].as_str()
+        ),
+        (Some("1/2-1/2"), Some("draw agreed"))
+    );
+    assert_eq!(agreed.json["draw_offered_by"], Value::Null);
+    a.stop().await;
+    let a = app_on(&db).await;
+    let back = a.get(&path).await.json;
+    assert_eq!(back["result"], "1/2-1/2");
+    assert_eq!(back["draw_offered_by"], Value::Null, "{back}");
+    assert_eq!(back["takeback_proposed_by"], Value::Null, "{back}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_that_floods_the_websocket_is_disconnected() {
     let a = app().await;
