@@ -221,21 +221,11 @@ impl Round {
         let mut offers = self.offers;
         let mut turn = self.turn();
         for e in events {
+            offers = offers_on(offers, turn, e);
             match e {
-                Event::Moved { .. } => {
-                    offers = after_move(offers, turn);
-                    turn = !turn;
-                }
-                Event::TookBack { keep } => {
-                    offers = Offers::NONE;
-                    turn = mover(self.game.start().turn(), *keep);
-                }
-                Event::Ended(_) => offers = Offers::NONE,
-                Event::DrawOffered(c) => offers.draw = Some(*c),
-                Event::DrawDeclined => offers.draw = None,
-                Event::TakebackProposed(c) => offers.takeback = Some(*c),
-                Event::TakebackDeclined => offers.takeback = None,
-                Event::PremoveSet(_) | Event::PremoveCleared => {}
+                Event::Moved { .. } => turn = !turn,
+                Event::TookBack { keep } => turn = mover(self.game.start().turn(), *keep),
+                _ => {}
             }
         }
         offers
@@ -636,19 +626,20 @@ impl Round {
     /// Applies events [`Round::decide`] gave (and the caller stored) at `now`.
     pub fn commit(&mut self, events: &[Event], now: Instant) {
         for e in events {
+            // The offers follow the one rule that `offers_after` tells in advance.
+            self.offers = offers_on(self.offers, self.turn(), e);
             match e {
                 Event::Moved { mv, record } => self.play(*mv, record.clone(), now),
                 Event::Ended(f) => {
                     self.clock.stop(now);
                     self.finish = Some(f.clone());
                     self.premove = None;
-                    self.offers = Offers::NONE;
                     self.abandon_at = None;
                 }
-                Event::DrawOffered(c) => self.offers.draw = Some(*c),
-                Event::DrawDeclined => self.offers.draw = None,
-                Event::TakebackProposed(c) => self.offers.takeback = Some(*c),
-                Event::TakebackDeclined => self.offers.takeback = None,
+                Event::DrawOffered(_)
+                | Event::DrawDeclined
+                | Event::TakebackProposed(_)
+                | Event::TakebackDeclined => {}
                 Event::TookBack { keep } => self.truncate(*keep, now),
                 Event::PremoveSet(p) => self.premove = Some(p.clone()),
                 Event::PremoveCleared => self.premove = None,
@@ -688,14 +679,12 @@ impl Round {
         events
     }
 
-    /// Plays a legal move stored as `record`; the other side's clock starts. A move answers
-    /// the offers: it declines the opponent's draw offer (the mover's own stands) and any
-    /// takeback proposal; it replaces the mover's premove.
+    /// Plays a legal move stored as `record`; the other side's clock starts; it replaces the
+    /// mover's premove. (What it does to the offers, [`offers_on`] tells, for `commit`.)
     fn play(&mut self, m: Move, record: MoveRecord, now: Instant) {
         // A move in study time or in a paused game begins it.
         self.resume(now);
         let mover = self.turn();
-        self.offers = after_move(self.offers, mover);
         if self.premove.as_ref().is_some_and(|p| p.color == mover) {
             self.premove = None;
         }
@@ -721,7 +710,6 @@ impl Round {
         self.records.truncate(plies);
         self.finish = None;
         self.premove = None;
-        self.offers = Offers::NONE;
         self.phase = Phase::Playing;
         self.clock.reset(self.stored_clocks());
         self.start_clock(now);
@@ -760,12 +748,33 @@ impl Round {
     }
 }
 
-/// What a move by `mover` leaves of `offers`: it declines the opponent's draw offer (the
-/// mover's own stands) and answers any takeback proposal.
-fn after_move(offers: Offers, mover: Color) -> Offers {
-    Offers {
-        draw: offers.draw.filter(|&c| c == mover),
-        takeback: None,
+/// What `event` leaves of `offers`, `mover` being the side to move before it: a move declines
+/// the opponent's draw offer (the mover's own stands) and answers any takeback proposal; a
+/// takeback and the end answer every offer.
+fn offers_on(offers: Offers, mover: Color, event: &Event) -> Offers {
+    match event {
+        Event::Moved { .. } => Offers {
+            draw: offers.draw.filter(|&c| c == mover),
+            takeback: None,
+        },
+        Event::TookBack { .. } | Event::Ended(_) => Offers::NONE,
+        Event::DrawOffered(c) => Offers {
+            draw: Some(*c),
+            ..offers
+        },
+        Event::DrawDeclined => Offers {
+            draw: None,
+            ..offers
+        },
+        Event::TakebackProposed(c) => Offers {
+            takeback: Some(*c),
+            ..offers
+        },
+        Event::TakebackDeclined => Offers {
+            takeback: None,
+            ..offers
+        },
+        Event::PremoveSet(_) | Event::PremoveCleared => offers,
     }
 }
 
